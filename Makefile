@@ -1,0 +1,73 @@
+# ntksvm — build, test and benchmark. `make test` is what CI runs.
+GO      ?= go
+PKGS    := ./...
+# Packages with assembly: their tests also run once per kernel set and under
+# qemu for arm64.
+ASMPKGS := ./asm ./linalg
+# Packages that run goroutines: their tests also run under the race detector.
+RACEPKGS := ./linalg ./ntk ./svm
+BIN     := bin
+QEMU    ?= qemu-aarch64-static
+
+.PHONY: all build test fmt-check vet unit test-purego test-impls test-race test-arm64 bench fuzz clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN)/ntksvm ./cmd/ntksvm
+
+test: fmt-check vet unit test-purego test-impls test-race test-arm64
+	@echo "make test: all checks passed"
+
+fmt-check:
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet $(PKGS)
+	GOARCH=arm64 $(GO) vet $(PKGS)
+	GOARCH=riscv64 $(GO) vet ./asm
+
+unit:
+	$(GO) test $(PKGS)
+
+test-purego:
+	$(GO) test -tags purego $(PKGS)
+
+# Every kernel set this CPU can run, forced through NTKSVM_SIMD.
+test-impls:
+	@impls=$$($(GO) run ./cmd/ntksvm cpu -list) || exit 1; \
+	for k in $$impls; do \
+		echo "== NTKSVM_SIMD=$$k"; \
+		NTKSVM_SIMD=$$k $(GO) test -count=1 $(ASMPKGS) || exit 1; \
+	done
+
+test-race:
+	@pkgs=$$(for p in $(RACEPKGS); do [ -d $$p ] && echo $$p; done); \
+	$(GO) test -race -short $$pkgs
+
+# The arm64 test binaries run under qemu user-mode emulation: NEON first,
+# then the generic kernels. A missing qemu fails the target.
+test-arm64:
+	@command -v $(QEMU) >/dev/null || { echo "test-arm64: $(QEMU) not found (Debian package qemu-user-static)"; exit 1; }
+	@mkdir -p $(BIN)
+	@for p in $(ASMPKGS); do \
+		n=$$(basename $$p); \
+		GOARCH=arm64 $(GO) test -c -o $(BIN)/$$n-arm64.test $$p || exit 1; \
+		echo "== qemu arm64 $$p (auto)"; \
+		(cd $$p && $(QEMU) ../$(BIN)/$$n-arm64.test -test.short) || exit 1; \
+		echo "== qemu arm64 $$p (NTKSVM_SIMD=generic)"; \
+		(cd $$p && NTKSVM_SIMD=generic $(QEMU) ../$(BIN)/$$n-arm64.test -test.short) || exit 1; \
+	done
+
+bench:
+	$(GO) run ./cmd/ntksvm bench
+
+fuzz:
+	@for t in $$(grep -rhoE '^func Fuzz[A-Za-z0-9_]+' --include='*_test.go' . | sed 's/func //' | sort -u); do \
+		p=$$(grep -rlE "^func $$t\(" --include='*_test.go' . | head -1 | xargs dirname); \
+		echo "== $$t in $$p"; \
+		$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime 15s $$p || exit 1; \
+	done
+
+clean:
+	rm -rf $(BIN)

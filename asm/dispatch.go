@@ -1,0 +1,119 @@
+package asm
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Kernels is one implementation of every kernel in this package, for one
+// instruction set. Values are created by this package only; the zero value
+// is not usable.
+type Kernels struct {
+	name     string
+	features string // human-readable list of the CPU features it needs
+
+	mr32, nr32 int // float32 micro-tile shape
+	mr64, nr64 int // float64 micro-tile shape
+
+	relu32     func(dst, x []float32)
+	relu64     func(dst, x []float64)
+	reluGrad32 func(dst, g, x []float32)
+	reluGrad64 func(dst, g, x []float64)
+
+	// gemmTile32 and gemmTile64 accumulate one full MR×NR tile:
+	// c[i*ldc+j] += Σ_p a[p*MR+i]·b[p*NR+j]. Lengths are checked by the
+	// exported wrappers before the call.
+	gemmTile32 func(k int, a, b, c []float32, ldc int)
+	gemmTile64 func(k int, a, b, c []float64, ldc int)
+
+	// fmaPeak32 and fmaPeak64 run n iterations of a register-only loop of
+	// independent FMAs and return the number of floating-point operations
+	// done (2 per lane per FMA); used to measure the machine's peak.
+	fmaPeak32 func(n int) int
+	fmaPeak64 func(n int) int
+}
+
+// Name is the short name of the instruction set: "generic", "avx2",
+// "avx512" or "neon". It is the value NTKSVM_SIMD accepts.
+func (k *Kernels) Name() string { return k.name }
+
+// Features lists the CPU features the kernels use, e.g. "AVX2 FMA3".
+func (k *Kernels) Features() string { return k.features }
+
+var (
+	// available is what this CPU can run, best first; generic is last.
+	available []*Kernels
+	// active is what the package-level functions call.
+	active *Kernels
+	// chooseErr records why an NTKSVM_SIMD override was refused.
+	chooseErr error
+)
+
+// init is the only init in the package: inits in different files run in
+// file-name order, so all choices are made here.
+func init() {
+	available = append(archKernels(), generic)
+	active, chooseErr = choose(os.Getenv("NTKSVM_SIMD"))
+	if chooseErr != nil {
+		// A library cannot fail at start-up; fall back to the best set and
+		// let Check report the problem to whoever asks.
+		active = available[0]
+	}
+}
+
+// choose returns the kernel set named by want ("" or "auto" for the best).
+func choose(want string) (*Kernels, error) {
+	want = strings.ToLower(strings.TrimSpace(want))
+	if want == "" || want == "auto" {
+		return available[0], nil
+	}
+	if k := Lookup(want); k != nil {
+		return k, nil
+	}
+	for _, n := range knownNames {
+		if n == want {
+			return nil, fmt.Errorf("asm: NTKSVM_SIMD=%s: this CPU or build cannot run it (available: %s)",
+				want, strings.Join(names(), ", "))
+		}
+	}
+	return nil, fmt.Errorf("asm: NTKSVM_SIMD=%q is not a kernel set (known: %s)",
+		want, strings.Join(knownNames, ", "))
+}
+
+// knownNames are all names NTKSVM_SIMD accepts on some machine.
+var knownNames = []string{"generic", "avx2", "avx512", "neon"}
+
+func names() []string {
+	s := make([]string, len(available))
+	for i, k := range available {
+		s[i] = k.name
+	}
+	return s
+}
+
+// Check reports whether the NTKSVM_SIMD override, if any, was honoured. A
+// command-line program should call it at start-up and exit with its error:
+// an override naming a set the CPU cannot run falls back to the best
+// available set.
+func Check() error { return chooseErr }
+
+// Implementation is the name of the active kernel set.
+func Implementation() string { return active.name }
+
+// Active returns the kernel set the package-level functions use.
+func Active() *Kernels { return active }
+
+// Available returns the kernel sets this CPU and build can run, best first;
+// the last one is always "generic".
+func Available() []*Kernels { return append([]*Kernels(nil), available...) }
+
+// Lookup returns the available kernel set with the given name, or nil.
+func Lookup(name string) *Kernels {
+	for _, k := range available {
+		if k.name == name {
+			return k
+		}
+	}
+	return nil
+}

@@ -1,0 +1,106 @@
+package asm
+
+import (
+	"fmt"
+	"sync"
+)
+
+// The GEMM micro-kernel contract (BLIS/Goto design). The caller (package
+// linalg) packs operands; the kernel computes one MR×NR tile of C:
+//
+//	C[i,j] += Σ_{p<k} A[i,p]·B[p,j]     for i < m ≤ MR, j < n ≤ NR
+//
+// with A packed as a k×MR panel, a[p*MR+i] = A[i,p], and B packed as a
+// k×NR panel, b[p*NR+j] = B[p,j]. Panels are always full: rows of A beyond
+// m and columns of B beyond n must be present (zero padding is the
+// convention). C is row-major with leading dimension ldc ≥ n; only its
+// m×n corner is read and written. The products for each C entry are summed
+// in increasing p (with FMA in the assembly kernels) and added to C once at
+// the end, so the result does not depend on how the caller splits M and N.
+// Any alpha and beta are the caller's: it scales C (beta) and a packed panel
+// (alpha) itself.
+
+// Tile32 returns the float32 micro-tile shape MR×NR of this kernel set.
+func (k *Kernels) Tile32() (mr, nr int) { return k.mr32, k.nr32 }
+
+// Tile64 returns the float64 micro-tile shape MR×NR of this kernel set.
+func (k *Kernels) Tile64() (mr, nr int) { return k.mr64, k.nr64 }
+
+// GemmTile32 accumulates one micro-tile as described above:
+// c[i*ldc+j] += Σ_p a[p*MR+i]·b[p*NR+j] for i < m, j < n.
+// It panics if m or n is outside [0, MR] or [0, NR], if ldc < n, or if a,
+// b or c is too short.
+func (k *Kernels) GemmTile32(kc, m, n int, a, b, c []float32, ldc int) {
+	mr, nr := k.mr32, k.nr32
+	checkTile("GemmTile32", kc, m, n, mr, nr, len(a), len(b), len(c), ldc)
+	if m == 0 || n == 0 || kc == 0 {
+		return
+	}
+	if m == mr && n == nr {
+		k.gemmTile32(kc, a, b, c, ldc)
+		return
+	}
+	s := scratch32.Get().(*[maxTile]float32)
+	t := s[:mr*nr]
+	clear(t)
+	k.gemmTile32(kc, a, b, t, nr)
+	for i := range m {
+		ci := c[i*ldc : i*ldc+n]
+		for j, v := range t[i*nr : i*nr+n] {
+			ci[j] += v
+		}
+	}
+	scratch32.Put(s)
+}
+
+// GemmTile64 is GemmTile32 for float64.
+func (k *Kernels) GemmTile64(kc, m, n int, a, b, c []float64, ldc int) {
+	mr, nr := k.mr64, k.nr64
+	checkTile("GemmTile64", kc, m, n, mr, nr, len(a), len(b), len(c), ldc)
+	if m == 0 || n == 0 || kc == 0 {
+		return
+	}
+	if m == mr && n == nr {
+		k.gemmTile64(kc, a, b, c, ldc)
+		return
+	}
+	s := scratch64.Get().(*[maxTile]float64)
+	t := s[:mr*nr]
+	clear(t)
+	k.gemmTile64(kc, a, b, t, nr)
+	for i := range m {
+		ci := c[i*ldc : i*ldc+n]
+		for j, v := range t[i*nr : i*nr+n] {
+			ci[j] += v
+		}
+	}
+	scratch64.Put(s)
+}
+
+// maxTile bounds MR·NR over all kernel sets.
+const maxTile = 1024
+
+var (
+	scratch32 = sync.Pool{New: func() any { return new([maxTile]float32) }}
+	scratch64 = sync.Pool{New: func() any { return new([maxTile]float64) }}
+)
+
+func checkTile(fn string, kc, m, n, mr, nr, la, lb, lc, ldc int) {
+	switch {
+	case kc < 0 || m < 0 || m > mr || n < 0 || n > nr:
+		panic(fmt.Sprintf("asm: %s: k=%d m=%d n=%d outside the %d×%d tile", fn, kc, m, n, mr, nr))
+	case la < kc*mr || lb < kc*nr:
+		panic(fmt.Sprintf("asm: %s: packed panels too short for k=%d", fn, kc))
+	case m > 0 && n > 0 && (ldc < n || lc < (m-1)*ldc+n):
+		panic(fmt.Sprintf("asm: %s: c too short or ldc=%d < n=%d", fn, ldc, n))
+	}
+}
+
+// PeakFMA32 runs a register-only loop of n·(unroll) independent float32 FMAs
+// on this kernel set's widest vectors and returns the floating-point
+// operations it did; dividing by the elapsed time gives the core's measured
+// peak. n must be positive.
+func (k *Kernels) PeakFMA32(n int) int { return k.fmaPeak32(n) }
+
+// PeakFMA64 is PeakFMA32 for float64.
+func (k *Kernels) PeakFMA64(n int) int { return k.fmaPeak64(n) }

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+func init() {
+	register(&command{
+		name:    "bench",
+		summary: "benchmark the kernels (relu, micro, gemm, ntk, train, …); no argument runs the kernel benchmarks",
+		run:     runBench,
+	})
+}
+
+// benchmark is one "ntksvm bench <name>" target; each lives in its own file
+// and adds itself with registerBench.
+type benchmark struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, e *env, args []string) error
+}
+
+var benchmarks = map[string]*benchmark{}
+
+func registerBench(b *benchmark) {
+	if _, dup := benchmarks[b.name]; dup {
+		panic("ntksvm: benchmark registered twice: " + b.name)
+	}
+	benchmarks[b.name] = b
+}
+
+// defaultBenches run when "ntksvm bench" gets no benchmark name (or only
+// flags, which are passed to each).
+var defaultBenches = []string{"relu", "micro"}
+
+func runBench(ctx context.Context, e *env, args []string) error {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+		fmt.Fprintln(e.stderr, "Usage: ntksvm bench [name] [flags]\n\nBenchmarks:")
+		names := make([]string, 0, len(benchmarks))
+		for n := range benchmarks {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			fmt.Fprintf(e.stderr, "  %-8s %s\n", n, benchmarks[n].summary)
+		}
+		fmt.Fprintf(e.stderr, "\nWithout a name it runs: %s. \"ntksvm bench NAME -h\" lists a benchmark's flags.\n",
+			strings.Join(defaultBenches, ", "))
+		return flag.ErrHelp
+	}
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		b, ok := benchmarks[args[0]]
+		if !ok {
+			return usageError("unknown benchmark %q; run \"ntksvm bench -h\"", args[0])
+		}
+		return b.run(ctx, e, args[1:])
+	}
+	for _, n := range defaultBenches {
+		b, ok := benchmarks[n]
+		if !ok {
+			return fmt.Errorf("benchmark %q is not built in", n)
+		}
+		if err := b.run(ctx, e, args); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// benchCommon are the flags every benchmark takes.
+type benchCommon struct {
+	threads int
+	json    bool
+	runs    int
+}
+
+// addCommonFlags registers --threads, --json and --runs on fs.
+func addCommonFlags(fs *flag.FlagSet) *benchCommon {
+	c := &benchCommon{}
+	fs.IntVar(&c.threads, "threads", runtime.GOMAXPROCS(0), "number of threads")
+	fs.BoolVar(&c.json, "json", false, "print one JSON object per line instead of a table")
+	fs.IntVar(&c.runs, "runs", 5, "timed runs per measurement; the median is reported")
+	return c
+}
+
+// check validates the common flags.
+func (c *benchCommon) check() error {
+	if c.threads < 1 || c.threads > 4096 {
+		return usageError("--threads %d: want 1…4096", c.threads)
+	}
+	if c.runs < 1 || c.runs > 10000 {
+		return usageError("--runs %d: want 1…10000", c.runs)
+	}
+	return nil
+}
+
+// writeJSONLine prints v as one line of JSON.
+func writeJSONLine(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// medianTime runs fn runs times (after one untimed warm-up) and returns the
+// median wall time in seconds. It stops early with ctx's error.
+func medianTime(ctx context.Context, runs int, fn func()) (float64, error) {
+	fn()
+	ts := make([]float64, 0, runs)
+	for range runs {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		t0 := time.Now()
+		fn()
+		ts = append(ts, time.Since(t0).Seconds())
+	}
+	return median(ts), nil
+}
+
+// median returns the median of xs (the mean of the middle two for an even
+// count); xs is not modified.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}

@@ -1,0 +1,8 @@
+module github.com/ntksvm/ntksvm
+
+go 1.24.0
+
+require (
+	github.com/klauspost/cpuid/v2 v2.4.2
+	golang.org/x/sys v0.41.0
+)

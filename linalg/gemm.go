@@ -14,7 +14,18 @@ const (
 // overwritten and its previous contents (even NaN) are ignored, as in BLAS.
 // It returns an error wrapping ErrShape if the shapes do not match, and an
 // error if C shares storage with A or B.
+//
+// Large products are cache-blocked in the Goto/BLIS manner on the
+// micro-kernel of asm.Active() and run on up to Threads() goroutines; the
+// result is bitwise the same for any thread count. Tiny products use a
+// direct loop.
 func Gemm[T Float](opA, opB Op, alpha T, a, b Matrix[T], beta T, c Matrix[T]) error {
+	return gemmWith(gemmConfig{}, opA, opB, alpha, a, b, beta, c)
+}
+
+// gemmWith is Gemm with an explicit configuration (kernel set, threads,
+// block sizes); tests and benchmarks use it.
+func gemmWith[T Float](cfg gemmConfig, opA, opB Op, alpha T, a, b Matrix[T], beta T, c Matrix[T]) error {
 	m, k := a.Rows, a.Cols
 	if opA {
 		m, k = k, m
@@ -27,9 +38,36 @@ func Gemm[T Float](opA, opB Op, alpha T, a, b Matrix[T], beta T, c Matrix[T]) er
 		return fmt.Errorf("%w: Gemm: op(A) is %d×%d, op(B) is %d×%d, C is %d×%d",
 			ErrShape, m, k, kb, n, c.Rows, c.Cols)
 	}
+	if err := checkMatrix("A", a); err != nil {
+		return err
+	}
+	if err := checkMatrix("B", b); err != nil {
+		return err
+	}
+	if err := checkMatrix("C", c); err != nil {
+		return err
+	}
 	if overlaps(c.Data, a.Data) || overlaps(c.Data, b.Data) {
 		return fmt.Errorf("linalg: Gemm: C shares storage with A or B")
 	}
-	gemmRef(bool(opA), bool(opB), alpha, a, b, beta, c)
+	p := &gemmProblem[T]{
+		tA: bool(opA), tB: bool(opB), alpha: alpha, beta: beta,
+		a: a, b: b, c: c, m: m, n: n, k: k,
+	}
+	p.run(cfg)
+	return nil
+}
+
+// checkMatrix reports a Matrix value whose fields are inconsistent (a
+// hand-built value with too little Data or a bad Stride), so that the
+// kernels never index out of range.
+func checkMatrix[T Float](name string, x Matrix[T]) error {
+	if x.Rows < 0 || x.Cols < 0 || (x.Rows > 1 && x.Stride < x.Cols) {
+		return fmt.Errorf("%w: %s is %d×%d with stride %d", ErrShape, name, x.Rows, x.Cols, x.Stride)
+	}
+	if need := minLen(x.Rows, x.Cols, x.Stride); len(x.Data) < need {
+		return fmt.Errorf("%w: %s is %d×%d with stride %d but has %d elements, needs %d",
+			ErrShape, name, x.Rows, x.Cols, x.Stride, len(x.Data), need)
+	}
 	return nil
 }

@@ -1,0 +1,63 @@
+package linalg
+
+import "github.com/klauspost/cpuid/v2"
+
+// blocking holds the Goto/BLIS cache-block sizes of one GEMM: op(B) is
+// packed kc×nc at a time, op(A) mc×kc at a time. mc is a multiple of the
+// micro-tile height MR and nc of its width NR.
+type blocking struct {
+	mc, kc, nc int
+}
+
+// Cache sizes assumed when cpuid cannot tell (-1 or 0): a common
+// desktop/server core.
+const (
+	fallbackL1 = 32 << 10
+	fallbackL2 = 256 << 10
+	fallbackL3 = 8 << 20
+)
+
+// cacheSizes returns the per-core L1d and L2 and the L3 sizes in bytes,
+// falling back to typical values for any that cpuid does not report.
+func cacheSizes() (l1, l2, l3 int) {
+	c := &cpuid.CPU.Cache
+	l1, l2, l3 = c.L1D, c.L2, c.L3
+	if l1 <= 0 {
+		l1 = fallbackL1
+	}
+	if l2 <= 0 {
+		l2 = fallbackL2
+	}
+	if l3 <= 0 {
+		l3 = max(fallbackL3, l2)
+	}
+	return l1, l2, l3
+}
+
+// blockSizes derives the block sizes for an MR×NR micro-kernel on elements of
+// size bytes from the cache sizes:
+//
+//   - kc: one MR×kc sliver of A and one kc×NR sliver of B fill about 3/4 of
+//     L1, so the B sliver stays in L1 while A slivers stream past it;
+//   - mc: the packed mc×kc block of A fills about half of L2;
+//   - nc: the packed kc×nc panel of B fills about a quarter of L3 (capped,
+//     since a shared L3 is shared with the other cores and programs).
+func blockSizes(mr, nr, size int) blocking {
+	l1, l2, l3 := cacheSizes()
+	kc := (l1 * 3 / 4) / ((mr + nr) * size)
+	kc = clampRound(kc, 8, 64, 1024)
+	mc := (l2 / 2) / (kc * size)
+	mc = clampRound(mc, mr, mr, 4096)
+	nc := (l3 / 4) / (kc * size)
+	nc = clampRound(nc, nr, 4*nr, 8192)
+	return blocking{mc: mc, kc: kc, nc: nc}
+}
+
+// clampRound rounds v down to a multiple of q and clamps it to [lo, hi],
+// where lo is rounded up and hi down to multiples of q.
+func clampRound(v, q, lo, hi int) int {
+	lo = (lo + q - 1) / q * q
+	hi = max(hi/q*q, lo)
+	v = v / q * q
+	return min(max(v, lo), hi)
+}

@@ -1,0 +1,293 @@
+package linalg
+
+import (
+	"math"
+
+	"github.com/ntksvm/ntksvm/asm"
+)
+
+// gemmConfig chooses how a product is computed. The zero value means the
+// defaults: asm.Active(), Threads() and block sizes from the cache sizes.
+type gemmConfig struct {
+	kern    *asm.Kernels // kernel set; nil: asm.Active()
+	threads int          // ≤ 0: Threads()
+	blk     blocking     // zero: blockSizes for the kernel's tile
+	noSmall bool         // never take the direct small-matrix path
+	split   bool         // use all threads however small the work (tests)
+}
+
+const (
+	// smallWork is the largest m·n·k computed by the direct loop, without
+	// packing; below it packing costs more than it saves.
+	smallWork = 16 * 16 * 16
+	// minThreadFlops is the least work worth a goroutine of its own.
+	minThreadFlops = 4 << 20
+	// packCost is roughly how many flops of micro-kernel time packing one
+	// element costs; it weighs packing against arithmetic when splitting C.
+	packCost = 64
+)
+
+// gemmProblem is one product C = alpha·op(A)·op(B) + beta·C with op(A)
+// m×k and op(B) k×n. With lower set, only the lower triangle of C (i ≥ j)
+// is read and written: that is SyrkLower.
+type gemmProblem[T Float] struct {
+	tA, tB      bool
+	alpha, beta T
+	a, b, c     Matrix[T]
+	m, n, k     int
+	lower       bool
+
+	mr, nr int
+	blk    blocking
+	tile   func(kc, m, n int, a, b, c []T, ldc int)
+}
+
+// kernelFor returns the micro-tile shape and micro-kernel of ks for T.
+func kernelFor[T Float](ks *asm.Kernels) (mr, nr int, f func(kc, m, n int, a, b, c []T, ldc int)) {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		mr, nr = ks.Tile32()
+		return mr, nr, any(ks.GemmTile32).(func(int, int, int, []T, []T, []T, int))
+	}
+	mr, nr = ks.Tile64()
+	return mr, nr, any(ks.GemmTile64).(func(int, int, int, []T, []T, []T, int))
+}
+
+// region is a block [i0, i1)×[j0, j1) of C computed by one worker.
+type region struct{ i0, i1, j0, j1 int }
+
+func (p *gemmProblem[T]) run(cfg gemmConfig) {
+	if p.m == 0 || p.n == 0 {
+		return
+	}
+	if p.k == 0 || p.alpha == 0 {
+		p.scale(region{0, p.m, 0, p.n})
+		return
+	}
+	if !cfg.noSmall && p.m*p.n*p.k <= smallWork {
+		p.direct()
+		return
+	}
+	ks := cfg.kern
+	if ks == nil {
+		ks = asm.Active()
+	}
+	p.mr, p.nr, p.tile = kernelFor[T](ks)
+	p.blk = cfg.blk
+	if p.blk == (blocking{}) {
+		var z T
+		p.blk = blockSizes(p.mr, p.nr, int(unsafeSizeof(z)))
+	}
+	t := cfg.threads
+	if t <= 0 {
+		t = Threads()
+	}
+	flops := 2 * float64(p.m) * float64(p.n) * float64(p.k)
+	if p.lower {
+		flops /= 2
+	}
+	if !cfg.split {
+		t = max(1, min(t, int(flops/minThreadFlops)))
+	}
+	var regs []region
+	if p.lower {
+		regs = p.lowerSplit(t)
+	} else {
+		regs = p.gridSplit(t)
+	}
+	na := min(p.blk.mc, roundUp(p.m, p.mr)) * min(p.blk.kc, p.k)
+	nb := min(p.blk.kc, p.k) * min(p.blk.nc, roundUp(p.n, p.nr))
+	parallel(len(regs), func(w int) {
+		ws := getWorkspace[T](na, nb, p.mr*p.nr)
+		p.region(ws, regs[w])
+		putWorkspace(ws)
+	})
+}
+
+func roundUp(v, q int) int { return (v + q - 1) / q * q }
+
+// gridSplit splits C into a pr×pc grid of regions for t workers, region
+// edges on micro-tile boundaries. Of the factorizations pr·pc = t it takes
+// the one whose slowest worker has least to do, counting its arithmetic
+// and its packing (each worker packs its own rows of A and columns of B).
+func (p *gemmProblem[T]) gridSplit(t int) []region {
+	tm, tn := (p.m+p.mr-1)/p.mr, (p.n+p.nr-1)/p.nr
+	for ; t > 1; t-- {
+		bestR, best := 0, math.Inf(1)
+		for r := 1; r <= t; r++ {
+			c := t / r
+			if r*c != t || r > tm || c > tn {
+				continue
+			}
+			rows := float64((tm + r - 1) / r * p.mr) // the largest region
+			cols := float64((tn + c - 1) / c * p.nr)
+			panels := math.Ceil(cols / float64(p.blk.nc))
+			cost := 2*rows*cols + packCost*(rows*panels+cols)
+			if cost < best {
+				bestR, best = r, cost
+			}
+		}
+		if bestR > 0 {
+			rc, cc := evenCuts(p.m, p.mr, bestR), evenCuts(p.n, p.nr, t/bestR)
+			regs := make([]region, 0, t)
+			for i := range bestR {
+				for j := range t / bestR {
+					regs = append(regs, region{rc[i], rc[i+1], cc[j], cc[j+1]})
+				}
+			}
+			return regs
+		}
+	}
+	return []region{{0, p.m, 0, p.n}}
+}
+
+// lowerSplit splits the lower triangle of C into row bands of about equal
+// area (the band of rows [i0, i1) covers columns [0, i1)), band edges on
+// micro-tile boundaries.
+func (p *gemmProblem[T]) lowerSplit(t int) []region {
+	t = min(t, (p.m+p.mr-1)/p.mr)
+	regs := make([]region, 0, t)
+	prev := 0
+	for w := 1; w <= t; w++ {
+		cut := p.m
+		if w < t {
+			cut = min(int(float64(p.m)*math.Sqrt(float64(w)/float64(t)))/p.mr*p.mr, p.m)
+		}
+		if cut > prev {
+			regs = append(regs, region{prev, cut, 0, min(cut, p.n)})
+			prev = cut
+		}
+	}
+	return regs
+}
+
+// scale multiplies region r of C by beta (in the lower triangle only, if
+// lower is set); beta = 0 stores zeros whatever C held.
+func (p *gemmProblem[T]) scale(r region) {
+	if p.beta == 1 {
+		return
+	}
+	ld := p.c.Stride
+	for i := r.i0; i < r.i1; i++ {
+		j1 := r.j1
+		if p.lower {
+			j1 = min(j1, i+1)
+		}
+		if j1 <= r.j0 {
+			continue
+		}
+		row := p.c.Data[i*ld+r.j0 : i*ld+j1]
+		if p.beta == 0 {
+			clear(row)
+			continue
+		}
+		for j := range row {
+			row[j] *= p.beta
+		}
+	}
+}
+
+// region computes region r of C: the Goto/BLIS loop nest jc → pc → ic →
+// jr → ir over the packed panels.
+func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
+	p.scale(r)
+	mc, kc, nc := p.blk.mc, p.blk.kc, p.blk.nc
+	for jc := r.j0; jc < r.j1; jc += nc {
+		jn := min(nc, r.j1-jc)
+		if p.lower {
+			if jc >= r.i1 {
+				break // every row of the region is above the diagonal here
+			}
+			jn = min(jn, r.i1-jc)
+		}
+		for pc := 0; pc < p.k; pc += kc {
+			kb := min(kc, p.k-pc)
+			packB(ws.b, p.b, p.tB, pc, kb, jc, jn, p.nr)
+			for ic := r.i0; ic < r.i1; ic += mc {
+				mb := min(mc, r.i1-ic)
+				if p.lower && ic+mb-1 < jc {
+					continue // the whole block is above the diagonal
+				}
+				packA(ws.a, p.a, p.tA, p.alpha, ic, mb, pc, kb, p.mr)
+				p.macro(ws, ic, mb, jc, jn, kb)
+			}
+		}
+	}
+}
+
+// macro runs the micro-kernel over the packed mb×kb block of A and kb×jn
+// panel of B, updating C[ic:ic+mb, jc:jc+jn].
+func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, jn, kb int) {
+	mr, nr, ld := p.mr, p.nr, p.c.Stride
+	for jr := 0; jr < jn; jr += nr {
+		nn := min(nr, jn-jr)
+		bs := ws.b[jr*kb : jr*kb+kb*nr]
+		col := jc + jr
+		for ir := 0; ir < mb; ir += mr {
+			mm := min(mr, mb-ir)
+			as := ws.a[ir*kb : ir*kb+kb*mr]
+			row := ic + ir
+			if p.lower {
+				if row+mm-1 < col {
+					continue // above the diagonal
+				}
+				if row < col+nn-1 {
+					p.diagTile(ws, kb, as, bs, row, mm, col, nn)
+					continue
+				}
+			}
+			p.tile(kb, mm, nn, as, bs, p.c.Data[row*ld+col:], ld)
+		}
+	}
+}
+
+// diagTile computes a micro-tile that straddles the diagonal into scratch
+// and adds only its lower part (i ≥ j) to C.
+func (p *gemmProblem[T]) diagTile(ws *workspace[T], kb int, as, bs []T, row, mm, col, nn int) {
+	mr, nr, ld := p.mr, p.nr, p.c.Stride
+	t := ws.tile[:mr*nr]
+	clear(t)
+	p.tile(kb, mr, nr, as, bs, t, nr)
+	for i := range mm {
+		last := min(nn, row+i-col+1) // columns col+j ≤ row+i
+		if last <= 0 {
+			continue
+		}
+		ci := p.c.Data[(row+i)*ld+col : (row+i)*ld+col+last]
+		for j, v := range t[i*nr : i*nr+last] {
+			ci[j] += v
+		}
+	}
+}
+
+// direct computes a small product with a plain loop, without packing.
+func (p *gemmProblem[T]) direct() {
+	ars, acs := p.a.Stride, 1
+	if p.tA {
+		ars, acs = 1, p.a.Stride
+	}
+	brs, bcs := p.b.Stride, 1
+	if p.tB {
+		brs, bcs = 1, p.b.Stride
+	}
+	ld := p.c.Stride
+	for i := range p.m {
+		n := p.n
+		if p.lower {
+			n = min(n, i+1)
+		}
+		for j := range n {
+			var s T
+			ai, bj := i*ars, j*bcs
+			for q := range p.k {
+				s += p.a.Data[ai+q*acs] * p.b.Data[q*brs+bj]
+			}
+			c := &p.c.Data[i*ld+j]
+			if p.beta == 0 {
+				*c = p.alpha * s
+			} else {
+				*c = p.alpha*s + p.beta**c
+			}
+		}
+	}
+}

@@ -1,0 +1,201 @@
+package mnist
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Mirrors are the public locations Fetch downloads from, tried in order:
+// the torchvision (ossci) mirror and Google's cvdf mirror. Each serves the
+// four canonical files with a .gz suffix.
+var Mirrors = []string{
+	"https://ossci-datasets.s3.amazonaws.com/mnist/",
+	"https://storage.googleapis.com/cvdf-datasets/mnist/",
+}
+
+// maxDownload bounds the size of one downloaded file (the largest canonical
+// file is 9.9 MB compressed, 47 MB raw).
+const maxDownload = 64 << 20
+
+// FetchOptions configures Fetch. The zero value downloads from Mirrors with
+// http.DefaultClient, silently.
+type FetchOptions struct {
+	// Mirrors are base URLs tried in order; the file name with .gz is
+	// appended to each. Nil means the package's Mirrors.
+	Mirrors []string
+	// Client makes the requests; nil means http.DefaultClient.
+	Client *http.Client
+	// Progress, if not nil, is called while a file downloads with the bytes
+	// received so far and the total (-1 if the server does not say); the
+	// first call has done = 0 and the last done = total.
+	Progress func(f File, url string, done, total int64)
+	// Log, if not nil, receives one line for each file found in place and
+	// for each failed mirror.
+	Log func(msg string)
+}
+
+// Fetch makes sure dir (created if needed) holds the four canonical MNIST
+// files. A file already there with the canonical content is kept; one with
+// other content is an error (Fetch never overwrites data it did not write).
+// A missing file is downloaded from each mirror in turn until one gives the
+// canonical content: the download goes to a temporary file in dir, its
+// uncompressed content is checked against the published SHA-256, and only
+// then is it renamed into place, so an interrupted or corrupt transfer
+// leaves no file behind. The error lists every mirror's failure.
+func Fetch(ctx context.Context, dir string, opt FetchOptions) error {
+	if opt.Mirrors == nil {
+		opt.Mirrors = Mirrors
+	}
+	if len(opt.Mirrors) == 0 {
+		return errors.New("mnist: no mirrors to download from")
+	}
+	if opt.Client == nil {
+		opt.Client = http.DefaultClient
+	}
+	logf := func(format string, args ...any) {
+		if opt.Log != nil {
+			opt.Log(fmt.Sprintf(format, args...))
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("mnist: %w", err)
+	}
+	for _, f := range Files {
+		if p, err := Find(dir, f); err == nil {
+			got, err := ReadFile(p)
+			if err != nil {
+				return fmt.Errorf("mnist: %w; remove it to download the canonical file", err)
+			}
+			if got.SHA256 != Canonical(f) {
+				return fmt.Errorf("mnist: %s: %v; remove it to download the canonical file", p, ErrChecksum)
+			}
+			logf("%s: present, checksum OK", p)
+			continue
+		} else if !errors.Is(err, ErrNotFound) {
+			return err
+		}
+		var errs []string
+		done := false
+		for _, m := range opt.Mirrors {
+			url := strings.TrimSuffix(m, "/") + "/" + f.Name() + ".gz"
+			p, err := download(ctx, &opt, dir, f, url)
+			if err == nil {
+				logf("%s: downloaded from %s, checksum OK", p, url)
+				done = true
+				break
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			logf("%s: %v", url, err)
+			errs = append(errs, fmt.Sprintf("%s: %v", url, err))
+		}
+		if !done {
+			return fmt.Errorf("mnist: could not download %s from any mirror (%s); without network access, copy the four files into %s or set %s",
+				f.Name(), strings.Join(errs, "; "), dir, EnvDir)
+		}
+	}
+	return nil
+}
+
+// download fetches url into dir as file f, verifies its content and renames
+// it into place; it returns the final path. On any failure the temporary
+// file is removed.
+func download(ctx context.Context, opt *FetchOptions, dir string, f File, url string) (path string, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := opt.Client.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("HTTP %s", resp.Status)
+	}
+	if resp.ContentLength > maxDownload {
+		return "", fmt.Errorf("%d bytes announced, more than any MNIST file", resp.ContentLength)
+	}
+	tmp, err := os.CreateTemp(dir, "."+f.Name()+".*.part")
+	if err != nil {
+		return "", err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	total := resp.ContentLength
+	w := &progressWriter{w: tmp, report: func(n int64) {
+		if opt.Progress != nil {
+			opt.Progress(f, url, n, total)
+		}
+	}}
+	w.report(0)
+	n, err := io.Copy(w, io.LimitReader(resp.Body, maxDownload+1))
+	if err != nil {
+		return "", fmt.Errorf("transfer interrupted after %d bytes: %w", n, err)
+	}
+	if n > maxDownload {
+		return "", fmt.Errorf("more than %d bytes, more than any MNIST file", maxDownload)
+	}
+	if total >= 0 && n != total {
+		return "", fmt.Errorf("transfer interrupted after %d of %d bytes", n, total)
+	}
+	if err := tmp.Sync(); err != nil {
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	got, err := ReadFile(tmp.Name())
+	if err != nil {
+		return "", fmt.Errorf("downloaded file is not valid: %w", err)
+	}
+	if got.SHA256 != Canonical(f) {
+		return "", fmt.Errorf("%w: content sha256 %x, want %x", ErrChecksum, got.SHA256, Canonical(f))
+	}
+	path = filepath.Join(dir, f.Name())
+	if got.Gzip {
+		path += ".gz"
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return "", err
+	}
+	syncDir(dir)
+	return path, nil
+}
+
+// syncDir flushes a directory entry change to disk where the platform
+// allows it; failure only weakens durability, so it is ignored.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// progressWriter counts the bytes written through it and reports them.
+type progressWriter struct {
+	w      io.Writer
+	n      int64
+	report func(n int64)
+}
+
+func (p *progressWriter) Write(b []byte) (int, error) {
+	k, err := p.w.Write(b)
+	p.n += int64(k)
+	p.report(p.n)
+	return k, err
+}

@@ -1,0 +1,262 @@
+package mnist
+
+import (
+	"bufio"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+)
+
+// ErrFormat is wrapped by every error about a malformed IDX file: bad magic
+// or type code, truncation, trailing bytes, labels out of range, and so on.
+var ErrFormat = errors.New("invalid IDX file")
+
+// IDX is a parsed IDX file whose elements are unsigned bytes (type code
+// 0x08), the only type MNIST uses.
+type IDX struct {
+	Dims   []int    // size of each dimension, outermost first
+	Data   []byte   // the elements in row-major order; len(Data) is the product of Dims
+	Gzip   bool     // the input was gzip-compressed
+	SHA256 [32]byte // checksum of the uncompressed bytes (header and data)
+}
+
+// maxDims bounds the dimension count Read accepts; the format allows 255,
+// but no dataset uses more than a handful.
+const maxDims = 16
+
+// maxElems bounds the element count Read accepts (1 TiB), whatever the
+// platform's int size.
+const maxElems = 1 << 40
+
+// growChunk is the first buffer size when the input size is unknown: the
+// buffer then doubles only as data actually arrives.
+const growChunk = 64 << 10
+
+// gzipMagic starts every gzip stream.
+var gzipMagic = [2]byte{0x1f, 0x8b}
+
+// idxTypes names the IDX type codes; only 0x08 is supported.
+var idxTypes = map[byte]string{
+	0x08: "unsigned byte", 0x09: "signed byte", 0x0B: "16-bit integer",
+	0x0C: "32-bit integer", 0x0D: "32-bit float", 0x0E: "64-bit float",
+}
+
+// Read parses an IDX file of unsigned bytes from r, raw or gzip-compressed:
+// a stream starting with the gzip magic bytes 1f 8b is decompressed. size is
+// the number of bytes r holds, or -1 if unknown; for raw input a known size
+// is checked against the header before anything is allocated. Without it,
+// and for gzip input, memory grows only as data arrives, so a header that
+// claims more data than the input holds fails after reading the input, not
+// by exhausting memory.
+//
+// Errors wrap ErrFormat and say what is wrong; they do not name the input
+// (ReadFile adds the file name).
+func Read(r io.Reader, size int64) (*IDX, error) {
+	br := bufio.NewReaderSize(r, 32<<10)
+	m, _ := br.Peek(2)
+	gz := len(m) == 2 && m[0] == gzipMagic[0] && m[1] == gzipMagic[1]
+	var src io.Reader = br
+	if gz {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%w: gzip header: %v", ErrFormat, err)
+		}
+		defer zr.Close()
+		src = zr
+		size = -1 // the compressed size does not bound the content
+	}
+	f := &IDX{Gzip: gz}
+	h := sha256.New()
+
+	var magic [4]byte
+	if n, err := io.ReadFull(src, magic[:]); err != nil {
+		return nil, readErr(err, gz, fmt.Sprintf("truncated: %d bytes, too short for the 4-byte magic number", n))
+	}
+	h.Write(magic[:])
+	if magic[0] != 0 || magic[1] != 0 {
+		return nil, fmt.Errorf("%w: bad magic number 0x%08x: an IDX file starts with two zero bytes",
+			ErrFormat, binary.BigEndian.Uint32(magic[:]))
+	}
+	if t := magic[2]; t != 0x08 {
+		if name, ok := idxTypes[t]; ok {
+			return nil, fmt.Errorf("%w: type code 0x%02X (%s) is not supported; only 0x08 (unsigned byte)", ErrFormat, t, name)
+		}
+		return nil, fmt.Errorf("%w: unknown type code 0x%02X in magic number 0x%08x (want 0x08, unsigned byte)",
+			ErrFormat, t, binary.BigEndian.Uint32(magic[:]))
+	}
+	nd := int(magic[3])
+	if nd == 0 || nd > maxDims {
+		return nil, fmt.Errorf("%w: %d dimensions (want 1…%d)", ErrFormat, nd, maxDims)
+	}
+	hdr := make([]byte, 4*nd)
+	if n, err := io.ReadFull(src, hdr); err != nil {
+		return nil, readErr(err, gz, fmt.Sprintf("truncated header: %d dimensions need %d bytes of sizes, got %d", nd, 4*nd, n))
+	}
+	h.Write(hdr)
+	total := uint64(1)
+	f.Dims = make([]int, nd)
+	for i := range f.Dims {
+		d := uint64(binary.BigEndian.Uint32(hdr[4*i:]))
+		f.Dims[i] = int(d)
+		if d != 0 && total > min(maxElems, math.MaxInt)/d {
+			return nil, fmt.Errorf("%w: dimensions %s hold more than %d elements", ErrFormat, dimString(readDims(hdr)), uint64(maxElems))
+		}
+		total *= d
+	}
+	n := int(total)
+	hlen := int64(4 + 4*nd)
+	if size >= 0 {
+		switch have := size - hlen; {
+		case have < int64(n):
+			return nil, fmt.Errorf("%w: truncated: the header promises %s = %d data bytes but the file holds %d",
+				ErrFormat, dimString(f.Dims), n, max(have, 0))
+		case have > int64(n):
+			return nil, fmt.Errorf("%w: %d trailing bytes after the %s = %d data bytes the header promises",
+				ErrFormat, have-int64(n), dimString(f.Dims), n)
+		}
+	}
+
+	var err error
+	f.Data, err = readData(src, n, size >= 0)
+	if err != nil {
+		return nil, readErr(err, gz, fmt.Sprintf("truncated: the header promises %s = %d data bytes but only %d follow",
+			dimString(f.Dims), n, len(f.Data)))
+	}
+	h.Write(f.Data)
+	if t, err := countTrailing(src); err != nil {
+		return nil, readErr(err, gz, "the gzip stream ends before its checksum trailer")
+	} else if t > 0 {
+		more := ""
+		if t > maxTrailingCount {
+			more = "more than "
+			t = maxTrailingCount
+		}
+		return nil, fmt.Errorf("%w: %s%d trailing bytes after the %s = %d data bytes the header promises",
+			ErrFormat, more, t, dimString(f.Dims), n)
+	}
+	h.Sum(f.SHA256[:0])
+	return f, nil
+}
+
+// readData reads the n data bytes. If exact, the input is known to hold them
+// and the buffer is allocated at once; otherwise it grows as data arrives.
+// On error it returns what it read so far.
+func readData(r io.Reader, n int, exact bool) ([]byte, error) {
+	if exact {
+		buf := make([]byte, n)
+		k, err := io.ReadFull(r, buf)
+		return buf[:k], err
+	}
+	buf := make([]byte, 0, min(n, growChunk))
+	for len(buf) < n {
+		if len(buf) == cap(buf) {
+			nb := make([]byte, len(buf), min(n, 2*cap(buf)))
+			copy(nb, buf)
+			buf = nb
+		}
+		k, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+k]
+		if err == io.EOF {
+			if len(buf) < n {
+				return buf, io.ErrUnexpectedEOF
+			}
+			break
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
+}
+
+// maxTrailingCount bounds how many trailing bytes are counted for the error.
+const maxTrailingCount = 1 << 20
+
+// countTrailing reads r to its end (which makes a gzip reader verify its
+// checksum) and returns how many bytes were left, counting at most
+// maxTrailingCount+1.
+func countTrailing(r io.Reader) (int64, error) {
+	var one [1]byte
+	k, err := io.ReadFull(r, one[:])
+	if k == 0 {
+		if err == io.EOF {
+			return 0, nil
+		}
+		return 0, err
+	}
+	// Trailing bytes that are themselves corrupt still count as trailing:
+	// the error of this copy does not matter.
+	t, _ := io.Copy(io.Discard, io.LimitReader(r, maxTrailingCount))
+	return 1 + t, nil
+}
+
+// readErr turns an error of the underlying reader into a format error: a
+// short read becomes msg, anything the gzip decoder reports is named as such.
+func readErr(err error, gz bool, msg string) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%w: %s", ErrFormat, msg)
+	}
+	if gz && isGzipErr(err) {
+		return fmt.Errorf("%w: corrupt gzip stream: %v (%s)", ErrFormat, err, strings.TrimPrefix(msg, "truncated: "))
+	}
+	return err // an I/O error, not a format problem
+}
+
+// isGzipErr reports whether err comes from the gzip or flate decoder rather
+// than the underlying reader.
+func isGzipErr(err error) bool {
+	if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) {
+		return true
+	}
+	s := err.Error()
+	return strings.HasPrefix(s, "flate:") || strings.HasPrefix(s, "gzip:")
+}
+
+// readDims decodes the dimension sizes in an IDX header after the magic.
+func readDims(hdr []byte) []int {
+	d := make([]int, len(hdr)/4)
+	for i := range d {
+		d[i] = int(binary.BigEndian.Uint32(hdr[4*i:]))
+	}
+	return d
+}
+
+// dimString formats dims as "60000×28×28".
+func dimString(dims []int) string {
+	var b strings.Builder
+	for i, d := range dims {
+		if i > 0 {
+			b.WriteString("×")
+		}
+		fmt.Fprint(&b, d)
+	}
+	return b.String()
+}
+
+// ReadFile reads the IDX file at path with Read. Errors name the file.
+func ReadFile(path string) (*IDX, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := int64(-1)
+	if st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	f, err := Read(fh, size)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}

@@ -1,0 +1,341 @@
+//go:build gc && !purego
+
+#include "textflag.h"
+
+// NEON GEMM micro-kernels (contract in gemm.go).
+//
+// Tile choice. AArch64 has 32 128-bit V registers. A full-tile kernel keeps
+// MR×NR/lanes accumulators in registers for the whole k loop and needs
+// MR/lanes + NR/lanes more for one step of the packed A and B panels. 24
+// accumulators plus the panel registers fill the file without spilling:
+//
+//   float32 8×12: C rows are 3 vectors of 4, 8 rows → V0–V23 (acc(i,j) =
+//                 V(3i+j)); A step = 8 floats = V24, V25; B step = 12 floats
+//                 = V28–V30. 24 FMLAs per 5 loads (80 bytes).
+//   float64 6×8:  C rows are 4 vectors of 2, 6 rows → V0–V23 (acc(i,j) =
+//                 V(4i+j)); A step = 6 doubles = V24–V26; B step = 8
+//                 doubles = V27–V30. 24 FMLAs per 7 loads (112 bytes).
+//
+// Both are the register-blocking shapes of the usual ARMv8 BLAS kernels
+// (BLIS armv8a uses 8×12 and 6×8), transposed to our row-major C: the
+// vectors run along a row of C and B, and each A element is used through
+// the by-element form of FMLA, so A is never broadcast by a separate
+// instruction. Each accumulator is updated once per k step, giving 24
+// independent FMA chains, which covers latency 4 × 2 pipes (Cortex-A76,
+// Neoverse N1/V1) with room to spare; a C row of the float64 tile is one
+// 64-byte cache line.
+//
+// Load schedule. Each step first uses the A vector(s) of the lower rows
+// against all of B, then reloads them for step p+1; the last A vector is
+// used B vector by B vector, each B register reloaded right after its last
+// use. So every load is issued at least 7 FMLAs before its first use, which
+// hides L1 latency on in-order cores (Cortex-A53/A55) too. The final step
+// has no reloads, so the kernel never reads past the panels.
+//
+// The Go assembler lacks the by-element FMLA and the vector FADD, so they
+// are WORD encodings behind macros named after their mnemonics (operands
+// are register numbers or lane indexes; the encodings were checked with
+// aarch64-linux-gnu-objdump).
+
+// fmla vd.4s, vn.4s, vm.s[i]
+#define FMLA_S(d, n, m, i) WORD $(0x4f801000 | (((i)&1)<<21) | ((m)<<16) | (((i)>>1)<<11) | ((n)<<5) | (d))
+// fmla vd.2d, vn.2d, vm.d[i]
+#define FMLA_D(d, n, m, i) WORD $(0x4fc01000 | ((m)<<16) | ((i)<<11) | ((n)<<5) | (d))
+// fadd vd.4s, vn.4s, vm.4s
+#define FADD_4S(d, n, m) WORD $(0x4e20d400 | ((m)<<16) | ((n)<<5) | (d))
+// fadd vd.2d, vn.2d, vm.2d
+#define FADD_2D(d, n, m) WORD $(0x4e60d400 | ((m)<<16) | ((n)<<5) | (d))
+
+// ---- float32 8×12 ----
+
+// Rows r..r+3 of C, vector j, += B register bv × lanes 0..3 of A register av.
+#define ROWS4_S(r, j, bv, av) \
+	FMLA_S(3*(r)+(j), bv, av, 0); \
+	FMLA_S(3*((r)+1)+(j), bv, av, 1); \
+	FMLA_S(3*((r)+2)+(j), bv, av, 2); \
+	FMLA_S(3*((r)+3)+(j), bv, av, 3)
+
+// One k step with the panels of step p+1 loaded as registers free up.
+#define STEP_S_NEXT \
+	ROWS4_S(0, 0, 28, 24); \
+	ROWS4_S(0, 1, 29, 24); \
+	ROWS4_S(0, 2, 30, 24); \
+	VLD1.P 16(R1), [V24.S4]; \
+	ROWS4_S(4, 0, 28, 25); \
+	VLD1.P 16(R2), [V28.S4]; \
+	ROWS4_S(4, 1, 29, 25); \
+	VLD1.P 16(R2), [V29.S4]; \
+	ROWS4_S(4, 2, 30, 25); \
+	VLD1.P 16(R2), [V30.S4]; \
+	VLD1.P 16(R1), [V25.S4]
+
+// The last k step: no loads.
+#define STEP_S_LAST \
+	ROWS4_S(0, 0, 28, 24); \
+	ROWS4_S(0, 1, 29, 24); \
+	ROWS4_S(0, 2, 30, 24); \
+	ROWS4_S(4, 0, 28, 25); \
+	ROWS4_S(4, 1, 29, 25); \
+	ROWS4_S(4, 2, 30, 25)
+
+// C row (pointers R5 for loads, R3 for stores, both advanced by ldc bytes
+// in R4) += accumulators V(a)..V(a+2), through t0..t2 (numbers and names).
+#define ROW_S(a, t0, t1, t2, T0, T1, T2) \
+	VLD1.P (R5)(R4), [T0.S4, T1.S4, T2.S4]; \
+	FADD_4S(t0, t0, a); \
+	FADD_4S(t1, t1, (a)+1); \
+	FADD_4S(t2, t2, (a)+2); \
+	VST1.P [T0.S4, T1.S4, T2.S4], (R3)(R4)
+
+// func gemmNEON8x12(k int, a, b, c []float32, ldc int)
+TEXT ·gemmNEON8x12(SB), NOSPLIT, $0-88
+	MOVD k+0(FP), R0
+	MOVD a_base+8(FP), R1
+	MOVD b_base+32(FP), R2
+	MOVD c_base+56(FP), R3
+	MOVD ldc+80(FP), R4
+
+	VEOR V0.B16, V0.B16, V0.B16
+	VEOR V1.B16, V1.B16, V1.B16
+	VEOR V2.B16, V2.B16, V2.B16
+	VEOR V3.B16, V3.B16, V3.B16
+	VEOR V4.B16, V4.B16, V4.B16
+	VEOR V5.B16, V5.B16, V5.B16
+	VEOR V6.B16, V6.B16, V6.B16
+	VEOR V7.B16, V7.B16, V7.B16
+	VEOR V8.B16, V8.B16, V8.B16
+	VEOR V9.B16, V9.B16, V9.B16
+	VEOR V10.B16, V10.B16, V10.B16
+	VEOR V11.B16, V11.B16, V11.B16
+	VEOR V12.B16, V12.B16, V12.B16
+	VEOR V13.B16, V13.B16, V13.B16
+	VEOR V14.B16, V14.B16, V14.B16
+	VEOR V15.B16, V15.B16, V15.B16
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	VEOR V20.B16, V20.B16, V20.B16
+	VEOR V21.B16, V21.B16, V21.B16
+	VEOR V22.B16, V22.B16, V22.B16
+	VEOR V23.B16, V23.B16, V23.B16
+
+	// k ≤ 0 adds the zero sums, as the reference does.
+	CMP  $0, R0
+	BLE  store
+
+	VLD1.P 32(R1), [V24.S4, V25.S4]
+	VLD1.P 48(R2), [V28.S4, V29.S4, V30.S4]
+	SUBS   $1, R0, R0 // steps that load the next one
+	BEQ    last
+
+loop:
+	STEP_S_NEXT
+	SUBS $1, R0, R0
+	BNE  loop
+
+last:
+	STEP_S_LAST
+
+store:
+	LSL  $2, R4, R4 // ldc in bytes
+	MOVD R3, R5
+	ROW_S(0, 24, 25, 26, V24, V25, V26)
+	ROW_S(3, 27, 28, 29, V27, V28, V29)
+	ROW_S(6, 24, 25, 26, V24, V25, V26)
+	ROW_S(9, 27, 28, 29, V27, V28, V29)
+	ROW_S(12, 24, 25, 26, V24, V25, V26)
+	ROW_S(15, 27, 28, 29, V27, V28, V29)
+	ROW_S(18, 24, 25, 26, V24, V25, V26)
+	ROW_S(21, 27, 28, 29, V27, V28, V29)
+	RET
+
+// ---- float64 6×8 ----
+
+// Rows r, r+1 of C, vector j, += B register bv × lanes 0, 1 of A register av.
+#define ROWS2_D(r, j, bv, av) \
+	FMLA_D(4*(r)+(j), bv, av, 0); \
+	FMLA_D(4*((r)+1)+(j), bv, av, 1)
+
+#define STEP_D_NEXT \
+	ROWS2_D(0, 0, 27, 24); \
+	ROWS2_D(0, 1, 28, 24); \
+	ROWS2_D(0, 2, 29, 24); \
+	ROWS2_D(0, 3, 30, 24); \
+	VLD1.P 16(R1), [V24.D2]; \
+	ROWS2_D(2, 0, 27, 25); \
+	ROWS2_D(2, 1, 28, 25); \
+	ROWS2_D(2, 2, 29, 25); \
+	ROWS2_D(2, 3, 30, 25); \
+	VLD1.P 16(R1), [V25.D2]; \
+	ROWS2_D(4, 0, 27, 26); \
+	VLD1.P 16(R2), [V27.D2]; \
+	ROWS2_D(4, 1, 28, 26); \
+	VLD1.P 16(R2), [V28.D2]; \
+	ROWS2_D(4, 2, 29, 26); \
+	VLD1.P 16(R2), [V29.D2]; \
+	ROWS2_D(4, 3, 30, 26); \
+	VLD1.P 16(R2), [V30.D2]; \
+	VLD1.P 16(R1), [V26.D2]
+
+#define STEP_D_LAST \
+	ROWS2_D(0, 0, 27, 24); \
+	ROWS2_D(0, 1, 28, 24); \
+	ROWS2_D(0, 2, 29, 24); \
+	ROWS2_D(0, 3, 30, 24); \
+	ROWS2_D(2, 0, 27, 25); \
+	ROWS2_D(2, 1, 28, 25); \
+	ROWS2_D(2, 2, 29, 25); \
+	ROWS2_D(2, 3, 30, 25); \
+	ROWS2_D(4, 0, 27, 26); \
+	ROWS2_D(4, 1, 28, 26); \
+	ROWS2_D(4, 2, 29, 26); \
+	ROWS2_D(4, 3, 30, 26)
+
+#define ROW_D(a, t0, t1, t2, t3, T0, T1, T2, T3) \
+	VLD1.P (R5)(R4), [T0.D2, T1.D2, T2.D2, T3.D2]; \
+	FADD_2D(t0, t0, a); \
+	FADD_2D(t1, t1, (a)+1); \
+	FADD_2D(t2, t2, (a)+2); \
+	FADD_2D(t3, t3, (a)+3); \
+	VST1.P [T0.D2, T1.D2, T2.D2, T3.D2], (R3)(R4)
+
+// func gemmNEON6x8(k int, a, b, c []float64, ldc int)
+TEXT ·gemmNEON6x8(SB), NOSPLIT, $0-88
+	MOVD k+0(FP), R0
+	MOVD a_base+8(FP), R1
+	MOVD b_base+32(FP), R2
+	MOVD c_base+56(FP), R3
+	MOVD ldc+80(FP), R4
+
+	VEOR V0.B16, V0.B16, V0.B16
+	VEOR V1.B16, V1.B16, V1.B16
+	VEOR V2.B16, V2.B16, V2.B16
+	VEOR V3.B16, V3.B16, V3.B16
+	VEOR V4.B16, V4.B16, V4.B16
+	VEOR V5.B16, V5.B16, V5.B16
+	VEOR V6.B16, V6.B16, V6.B16
+	VEOR V7.B16, V7.B16, V7.B16
+	VEOR V8.B16, V8.B16, V8.B16
+	VEOR V9.B16, V9.B16, V9.B16
+	VEOR V10.B16, V10.B16, V10.B16
+	VEOR V11.B16, V11.B16, V11.B16
+	VEOR V12.B16, V12.B16, V12.B16
+	VEOR V13.B16, V13.B16, V13.B16
+	VEOR V14.B16, V14.B16, V14.B16
+	VEOR V15.B16, V15.B16, V15.B16
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	VEOR V20.B16, V20.B16, V20.B16
+	VEOR V21.B16, V21.B16, V21.B16
+	VEOR V22.B16, V22.B16, V22.B16
+	VEOR V23.B16, V23.B16, V23.B16
+
+	CMP $0, R0
+	BLE store
+
+	VLD1.P 48(R1), [V24.D2, V25.D2, V26.D2]
+	VLD1.P 64(R2), [V27.D2, V28.D2, V29.D2, V30.D2]
+	SUBS   $1, R0, R0
+	BEQ    last
+
+loop:
+	STEP_D_NEXT
+	SUBS $1, R0, R0
+	BNE  loop
+
+last:
+	STEP_D_LAST
+
+store:
+	LSL  $3, R4, R4 // ldc in bytes
+	MOVD R3, R5
+	ROW_D(0, 24, 25, 26, 27, V24, V25, V26, V27)
+	ROW_D(4, 28, 29, 30, 31, V28, V29, V30, V31)
+	ROW_D(8, 24, 25, 26, 27, V24, V25, V26, V27)
+	ROW_D(12, 28, 29, 30, 31, V28, V29, V30, V31)
+	ROW_D(16, 24, 25, 26, 27, V24, V25, V26, V27)
+	ROW_D(20, 28, 29, 30, 31, V28, V29, V30, V31)
+	RET
+
+// ---- peak loops ----
+
+// Sixteen independent accumulators (V0–V15) each get one FMLA per
+// iteration: enough chains for latency 4 × 4 FMA pipes (Apple, Neoverse V2),
+// twice what latency 4 × 2 pipes needs. acc += 0.999999 × 1e-7 stays normal
+// and finite for any n.
+#define PEAK_BODY(T) \
+	VFMLA V16.T, V17.T, V0.T; \
+	VFMLA V16.T, V17.T, V1.T; \
+	VFMLA V16.T, V17.T, V2.T; \
+	VFMLA V16.T, V17.T, V3.T; \
+	VFMLA V16.T, V17.T, V4.T; \
+	VFMLA V16.T, V17.T, V5.T; \
+	VFMLA V16.T, V17.T, V6.T; \
+	VFMLA V16.T, V17.T, V7.T; \
+	VFMLA V16.T, V17.T, V8.T; \
+	VFMLA V16.T, V17.T, V9.T; \
+	VFMLA V16.T, V17.T, V10.T; \
+	VFMLA V16.T, V17.T, V11.T; \
+	VFMLA V16.T, V17.T, V12.T; \
+	VFMLA V16.T, V17.T, V13.T; \
+	VFMLA V16.T, V17.T, V14.T; \
+	VFMLA V16.T, V17.T, V15.T
+
+#define PEAK_INIT(T) \
+	VDUP R3, V0.T; \
+	VMOV V0.B16, V1.B16; \
+	VMOV V0.B16, V2.B16; \
+	VMOV V0.B16, V3.B16; \
+	VMOV V0.B16, V4.B16; \
+	VMOV V0.B16, V5.B16; \
+	VMOV V0.B16, V6.B16; \
+	VMOV V0.B16, V7.B16; \
+	VMOV V0.B16, V8.B16; \
+	VMOV V0.B16, V9.B16; \
+	VMOV V0.B16, V10.B16; \
+	VMOV V0.B16, V11.B16; \
+	VMOV V0.B16, V12.B16; \
+	VMOV V0.B16, V13.B16; \
+	VMOV V0.B16, V14.B16; \
+	VMOV V0.B16, V15.B16; \
+	VDUP R1, V16.T; \
+	VDUP R2, V17.T
+
+// func fmaPeakNEON32Loop(n int)
+TEXT ·fmaPeakNEON32Loop(SB), NOSPLIT, $0-8
+	MOVD n+0(FP), R0
+	CMP  $0, R0
+	BLE  done
+	MOVD $0x3f7fffef, R1 // 0.999999
+	MOVD $0x33d6bf95, R2 // 1e-7
+	MOVD $0x3f800000, R3 // 1
+	PEAK_INIT(S4)
+
+loop:
+	PEAK_BODY(S4)
+	SUBS $1, R0, R0
+	BNE  loop
+
+done:
+	RET
+
+// func fmaPeakNEON64Loop(n int)
+TEXT ·fmaPeakNEON64Loop(SB), NOSPLIT, $0-8
+	MOVD n+0(FP), R0
+	CMP  $0, R0
+	BLE  done
+	MOVD $0x3feffffde7210be9, R1 // 0.999999
+	MOVD $0x3e7ad7f29abcaf48, R2 // 1e-7
+	MOVD $0x3ff0000000000000, R3 // 1
+	PEAK_INIT(D2)
+
+loop:
+	PEAK_BODY(D2)
+	SUBS $1, R0, R0
+	BNE  loop
+
+done:
+	RET

@@ -1,0 +1,862 @@
+package linalg
+
+// This file reads and writes NumPy .npy files (format versions 1.0, 2.0 and
+// 3.0, as specified in numpy/lib/format.py): float32 and float64 arrays of
+// one or two dimensions in C (row-major) order, either byte order.
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// Dtype is the element type of a .npy file.
+type Dtype int
+
+const (
+	Float32 Dtype = 4 // NumPy '<f4' (or '>f4' on read)
+	Float64 Dtype = 8 // NumPy '<f8' (or '>f8' on read)
+)
+
+// String returns "float32", "float64" or "Dtype(n)".
+func (d Dtype) String() string {
+	switch d {
+	case Float32:
+		return "float32"
+	case Float64:
+		return "float64"
+	}
+	return "Dtype(" + strconv.Itoa(int(d)) + ")"
+}
+
+// Size returns the size of one element in bytes (4 or 8).
+func (d Dtype) Size() int { return int(d) }
+
+func (d Dtype) valid() bool { return d == Float32 || d == Float64 }
+
+// dtypeOf returns the Dtype whose elements are T.
+func dtypeOf[T Float]() Dtype {
+	var z T
+	return Dtype(unsafe.Sizeof(z))
+}
+
+// ErrNpy is wrapped by every error about a malformed or unsupported .npy
+// file. The messages name the file and the problem.
+var ErrNpy = errors.New("bad .npy file")
+
+const (
+	npyMagic = "\x93NUMPY"
+	// npyMaxHeader bounds the header length we accept (numpy itself refuses
+	// headers over 10,000 bytes by default); the file size bounds it too.
+	npyMaxHeader = 1 << 20
+	npyAlign     = 64 // numpy pads the header so the data starts at a multiple of 64
+)
+
+// nativeLittle reports whether this machine stores numbers little-endian.
+var nativeLittle = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()
+
+// NpyHeader describes the array stored in a .npy file.
+type NpyHeader struct {
+	Major, Minor int   // format version: 1.0, 2.0 or 3.0
+	Dtype        Dtype // Float32 or Float64
+	BigEndian    bool  // the file's descr was '>f4' or '>f8'
+	Shape        []int // one or two dimensions
+	DataOffset   int64 // where the data starts in the file
+}
+
+// Rows and Cols give the matrix view of the array: a 1-D array of length n
+// is a 1×n matrix.
+func (h NpyHeader) Rows() int {
+	if len(h.Shape) == 1 {
+		return 1
+	}
+	return h.Shape[0]
+}
+
+// Cols returns the number of columns of the matrix view (see Rows).
+func (h NpyHeader) Cols() int { return h.Shape[len(h.Shape)-1] }
+
+// Len returns the number of elements.
+func (h NpyHeader) Len() int { return h.Rows() * h.Cols() }
+
+func npyErr(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrNpy}, args...)...)
+}
+
+func fileErr(op, path string, err error) error {
+	return fmt.Errorf("linalg: %s %s: %w", op, path, err)
+}
+
+// ReadNpyHeader reads and checks the header of the .npy file at path
+// (including that the file holds exactly the data the header promises).
+func ReadNpyHeader(path string) (NpyHeader, error) {
+	f, size, err := openSized(path)
+	if err != nil {
+		return NpyHeader{}, fileErr("ReadNpyHeader", path, err)
+	}
+	defer f.Close()
+	h, err := parseNpyHeader(bufio.NewReader(f), size)
+	if err != nil {
+		return NpyHeader{}, fileErr("ReadNpyHeader", path, err)
+	}
+	return h, nil
+}
+
+// ReadNpy reads a float32 or float64 .npy file of one or two dimensions into
+// a new compact matrix; a 1-D array of length n becomes a 1×n matrix. The
+// elements are converted to T (rounded when a float64 file is read as
+// float32). Any other dtype, Fortran order, more dimensions, a file shorter or
+// longer than its header says, or a malformed header is an error wrapping
+// ErrNpy that names the file. Memory is allocated only after the header has
+// been checked against the file size.
+func ReadNpy[T Float](path string) (Matrix[T], error) {
+	f, size, err := openSized(path)
+	if err != nil {
+		return Matrix[T]{}, fileErr("ReadNpy", path, err)
+	}
+	defer f.Close()
+	m, err := decodeNpy[T](f, size)
+	if err != nil {
+		return Matrix[T]{}, fileErr("ReadNpy", path, err)
+	}
+	return m, nil
+}
+
+// ReadNpyVector reads a 1-D .npy file (or a 2-D one with a single row or a
+// single column) as a vector; otherwise it behaves as ReadNpy.
+func ReadNpyVector[T Float](path string) ([]T, error) {
+	f, size, err := openSized(path)
+	if err != nil {
+		return nil, fileErr("ReadNpyVector", path, err)
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	h, err := parseNpyHeader(br, size)
+	if err == nil && len(h.Shape) == 2 && h.Shape[0] != 1 && h.Shape[1] != 1 {
+		err = npyErr("shape %v is not a vector (want 1-D, 1×n or n×1)", h.Shape)
+	}
+	if err != nil {
+		return nil, fileErr("ReadNpyVector", path, err)
+	}
+	v := make([]T, h.Len())
+	if err := readNpyData(br, h, v); err != nil {
+		return nil, fileErr("ReadNpyVector", path, err)
+	}
+	return v, nil
+}
+
+func openSized(path string) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, fmt.Errorf("not a regular file")
+	}
+	return f, st.Size(), nil
+}
+
+// decodeNpy reads a whole .npy stream of exactly size bytes.
+func decodeNpy[T Float](r io.Reader, size int64) (Matrix[T], error) {
+	br := bufio.NewReader(r)
+	h, err := parseNpyHeader(br, size)
+	if err != nil {
+		return Matrix[T]{}, err
+	}
+	m := New[T](h.Rows(), h.Cols())
+	if err := readNpyData(br, h, m.Data); err != nil {
+		return Matrix[T]{}, err
+	}
+	return m, nil
+}
+
+// parseNpyHeader reads the preamble and header of a .npy stream whose total
+// length is size, leaving r at the first data byte. It checks that exactly
+// the promised number of data bytes follow.
+func parseNpyHeader(r io.Reader, size int64) (NpyHeader, error) {
+	var pre [12]byte
+	if size < 10 {
+		return NpyHeader{}, npyErr("file of %d bytes is too short for a .npy header", size)
+	}
+	if _, err := io.ReadFull(r, pre[:10]); err != nil {
+		return NpyHeader{}, npyErr("reading the preamble: %v", err)
+	}
+	if string(pre[:6]) != npyMagic {
+		return NpyHeader{}, npyErr("bad magic %q (want \"\\x93NUMPY\")", pre[:6])
+	}
+	h := NpyHeader{Major: int(pre[6]), Minor: int(pre[7])}
+	if h.Major < 1 || h.Major > 3 || h.Minor != 0 {
+		return NpyHeader{}, npyErr("unsupported format version %d.%d (want 1.0, 2.0 or 3.0)", h.Major, h.Minor)
+	}
+	var hlen int64
+	preLen := int64(10)
+	if h.Major == 1 {
+		hlen = int64(pre[8]) | int64(pre[9])<<8
+	} else {
+		if size < 12 {
+			return NpyHeader{}, npyErr("file of %d bytes is too short for a version %d.0 header", size, h.Major)
+		}
+		if _, err := io.ReadFull(r, pre[10:12]); err != nil {
+			return NpyHeader{}, npyErr("reading the preamble: %v", err)
+		}
+		hlen = int64(pre[8]) | int64(pre[9])<<8 | int64(pre[10])<<16 | int64(pre[11])<<24
+		preLen = 12
+	}
+	if hlen > size-preLen {
+		return NpyHeader{}, npyErr("header length %d runs past the end of the %d-byte file", hlen, size)
+	}
+	if hlen > npyMaxHeader {
+		return NpyHeader{}, npyErr("header length %d exceeds the limit of %d bytes", hlen, npyMaxHeader)
+	}
+	hdr := make([]byte, hlen)
+	if _, err := io.ReadFull(r, hdr); err != nil {
+		return NpyHeader{}, npyErr("reading the header: %v", err)
+	}
+	if h.Major == 3 && !utf8.Valid(hdr) {
+		return NpyHeader{}, npyErr("version 3.0 header is not valid UTF-8")
+	}
+	h.DataOffset = preLen + hlen
+	if err := parseNpyDict(string(hdr), &h); err != nil {
+		return NpyHeader{}, err
+	}
+	// The data size, with overflow checks, against what the file holds.
+	rows, cols := int64(h.Rows()), int64(h.Cols())
+	const maxBytes = math.MaxInt64 / 2
+	var want int64
+	if rows != 0 && cols != 0 {
+		if cols > maxBytes/rows/int64(h.Dtype) {
+			return NpyHeader{}, npyErr("shape %v is too large", h.Shape)
+		}
+		want = rows * cols * int64(h.Dtype)
+		if int64(int(rows*cols)) != rows*cols { // 32-bit systems
+			return NpyHeader{}, npyErr("shape %v is too large", h.Shape)
+		}
+	}
+	have := size - h.DataOffset
+	switch {
+	case have < want:
+		return NpyHeader{}, npyErr("truncated: shape %v of %v needs %d data bytes, the file has %d",
+			h.Shape, h.Dtype, want, have)
+	case have > want:
+		return NpyHeader{}, npyErr("%d trailing bytes after the %d data bytes of shape %v of %v",
+			have-want, want, h.Shape, h.Dtype)
+	}
+	return h, nil
+}
+
+// parseNpyDict parses the header dictionary, a Python literal such as
+// {'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }.
+func parseNpyDict(s string, h *NpyHeader) error {
+	p := &pyParser{s: s}
+	p.ws()
+	if !p.eat('{') {
+		return npyErr("header is not a Python dict: %q", clip(s))
+	}
+	var descr string
+	var fortran bool
+	var shape []int
+	seen := map[string]bool{}
+	for {
+		p.ws()
+		if p.eat('}') {
+			break
+		}
+		key, ok := p.str()
+		if !ok {
+			return npyErr("header: expected a quoted key at offset %d in %q", p.i, clip(s))
+		}
+		if seen[key] {
+			return npyErr("header: key %q appears twice", key)
+		}
+		seen[key] = true
+		p.ws()
+		if !p.eat(':') {
+			return npyErr("header: expected ':' after key %q", key)
+		}
+		p.ws()
+		switch key {
+		case "descr":
+			if p.peek() == '[' {
+				return npyErr("structured dtype (descr is a list) is not supported; want float32 or float64")
+			}
+			if descr, ok = p.str(); !ok {
+				return npyErr("header: descr is not a string")
+			}
+		case "fortran_order":
+			switch {
+			case p.word("True"):
+				fortran = true
+			case p.word("False"):
+			default:
+				return npyErr("header: fortran_order is not True or False")
+			}
+		case "shape":
+			if shape, ok = p.tuple(); !ok {
+				return npyErr("header: shape is not a tuple of non-negative integers")
+			}
+		default:
+			return npyErr("header: unexpected key %q", key)
+		}
+		p.ws()
+		if p.eat(',') {
+			continue
+		}
+		p.ws()
+		if !p.eat('}') {
+			return npyErr("header: expected ',' or '}' at offset %d in %q", p.i, clip(s))
+		}
+		break
+	}
+	p.ws()
+	if p.i != len(s) {
+		return npyErr("header: unexpected text after the dict: %q", clip(s[p.i:]))
+	}
+	for _, k := range []string{"descr", "fortran_order", "shape"} {
+		if !seen[k] {
+			return npyErr("header: missing key %q", k)
+		}
+	}
+	switch descr {
+	case "<f4":
+		h.Dtype = Float32
+	case "<f8":
+		h.Dtype = Float64
+	case ">f4":
+		h.Dtype, h.BigEndian = Float32, true
+	case ">f8":
+		h.Dtype, h.BigEndian = Float64, true
+	default:
+		return npyErr("dtype %q is not supported (want float32 '<f4'/'>f4' or float64 '<f8'/'>f8')", descr)
+	}
+	if fortran {
+		return npyErr("fortran_order is True (column-major); only C order is supported (save np.ascontiguousarray(a))")
+	}
+	switch len(shape) {
+	case 1, 2:
+	case 0:
+		return npyErr("0-D (scalar) array is not supported; want 1-D or 2-D")
+	default:
+		return npyErr("%d-D array (shape %v) is not supported; want 1-D or 2-D", len(shape), shape)
+	}
+	h.Shape = shape
+	return nil
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
+
+// pyParser scans the small subset of Python literals .npy headers use.
+type pyParser struct {
+	s string
+	i int
+}
+
+func (p *pyParser) ws() {
+	for p.i < len(p.s) && strings.IndexByte(" \t\r\n", p.s[p.i]) >= 0 {
+		p.i++
+	}
+}
+
+func (p *pyParser) peek() byte {
+	if p.i < len(p.s) {
+		return p.s[p.i]
+	}
+	return 0
+}
+
+func (p *pyParser) eat(c byte) bool {
+	if p.peek() == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+func (p *pyParser) word(w string) bool {
+	if strings.HasPrefix(p.s[p.i:], w) {
+		p.i += len(w)
+		return true
+	}
+	return false
+}
+
+// str scans a quoted string without escapes.
+func (p *pyParser) str() (string, bool) {
+	q := p.peek()
+	if q != '\'' && q != '"' {
+		return "", false
+	}
+	j := strings.IndexByte(p.s[p.i+1:], q)
+	if j < 0 {
+		return "", false
+	}
+	v := p.s[p.i+1 : p.i+1+j]
+	if strings.IndexByte(v, '\\') >= 0 {
+		return "", false
+	}
+	p.i += j + 2
+	return v, true
+}
+
+// tuple scans (), (n,) or (n, m, …) of non-negative integers (Python 2's
+// "L" suffix allowed).
+func (p *pyParser) tuple() ([]int, bool) {
+	if !p.eat('(') {
+		return nil, false
+	}
+	dims := []int{}
+	for {
+		p.ws()
+		if p.eat(')') {
+			return dims, true
+		}
+		j := p.i
+		for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+			p.i++
+		}
+		if j == p.i || p.i-j > 18 || len(dims) >= 32 {
+			return nil, false
+		}
+		n, _ := strconv.Atoi(p.s[j:p.i])
+		dims = append(dims, n)
+		p.eat('L')
+		p.ws()
+		if p.eat(',') {
+			continue
+		}
+		p.ws()
+		if !p.eat(')') {
+			return nil, false
+		}
+		// Python needs a trailing comma in a 1-tuple: (5) is the integer 5.
+		if len(dims) == 1 {
+			return nil, false
+		}
+		return dims, true
+	}
+}
+
+// readNpyData reads len(dst) elements described by h from r into dst.
+func readNpyData[T Float](r io.Reader, h NpyHeader, dst []T) error {
+	if len(dst) == 0 {
+		return nil
+	}
+	if h.Dtype == dtypeOf[T]() && h.BigEndian != nativeLittle {
+		b := unsafe.Slice((*byte)(unsafe.Pointer(&dst[0])), len(dst)*h.Dtype.Size())
+		if _, err := io.ReadFull(r, b); err != nil {
+			return npyErr("reading the data: %v", err)
+		}
+		return nil
+	}
+	es := h.Dtype.Size()
+	buf := make([]byte, min(len(dst)*es, 1<<16))
+	for i := 0; i < len(dst); {
+		n := min(len(dst)-i, len(buf)/es)
+		if _, err := io.ReadFull(r, buf[:n*es]); err != nil {
+			return npyErr("reading the data: %v", err)
+		}
+		decodeFloats(dst[i:i+n], buf, h.Dtype, h.BigEndian)
+		i += n
+	}
+	return nil
+}
+
+// decodeFloats converts len(dst) elements of type d from b.
+func decodeFloats[T Float](dst []T, b []byte, d Dtype, big bool) {
+	switch {
+	case d == Float64 && big:
+		for i := range dst {
+			dst[i] = T(math.Float64frombits(beUint64(b[8*i:])))
+		}
+	case d == Float64:
+		for i := range dst {
+			dst[i] = T(math.Float64frombits(leUint64(b[8*i:])))
+		}
+	case big:
+		for i := range dst {
+			dst[i] = T(math.Float32frombits(beUint32(b[4*i:])))
+		}
+	default:
+		for i := range dst {
+			dst[i] = T(math.Float32frombits(leUint32(b[4*i:])))
+		}
+	}
+}
+
+func leUint64(b []byte) uint64 {
+	_ = b[7]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+func beUint64(b []byte) uint64 {
+	_ = b[7]
+	return uint64(b[7]) | uint64(b[6])<<8 | uint64(b[5])<<16 | uint64(b[4])<<24 |
+		uint64(b[3])<<32 | uint64(b[2])<<40 | uint64(b[1])<<48 | uint64(b[0])<<56
+}
+
+func leUint32(b []byte) uint32 {
+	_ = b[3]
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
+
+func beUint32(b []byte) uint32 {
+	_ = b[3]
+	return uint32(b[3]) | uint32(b[2])<<8 | uint32(b[1])<<16 | uint32(b[0])<<24
+}
+
+// npyHeaderBytes returns the preamble and padded header for an array of the
+// given dtype and shape, little-endian, C order. version 0 picks 1.0 when
+// the header fits its 16-bit length and 2.0 otherwise.
+func npyHeaderBytes(d Dtype, shape []int, version int) []byte {
+	var dims []string
+	for _, n := range shape {
+		dims = append(dims, strconv.Itoa(n))
+	}
+	sh := "(" + strings.Join(dims, ", ") + ")"
+	if len(shape) == 1 {
+		sh = "(" + dims[0] + ",)"
+	}
+	descr := "<f8"
+	if d == Float32 {
+		descr = "<f4"
+	}
+	dict := "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + sh + ", }"
+	pad := func(pre int) int { return pre + len(dict) + 1 + (npyAlign-(pre+len(dict)+1)%npyAlign)%npyAlign }
+	if version == 0 {
+		version = 1
+		if pad(10)-10 > math.MaxUint16 {
+			version = 2
+		}
+	}
+	pre := 10
+	if version > 1 {
+		pre = 12
+	}
+	total := pad(pre)
+	hlen := total - pre
+	var b bytes.Buffer
+	b.WriteString(npyMagic)
+	b.WriteByte(byte(version))
+	b.WriteByte(0)
+	b.WriteByte(byte(hlen))
+	b.WriteByte(byte(hlen >> 8))
+	if version > 1 {
+		b.WriteByte(byte(hlen >> 16))
+		b.WriteByte(byte(hlen >> 24))
+	}
+	b.WriteString(dict)
+	for b.Len() < total-1 {
+		b.WriteByte(' ')
+	}
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+// NpyWriter writes a .npy file row tile by row tile, so a matrix larger than
+// memory can be written as it is computed. Elements are given as T and
+// stored as the writer's Dtype (rounded when float64 is stored as float32).
+// The file appears at its path, complete, only when Close succeeds: until
+// then the rows go to a temporary file in the same directory, which Close
+// syncs and renames over path. An NpyWriter is not safe for concurrent use.
+type NpyWriter[T Float] struct {
+	path       string
+	f          *os.File
+	w          *bufio.Writer
+	dtype      Dtype
+	rows, cols int
+	done       int
+	buf        []byte
+	err        error // sticky: after an error only Close and Discard act
+	finished   bool
+}
+
+// NewNpyWriter creates a writer of a rows×cols .npy file of the given dtype
+// at path (format version 1.0, or 2.0 if the header needs it). It writes the
+// header at once; the rows follow with WriteRows.
+func NewNpyWriter[T Float](path string, dtype Dtype, rows, cols int) (*NpyWriter[T], error) {
+	if rows < 0 || cols < 0 {
+		return nil, fmt.Errorf("linalg: NewNpyWriter %s: negative dimension %d×%d", path, rows, cols)
+	}
+	return newNpyWriter[T](path, dtype, []int{rows, cols}, 0)
+}
+
+func newNpyWriter[T Float](path string, dtype Dtype, shape []int, version int) (*NpyWriter[T], error) {
+	if !dtype.valid() {
+		return nil, fmt.Errorf("linalg: NewNpyWriter %s: unsupported dtype %v (want Float32 or Float64)", path, dtype)
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("linalg: NewNpyWriter %s: %w", path, err)
+	}
+	w := &NpyWriter[T]{path: path, f: f, w: bufio.NewWriterSize(f, 1<<20), dtype: dtype,
+		rows: 1, cols: shape[len(shape)-1]}
+	if len(shape) == 2 {
+		w.rows = shape[0]
+	}
+	if _, err := w.w.Write(npyHeaderBytes(dtype, shape, version)); err != nil {
+		w.Discard()
+		return nil, fmt.Errorf("linalg: NewNpyWriter %s: %w", path, err)
+	}
+	return w, nil
+}
+
+// WriteRows appends the rows of m, which must have the writer's number of
+// columns, after those already written. Writing more rows than the file
+// holds is an error.
+func (w *NpyWriter[T]) WriteRows(m Matrix[T]) error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.finished {
+		return fmt.Errorf("linalg: NpyWriter %s: WriteRows after Close", w.path)
+	}
+	if m.Cols != w.cols {
+		return fmt.Errorf("%w: NpyWriter %s: rows have %d columns, the file %d", ErrShape, w.path, m.Cols, w.cols)
+	}
+	if m.Rows > w.rows-w.done {
+		return fmt.Errorf("%w: NpyWriter %s: %d more rows would exceed the %d rows of the file (%d written)",
+			ErrShape, w.path, m.Rows, w.rows, w.done)
+	}
+	for i := range m.Rows {
+		if err := w.writeRow(m.Row(i)); err != nil {
+			w.err = fmt.Errorf("linalg: NpyWriter %s: %w", w.path, err)
+			return w.err
+		}
+	}
+	w.done += m.Rows
+	return nil
+}
+
+func (w *NpyWriter[T]) writeRow(row []T) error {
+	if len(row) == 0 {
+		return nil
+	}
+	if w.dtype == dtypeOf[T]() && nativeLittle {
+		_, err := w.w.Write(unsafe.Slice((*byte)(unsafe.Pointer(&row[0])), len(row)*w.dtype.Size()))
+		return err
+	}
+	es := w.dtype.Size()
+	if w.buf == nil {
+		w.buf = make([]byte, 1<<16)
+	}
+	for len(row) > 0 {
+		n := min(len(row), len(w.buf)/es)
+		b := w.buf[:n*es]
+		if w.dtype == Float64 {
+			for i, v := range row[:n] {
+				putLE64(b[8*i:], math.Float64bits(float64(v)))
+			}
+		} else {
+			for i, v := range row[:n] {
+				putLE32(b[4*i:], math.Float32bits(float32(v)))
+			}
+		}
+		if _, err := w.w.Write(b); err != nil {
+			return err
+		}
+		row = row[n:]
+	}
+	return nil
+}
+
+func putLE64(b []byte, v uint64) {
+	_ = b[7]
+	for i := range 8 {
+		b[i] = byte(v >> (8 * i))
+	}
+}
+
+func putLE32(b []byte, v uint32) {
+	_ = b[3]
+	for i := range 4 {
+		b[i] = byte(v >> (8 * i))
+	}
+}
+
+// Close finishes the file: it checks that every row was written, flushes,
+// syncs and renames the temporary file to the path. On any error the
+// temporary file is removed and nothing appears at the path. Close after
+// Close or Discard does nothing.
+func (w *NpyWriter[T]) Close() error {
+	if w.finished {
+		return nil
+	}
+	err := w.err
+	if err == nil && w.done != w.rows {
+		err = fmt.Errorf("linalg: NpyWriter %s: closed after %d of %d rows", w.path, w.done, w.rows)
+	}
+	if err == nil {
+		err = w.w.Flush()
+	}
+	if err == nil {
+		err = w.f.Chmod(0o644)
+	}
+	if err == nil {
+		err = w.f.Sync()
+	}
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(w.f.Name(), w.path)
+	}
+	w.finished = true
+	if err != nil {
+		os.Remove(w.f.Name())
+		if !strings.HasPrefix(err.Error(), "linalg:") {
+			err = fmt.Errorf("linalg: NpyWriter %s: %w", w.path, err)
+		}
+		return err
+	}
+	syncDir(filepath.Dir(w.path))
+	return nil
+}
+
+// Discard abandons the file: the temporary file is removed and nothing is
+// written at the path. Discard after Close does nothing, so it can be
+// deferred.
+func (w *NpyWriter[T]) Discard() {
+	if w.finished {
+		return
+	}
+	w.finished = true
+	w.f.Close()
+	os.Remove(w.f.Name())
+}
+
+// syncDir makes a rename durable where the system allows syncing a
+// directory; failures are ignored (the data itself is already synced).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// WriteNpy writes m to path as a 2-D .npy file of T's dtype, atomically
+// (temporary file, sync, rename).
+func WriteNpy[T Float](path string, m Matrix[T]) error {
+	w, err := NewNpyWriter[T](path, dtypeOf[T](), m.Rows, m.Cols)
+	if err != nil {
+		return err
+	}
+	defer w.Discard()
+	if err := w.WriteRows(m); err != nil {
+		return err
+	}
+	return w.Close()
+}
+
+// WriteNpyVector writes v to path as a 1-D .npy file of T's dtype,
+// atomically.
+func WriteNpyVector[T Float](path string, v []T) error {
+	return writeNpyVersion(path, []int{len(v)}, v, 0)
+}
+
+// writeNpyVersion writes data with the given shape and format version (0:
+// automatic); the tests use it to produce every version.
+func writeNpyVersion[T Float](path string, shape []int, data []T, version int) error {
+	w, err := newNpyWriter[T](path, dtypeOf[T](), shape, version)
+	if err != nil {
+		return err
+	}
+	defer w.Discard()
+	m := Matrix[T]{Rows: w.rows, Cols: w.cols, Stride: w.cols, Data: data}
+	if err := w.WriteRows(m); err != nil {
+		return err
+	}
+	return w.Close()
+}
+
+// MappedMatrix is a matrix read from a .npy file by OpenNpyMmap. Its
+// elements live in a private copy-on-write memory mapping of the file when
+// Mapped reports true: writes to them change this process's view only,
+// never the file. Close releases the mapping; the Matrix must not be used
+// after Close.
+type MappedMatrix[T Float] struct {
+	Matrix[T]
+	unmap func() error
+}
+
+// Mapped reports whether the elements are memory-mapped rather than read
+// into memory.
+func (m *MappedMatrix[T]) Mapped() bool { return m.unmap != nil }
+
+// Close releases the mapping (if any). It is safe to call more than once.
+func (m *MappedMatrix[T]) Close() error {
+	m.Matrix = Matrix[T]{}
+	if m.unmap == nil {
+		return nil
+	}
+	err := m.unmap()
+	m.unmap = nil
+	return err
+}
+
+// OpenNpyMmap opens a .npy file as ReadNpy does but, for large files,
+// without reading it: when the file's dtype is T, its byte order is this
+// machine's and the system supports it (unix), the matrix is a view of a
+// memory mapping of the file, paged in on use. Otherwise (other systems, a
+// dtype or byte order needing conversion, misaligned data) it falls back to
+// reading the file into memory; Mapped says which happened.
+func OpenNpyMmap[T Float](path string) (*MappedMatrix[T], error) {
+	f, size, err := openSized(path)
+	if err != nil {
+		return nil, fileErr("OpenNpyMmap", path, err)
+	}
+	defer f.Close()
+	h, err := parseNpyHeader(bufio.NewReader(f), size)
+	if err != nil {
+		return nil, fileErr("OpenNpyMmap", path, err)
+	}
+	n := h.Len()
+	if n > 0 && h.Dtype == dtypeOf[T]() && h.BigEndian != nativeLittle && h.DataOffset%int64(h.Dtype) == 0 &&
+		size == int64(int(size)) {
+		b, unmap, err := mmapFile(f, int(size))
+		if err == nil {
+			data := unsafe.Slice((*T)(unsafe.Pointer(&b[h.DataOffset])), n)
+			m := Matrix[T]{Rows: h.Rows(), Cols: h.Cols(), Stride: h.Cols(), Data: data}
+			return &MappedMatrix[T]{Matrix: m, unmap: unmap}, nil
+		}
+		if !errors.Is(err, errMmapUnsupported) {
+			return nil, fileErr("OpenNpyMmap", path, err)
+		}
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, fileErr("OpenNpyMmap", path, err)
+	}
+	m, err := decodeNpy[T](f, size)
+	if err != nil {
+		return nil, fileErr("OpenNpyMmap", path, err)
+	}
+	return &MappedMatrix[T]{Matrix: m}, nil
+}
+
+var errMmapUnsupported = errors.New("memory mapping is not supported on this system")

@@ -2,5 +2,61 @@
 
 package asm
 
+import "github.com/klauspost/cpuid/v2"
+
 // archKernels returns the amd64 kernel sets this CPU can run, best first.
-func archKernels() []*Kernels { return nil }
+// cpuid's Supports also checks that the OS saves the vector registers.
+func archKernels() []*Kernels {
+	var ks []*Kernels
+	if cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX, cpuid.AVX2, cpuid.FMA3) {
+		ks = append(ks, avx512Kernels())
+	}
+	if cpuid.CPU.Supports(cpuid.AVX, cpuid.AVX2, cpuid.FMA3) {
+		ks = append(ks, avx2Kernels())
+	}
+	return ks
+}
+
+// avx512Kernels is the AVX-512 set: every kernel uses AVX512F only (zmm
+// loads, stores, compares into mask registers, zeroing-masked moves,
+// broadcasts and FMAs); VZEROUPPER is AVX.
+func avx512Kernels() *Kernels {
+	return &Kernels{
+		name:       "avx512",
+		features:   "AVX512F AVX",
+		mr32:       14,
+		nr32:       32,
+		mr64:       14,
+		nr64:       16,
+		relu32:     reluVec(16, 64, reluAVX512F32, reluNTAVX512F32),
+		relu64:     reluVec(8, 64, reluAVX512F64, reluNTAVX512F64),
+		reluGrad32: reluGradVec(16, reluGradAVX512F32),
+		reluGrad64: reluGradVec(8, reluGradAVX512F64),
+		gemmTile32: gemmAVX512F32,
+		gemmTile64: gemmAVX512F64,
+		fmaPeak32:  fmaPeakAVX512F32,
+		fmaPeak64:  fmaPeakAVX512F64,
+	}
+}
+
+// avx2Kernels is the AVX2 set: ReLU needs only AVX (256-bit compares and
+// ands), the GEMM and peak loops FMA3; AVX2 is required as the level that
+// every AVX2 CPU with FMA3 has.
+func avx2Kernels() *Kernels {
+	return &Kernels{
+		name:       "avx2",
+		features:   "AVX2 FMA3",
+		mr32:       6,
+		nr32:       16,
+		mr64:       6,
+		nr64:       8,
+		relu32:     reluVec(8, 32, reluAVX2F32, reluNTAVX2F32),
+		relu64:     reluVec(4, 32, reluAVX2F64, reluNTAVX2F64),
+		reluGrad32: reluGradVec(8, reluGradAVX2F32),
+		reluGrad64: reluGradVec(4, reluGradAVX2F64),
+		gemmTile32: gemmAVX2F32,
+		gemmTile64: gemmAVX2F64,
+		fmaPeak32:  fmaPeakAVX2F32,
+		fmaPeak64:  fmaPeakAVX2F64,
+	}
+}

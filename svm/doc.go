@@ -1,0 +1,25 @@
+// Package svm holds the paper's family of l2-regularised kernel machines
+// (Table 1 of Chen et al., NeurIPS 2021): the losses with their
+// (sub)derivatives, the kernel machine g(x) = Σᵢ αᵢ K(x, xᵢ) (+ b), the
+// subgradient trainers of Appendix A.1 (eq. 16 and its minibatch form, for
+// every loss), exact reference solvers (kernel ridge regression by Cholesky;
+// the soft-margin, 2-norm and ε-insensitive SVM duals by SMO), LIBSVM data
+// and precomputed-kernel formats, and a checksummed model format.
+//
+// # Objectives
+//
+// Two forms are named explicitly everywhere (paper eqs. 7 and 11):
+//
+//	sum:  L(β) = λ/2‖β‖² + Σᵢ l(g(xᵢ), yᵢ)
+//	mean: L(β) = λ/2‖β‖² + (1/n) Σᵢ l(g(xᵢ), yᵢ)
+//
+// with g(x) = ⟨β, Φ(x)⟩ = Σᵢ αᵢ K(x, xᵢ). The mean objective with λ equals
+// the sum objective with nλ, up to the factor 1/n on the whole objective.
+//
+// The soft-margin SVM with the sum objective is the classic
+// ½‖β‖² + C Σ hinge with C = 1/λ (the objective is divided by λ). Its dual
+// variables aᵢ ∈ [0, C] map to the kernel expansion as αᵢ = yᵢ·aᵢ.
+//
+// The package reads and writes through io.Reader and io.Writer; opening,
+// naming and atomically replacing files is the caller's job.
+package svm

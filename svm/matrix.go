@@ -1,0 +1,147 @@
+package svm
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/ntksvm/ntksvm/linalg"
+)
+
+// KernelMatrix is a precomputed kernel matrix K(A, X) of float32 or float64
+// values: Rows() points of A against Cols() training points X. A training
+// Gram K(X, X) is square and symmetric; the trainers and solvers rely on
+// that symmetry (column j is read as row j).
+//
+// Products accumulate in float64 whatever the element type.
+type KernelMatrix interface {
+	// Dims returns the number of rows and columns.
+	Dims() (rows, cols int)
+	// At returns element (i, j).
+	At(i, j int) float64
+	// MulVec sets dst = K·x. len(dst) must be Rows() and len(x) Cols().
+	MulVec(dst, x []float64)
+	// AddRows adds Σₖ w[k]·K[rows[k], :] to dst (len(dst) = Cols()).
+	AddRows(dst []float64, rows []int, w []float64)
+	// RowTo copies row i into dst as float64 (len(dst) = Cols()).
+	RowTo(dst []float64, i int)
+}
+
+// Dense is a KernelMatrix over a linalg.Matrix. MulVec and AddRows split
+// their work over Threads goroutines (0 means GOMAXPROCS).
+type Dense[T linalg.Float] struct {
+	M       linalg.Matrix[T]
+	Threads int
+}
+
+// NewDense wraps m (not copied) as a KernelMatrix.
+func NewDense[T linalg.Float](m linalg.Matrix[T]) *Dense[T] { return &Dense[T]{M: m} }
+
+// Dims implements KernelMatrix.
+func (d *Dense[T]) Dims() (int, int) { return d.M.Rows, d.M.Cols }
+
+// At implements KernelMatrix.
+func (d *Dense[T]) At(i, j int) float64 { return float64(d.M.At(i, j)) }
+
+// RowTo implements KernelMatrix.
+func (d *Dense[T]) RowTo(dst []float64, i int) {
+	for j, v := range d.M.Row(i) {
+		dst[j] = float64(v)
+	}
+}
+
+func (d *Dense[T]) threads() int {
+	if d.Threads > 0 {
+		return d.Threads
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// MulVec implements KernelMatrix: dst = K·x, rows split over the threads.
+// It panics if the lengths do not match (a programmer error).
+func (d *Dense[T]) MulVec(dst, x []float64) {
+	if len(dst) != d.M.Rows || len(x) != d.M.Cols {
+		panic(fmt.Sprintf("svm: MulVec: %d×%d matrix, len(dst) %d, len(x) %d", d.M.Rows, d.M.Cols, len(dst), len(x)))
+	}
+	parallel(d.M.Rows, d.threads(), 64, func(i0, i1 int) {
+		for i := i0; i < i1; i++ {
+			dst[i] = dot(d.M.Row(i), x)
+		}
+	})
+}
+
+// AddRows implements KernelMatrix: columns split over the threads.
+// It panics if the lengths do not match (a programmer error).
+func (d *Dense[T]) AddRows(dst []float64, rows []int, w []float64) {
+	if len(dst) != d.M.Cols || len(rows) != len(w) {
+		panic(fmt.Sprintf("svm: AddRows: %d columns, len(dst) %d, %d rows, %d weights", d.M.Cols, len(dst), len(rows), len(w)))
+	}
+	work := len(rows) * d.M.Cols
+	threads := d.threads()
+	if work < 1<<16 {
+		threads = 1
+	}
+	parallel(d.M.Cols, threads, 512, func(j0, j1 int) {
+		out := dst[j0:j1]
+		k := 0
+		for ; k+2 <= len(rows); k += 2 { // two rows per pass halve the traffic on dst
+			r0 := d.M.Row(rows[k])[j0:j1]
+			r1 := d.M.Row(rows[k+1])[j0:j1]
+			w0, w1 := w[k], w[k+1]
+			r0, r1 = r0[:len(out)], r1[:len(out)]
+			for j := range out {
+				out[j] += w0*float64(r0[j]) + w1*float64(r1[j])
+			}
+		}
+		if k < len(rows) {
+			axpy(out, w[k], d.M.Row(rows[k])[j0:j1])
+		}
+	})
+}
+
+// dot returns Σ a[i]·x[i] in float64 with four accumulators.
+func dot[T linalg.Float](a []T, x []float64) float64 {
+	x = x[:len(a)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += float64(a[i]) * x[i]
+		s1 += float64(a[i+1]) * x[i+1]
+		s2 += float64(a[i+2]) * x[i+2]
+		s3 += float64(a[i+3]) * x[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += float64(a[i]) * x[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// axpy adds w·r to dst.
+func axpy[T linalg.Float](dst []float64, w float64, r []T) {
+	r = r[:len(dst)]
+	for j := range dst {
+		dst[j] += w * float64(r[j])
+	}
+}
+
+// parallel runs fn over [0, n) split into at most threads contiguous
+// chunks of at least minChunk elements, and waits for them.
+func parallel(n, threads, minChunk int, fn func(lo, hi int)) {
+	chunks := min(threads, (n+minChunk-1)/minChunk)
+	if chunks <= 1 {
+		if n > 0 {
+			fn(0, n)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for c := range chunks {
+		lo, hi := c*n/chunks, (c+1)*n/chunks
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(lo, hi)
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,544 @@
+package svm
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// DualConfig configures SolveDual, the exact solver of the SVM duals.
+//
+// The machines and their duals (sum objective λ/2‖β‖² + Σ l, divided by λ
+// so that C = 1/λ; Q_ij = yᵢyⱼK_ij; in the kernel expansion αᵢ = yᵢaᵢ):
+//
+//	Hinge (1-norm soft margin):   max Σa − ½aᵀQa,              0 ≤ a ≤ C
+//	SquaredHinge (2-norm):        max Σa − ½aᵀ(Q + I/(2C))a,   0 ≤ a
+//	EpsInsensitive (SVR, ε):      max −ε Σ(a+a*) + Σ y(a−a*) − ½(a−a*)ᵀK(a−a*),
+//	                              0 ≤ a, a* ≤ C, αᵢ = aᵢ − a*ᵢ
+//
+// With Bias the machine is g + b and the dual gains the constraint
+// Σ yᵢaᵢ = 0 (Σ(aᵢ − a*ᵢ) = 0 for SVR), as in libsvm; without it (the
+// paper's homogeneous machine) only the box constraints remain.
+//
+// The 2-norm shift: the primal ½‖β‖² + C Σ ξᵢ² with yᵢg(xᵢ) ≥ 1 − ξᵢ has
+// the Lagrangian stationarity 2Cξᵢ = aᵢ, so Σ aᵢξᵢ − CΣξᵢ² = Σ aᵢ²/(4C)
+// and the dual quadratic term becomes ½aᵀ(Q + I/(2C))a: the diagonal
+// shift is 1/(2C) = λ/2 for the squared-hinge sum objective with λ.
+type DualConfig struct {
+	Loss   Loss    // Hinge, SquaredHinge or EpsInsensitive (with its ε)
+	Lambda float64 // λ > 0 of the sum objective; C = 1/λ
+	Bias   bool    // add the bias b (libsvm's machine)
+	// Tol is the target relative duality gap (P − D)/|P|; 0 means 1e-3.
+	Tol float64
+	// MaxIter bounds the SMO iterations; 0 means max(10⁷, 100·n).
+	MaxIter int
+	// NoShrink turns off shrinking (for tests; shrinking never changes
+	// the result beyond the tolerance).
+	NoShrink bool
+}
+
+// DualResult is the exact solution and its certificate.
+type DualResult struct {
+	Machine KernelMachine
+	Dual    []float64 // the dual variables a (2n for SVR: a then a*)
+	// Primal and Dual objectives in the C-form ½‖β‖² + C Σ l (so
+	// Primal − DualObj is the duality gap, ≥ 0 up to rounding).
+	Primal, DualObj float64
+	RelGap          float64 // (Primal − DualObj)/max(|Primal|, 1e-300)
+	// Objective is the paper's sum objective λ/2‖β‖² + Σ l = λ·Primal.
+	Objective      float64
+	Iterations     int
+	SupportVectors int  // αᵢ ≠ 0
+	Converged      bool // RelGap ≤ Tol
+	Outputs        []float64
+}
+
+// SolveDual solves the soft-margin (hinge), 2-norm (squared hinge) or
+// ε-insensitive SVM exactly on the training Gram k (n×n, symmetric PSD,
+// held in memory) by SMO with libsvm's second-order working-set selection
+// (WSS2 of Fan, Chen and Lin, JMLR 2005) and shrinking; without a bias it
+// is greedy dual coordinate descent on one variable at a time. It tightens
+// the KKT tolerance until the relative duality gap is at most cfg.Tol.
+// The bias, when asked for, minimises the primal given β.
+func SolveDual(ctx context.Context, k KernelMatrix, y []float64, cfg DualConfig) (*DualResult, error) {
+	n, c := k.Dims()
+	if n != c {
+		return nil, inputErr("training Gram is %d×%d, not square", n, c)
+	}
+	if len(y) != n {
+		return nil, inputErr("%d targets for a Gram of %d points", len(y), n)
+	}
+	if !(cfg.Lambda > 0) || math.IsInf(cfg.Lambda, 0) {
+		return nil, inputErr("λ = %v; the exact SVM needs a finite λ > 0 (C = 1/λ)", cfg.Lambda)
+	}
+	if !cfg.Loss.Valid() {
+		return nil, inputErr("invalid loss %v", cfg.Loss)
+	}
+	if cfg.Tol < 0 || math.IsNaN(cfg.Tol) {
+		return nil, inputErr("tolerance %v; want ≥ 0", cfg.Tol)
+	}
+	if err := checkLabels(cfg.Loss, y); err != nil {
+		return nil, err
+	}
+	s := &smo{k: k, n: n, y: y, loss: cfg.Loss, bias: cfg.Bias, shrink: !cfg.NoShrink}
+	C := 1 / cfg.Lambda
+	switch cfg.Loss.kind {
+	case lossHinge:
+		s.setup(n, C, 0)
+		for t := range n {
+			s.idx[t], s.sgn[t], s.p[t] = t, y[t], -1
+		}
+	case lossSquaredHinge:
+		s.setup(n, math.Inf(1), 1/(2*C))
+		for t := range n {
+			s.idx[t], s.sgn[t], s.p[t] = t, y[t], -1
+		}
+	case lossEpsInsensitive:
+		s.setup(2*n, C, 0)
+		for t := range n {
+			s.idx[t], s.sgn[t], s.p[t] = t, 1, cfg.Loss.Epsilon-y[t]
+			s.idx[n+t], s.sgn[n+t], s.p[n+t] = t, -1, cfg.Loss.Epsilon+y[t]
+		}
+	default:
+		return nil, inputErr("no dual solver for the %s loss (use KRR for squared, subgradient for logistic)", cfg.Loss.Name())
+	}
+	s.C = C
+	tol := cfg.Tol
+	if tol == 0 {
+		tol = 1e-3
+	}
+	maxIter := cfg.MaxIter
+	if maxIter <= 0 {
+		maxIter = max(10_000_000, 100*n)
+	}
+	s.diag = make([]float64, n)
+	for i := range n {
+		s.diag[i] = k.At(i, i)
+	}
+	s.g = make([]float64, n)
+	s.alpha = make([]float64, n)
+	s.reconstruct() // G = p at a = 0
+	res := &DualResult{}
+	eps := 1e-3
+	for {
+		err := s.run(ctx, eps, maxIter)
+		s.reconstruct()
+		s.certificate(res)
+		if err != nil {
+			return res, err
+		}
+		if res.RelGap <= tol {
+			res.Converged = true
+			return res, nil
+		}
+		if s.iter >= maxIter || eps < 1e-14 {
+			return res, nil
+		}
+		eps /= 10
+	}
+}
+
+// smo is the state of the dual solver over nv variables (n, or 2n for SVR):
+// variable t is sgn[t]·a[t] on training point idx[t]; the dual minimised is
+// ½aᵀQa + pᵀa with Q_ts = sgn_t·sgn_s·K[idx_t, idx_s] + shift·[t = s].
+type smo struct {
+	k       KernelMatrix
+	n, nv   int
+	y       []float64
+	loss    Loss
+	bias    bool
+	shrink  bool
+	C       float64 // 1/λ, the primal's loss weight
+	ub      float64 // upper bound of a (C, or +Inf for the 2-norm SVM)
+	shift   float64
+	idx     []int
+	sgn, p  []float64
+	a, G    []float64
+	diag    []float64 // K_ii
+	active  []int     // variables not shrunk
+	g       []float64 // Kα after reconstruct
+	alpha   []float64
+	iter    int
+	rowI    []float64
+	rowJ    []float64
+	dense64 *Dense[float64]
+}
+
+func (s *smo) setup(nv int, ub, shift float64) {
+	s.nv, s.ub, s.shift = nv, ub, shift
+	s.idx = make([]int, nv)
+	s.sgn = make([]float64, nv)
+	s.p = make([]float64, nv)
+	s.a = make([]float64, nv)
+	s.G = make([]float64, nv)
+	s.rowI = make([]float64, s.n)
+	s.rowJ = make([]float64, s.n)
+	s.dense64, _ = s.k.(*Dense[float64])
+}
+
+// row returns K row i as float64 (buf is used for other element types).
+func (s *smo) row(i int, buf []float64) []float64 {
+	if s.dense64 != nil {
+		return s.dense64.M.Row(i)
+	}
+	s.k.RowTo(buf, i)
+	return buf
+}
+
+// reconstruct recomputes α, g = Kα and the whole gradient G exactly, and
+// makes every variable active.
+func (s *smo) reconstruct() {
+	clear(s.alpha)
+	for t, at := range s.a {
+		s.alpha[s.idx[t]] += s.sgn[t] * at
+	}
+	s.k.MulVec(s.g, s.alpha)
+	for t := range s.nv {
+		s.G[t] = s.sgn[t]*s.g[s.idx[t]] + s.shift*s.a[t] + s.p[t]
+	}
+	s.active = s.active[:0]
+	for t := range s.nv {
+		s.active = append(s.active, t)
+	}
+}
+
+func (s *smo) inUp(t int) bool {
+	if s.sgn[t] > 0 {
+		return s.a[t] < s.ub
+	}
+	return s.a[t] > 0
+}
+
+func (s *smo) inLow(t int) bool {
+	if s.sgn[t] > 0 {
+		return s.a[t] > 0
+	}
+	return s.a[t] < s.ub
+}
+
+// run iterates until the maximal KKT violation over all variables is
+// below eps, maxIter is reached or ctx is cancelled.
+func (s *smo) run(ctx context.Context, eps float64, maxIter int) error {
+	shrinkEvery := min(s.nv, 1000)
+	counter := shrinkEvery
+	for s.iter < maxIter {
+		if s.iter%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if s.shrink {
+			counter--
+			if counter == 0 {
+				counter = shrinkEvery
+				s.doShrink()
+			}
+		}
+		var done bool
+		if s.bias {
+			done = s.stepPair(eps)
+		} else {
+			done = s.stepSingle(eps)
+		}
+		if done {
+			if len(s.active) == s.nv {
+				return nil
+			}
+			s.reconstruct() // unshrink and check the whole problem
+			counter = shrinkEvery
+			continue
+		}
+		s.iter++
+	}
+	return nil
+}
+
+// stepPair does one SMO step with WSS2 on the active set; it reports
+// whether the active set already satisfies m(a) − M(a) < eps.
+func (s *smo) stepPair(eps float64) bool {
+	gmax, i := math.Inf(-1), -1
+	for _, t := range s.active {
+		if s.inUp(t) {
+			if v := -s.sgn[t] * s.G[t]; v >= gmax {
+				gmax, i = v, t
+			}
+		}
+	}
+	if i < 0 {
+		return true
+	}
+	ki := s.row(s.idx[i], s.rowI)
+	qii := s.diag[s.idx[i]] + s.shift
+	gmin, j, best := math.Inf(1), -1, math.Inf(1)
+	for _, t := range s.active {
+		if !s.inLow(t) {
+			continue
+		}
+		v := -s.sgn[t] * s.G[t]
+		gmin = min(gmin, v)
+		if b := gmax - v; b > 0 && t != i {
+			// a_it = Q_ii + Q_tt − 2yᵢyₜQ_it = K_ii + K_tt − 2K_it + 2·shift.
+			quad := qii + s.diag[s.idx[t]] + s.shift - 2*ki[s.idx[t]]
+			if quad <= 0 {
+				quad = 1e-12
+			}
+			if obj := -b * b / quad; obj <= best {
+				best, j = obj, t
+			}
+		}
+	}
+	if j < 0 || gmax-gmin < eps {
+		return true
+	}
+	kj := s.row(s.idx[j], s.rowJ)
+	quad := qii + s.diag[s.idx[j]] + s.shift - 2*ki[s.idx[j]]
+	if quad <= 0 {
+		quad = 1e-12
+	}
+	d := (gmax + s.sgn[j]*s.G[j]) / quad
+	// caps: a_i moves by sgn_i·d, a_j by −sgn_j·d.
+	capI := s.a[i]
+	if s.sgn[i] > 0 {
+		capI = s.ub - s.a[i]
+	}
+	capJ := s.ub - s.a[j]
+	if s.sgn[j] > 0 {
+		capJ = s.a[j]
+	}
+	d = min(d, capI, capJ)
+	if d <= 0 {
+		return true
+	}
+	s.move(i, s.sgn[i]*d, d == capI)
+	s.move(j, -s.sgn[j]*d, d == capJ)
+	// G_t += sgn_t·d·(K[t, i] − K[t, j]) (+ the shift on i and j).
+	for _, t := range s.active {
+		it := s.idx[t]
+		s.G[t] += s.sgn[t] * d * (ki[it] - kj[it])
+	}
+	s.G[i] += s.shift * s.sgn[i] * d
+	s.G[j] -= s.shift * s.sgn[j] * d
+	return false
+}
+
+// move adds da to a[t], snapping to the nearer bound when it was the cap.
+func (s *smo) move(t int, da float64, capped bool) {
+	s.a[t] += da
+	if capped {
+		if da > 0 {
+			s.a[t] = s.ub
+		} else {
+			s.a[t] = 0
+		}
+	}
+	s.a[t] = min(max(s.a[t], 0), s.ub)
+}
+
+// stepSingle does one greedy coordinate step (no bias); it reports whether
+// the largest projected gradient is below eps.
+func (s *smo) stepSingle(eps float64) bool {
+	worst, i := 0.0, -1
+	for _, t := range s.active {
+		if v := s.projGrad(t); math.Abs(v) > worst {
+			worst, i = math.Abs(v), t
+		}
+	}
+	if i < 0 || worst < eps {
+		return true
+	}
+	q := s.diag[s.idx[i]] + s.shift
+	var na float64
+	if q > 0 {
+		na = min(max(s.a[i]-s.G[i]/q, 0), s.ub)
+	} else if s.G[i] < 0 {
+		na = s.ub
+	}
+	if math.IsInf(na, 1) {
+		na = s.a[i] // unbounded direction of a zero kernel row: leave it
+	}
+	da := na - s.a[i]
+	if da == 0 {
+		return true
+	}
+	s.a[i] = na
+	ki := s.row(s.idx[i], s.rowI)
+	c := s.sgn[i] * da
+	for _, t := range s.active {
+		s.G[t] += s.sgn[t] * c * ki[s.idx[t]]
+	}
+	s.G[i] += s.shift * da
+	return false
+}
+
+// projGrad is the projected gradient of the box-constrained dual at t.
+func (s *smo) projGrad(t int) float64 {
+	switch g := s.G[t]; {
+	case s.a[t] <= 0:
+		return min(g, 0)
+	case s.a[t] >= s.ub:
+		return max(g, 0)
+	default:
+		return g
+	}
+}
+
+// doShrink drops from the active set the variables at a bound whose
+// gradient says they stay there (libsvm's rule; for the box-only dual, a
+// variable at a bound whose projected gradient is 0 and whose gradient
+// points outside by more than the current largest violation).
+func (s *smo) doShrink() {
+	keep := s.active[:0]
+	if s.bias {
+		gmax1, gmax2 := math.Inf(-1), math.Inf(-1) // m(a) and −M(a)
+		for _, t := range s.active {
+			if s.inUp(t) {
+				gmax1 = max(gmax1, -s.sgn[t]*s.G[t])
+			}
+			if s.inLow(t) {
+				gmax2 = max(gmax2, s.sgn[t]*s.G[t])
+			}
+		}
+		for _, t := range s.active {
+			if !s.shrinkable(t, gmax1, gmax2) {
+				keep = append(keep, t)
+			}
+		}
+	} else {
+		var worst float64
+		for _, t := range s.active {
+			worst = max(worst, math.Abs(s.projGrad(t)))
+		}
+		for _, t := range s.active {
+			g := s.G[t]
+			if (s.a[t] <= 0 && g > worst) || (s.a[t] >= s.ub && -g > worst) {
+				continue
+			}
+			keep = append(keep, t)
+		}
+	}
+	s.active = keep
+}
+
+func (s *smo) shrinkable(t int, gmax1, gmax2 float64) bool {
+	g := s.G[t]
+	switch {
+	case s.a[t] >= s.ub:
+		if s.sgn[t] > 0 {
+			return -g > gmax1
+		}
+		return -g > gmax2
+	case s.a[t] <= 0:
+		if s.sgn[t] > 0 {
+			return g > gmax2
+		}
+		return g > gmax1
+	}
+	return false
+}
+
+// certificate fills res from the exact state after reconstruct.
+func (s *smo) certificate(res *DualResult) {
+	var f float64
+	for t, at := range s.a {
+		f += at * (s.G[t] + s.p[t])
+	}
+	dual := -f / 2
+	b := 0.0
+	if s.bias {
+		b = s.bestBias()
+	}
+	var reg, loss float64
+	for i, a := range s.alpha {
+		reg += a * s.g[i]
+		loss += s.loss.Value(s.g[i]+b, s.y[i])
+	}
+	primal := reg/2 + s.C*loss
+	res.Machine = KernelMachine{Alpha: append([]float64(nil), s.alpha...), Bias: b}
+	res.Dual = append(res.Dual[:0], s.a...)
+	res.Primal, res.DualObj = primal, dual
+	res.RelGap = (primal - dual) / max(math.Abs(primal), 1e-300)
+	res.Objective = primal / s.C
+	res.Iterations = s.iter
+	res.SupportVectors = 0
+	for _, a := range s.alpha {
+		if a != 0 {
+			res.SupportVectors++
+		}
+	}
+	res.Outputs = make([]float64, s.n)
+	for i, v := range s.g {
+		res.Outputs[i] = v + b
+	}
+}
+
+// bestBias returns the b minimising Σ l(gᵢ + b, yᵢ): libsvm's estimate
+// from the free variables, refined by golden-section search on the convex
+// function of b when that lowers it.
+func (s *smo) bestBias() float64 {
+	var sum float64
+	nfree := 0
+	ubv, lbv := math.Inf(1), math.Inf(-1)
+	for t := range s.nv {
+		yg := s.sgn[t] * s.G[t]
+		switch {
+		case s.a[t] > 0 && s.a[t] < s.ub:
+			sum += yg
+			nfree++
+		case (s.sgn[t] > 0) == (s.a[t] >= s.ub):
+			lbv = max(lbv, yg)
+		default:
+			ubv = min(ubv, yg)
+		}
+	}
+	var b0 float64
+	switch {
+	case nfree > 0:
+		b0 = -sum / float64(nfree)
+	case !math.IsInf(ubv, 0) && !math.IsInf(lbv, 0):
+		b0 = -(ubv + lbv) / 2
+	}
+	F := func(b float64) float64 {
+		var v float64
+		for i, gi := range s.g {
+			v += s.loss.Value(gi+b, s.y[i])
+		}
+		return v
+	}
+	lo, hi := b0-1, b0+1
+	for range 60 { // widen until the minimum is inside
+		if F(lo) > F(b0) && F(hi) > F(b0) {
+			break
+		}
+		if F(lo) <= F(b0) {
+			lo = b0 - 2*(b0-lo)
+		}
+		if F(hi) <= F(b0) {
+			hi = b0 + 2*(hi-b0)
+		}
+	}
+	const r = 0.6180339887498949
+	x1, x2 := hi-r*(hi-lo), lo+r*(hi-lo)
+	f1, f2 := F(x1), F(x2)
+	for range 80 {
+		if f1 <= f2 {
+			hi, x2, f2 = x2, x1, f1
+			x1 = hi - r*(hi-lo)
+			f1 = F(x1)
+		} else {
+			lo, x1, f1 = x1, x2, f2
+			x2 = lo + r*(hi-lo)
+			f2 = F(x2)
+		}
+	}
+	best := (lo + hi) / 2
+	if F(best) < F(b0) {
+		return best
+	}
+	return b0
+}
+
+// String describes the result in one line.
+func (r *DualResult) String() string {
+	return fmt.Sprintf("primal %.10g dual %.10g rel. gap %.3g, %d iterations, %d support vectors, b = %.6g",
+		r.Primal, r.DualObj, r.RelGap, r.Iterations, r.SupportVectors, r.Machine.Bias)
+}

@@ -1,0 +1,221 @@
+package svm
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ntksvm/ntksvm/linalg"
+)
+
+// TestTwoPointSVM is the SVM solved by hand: x₁ = (1, 0) with y = +1 and
+// x₂ = (−1, 0) with y = −1, linear kernel. For C ≥ ½ the hard-margin
+// solution a = (½, ½), β = (1, 0), b = 0 gives ½‖β‖² = ½ and no loss; for
+// C = ¼ both a sit at C, β = (½, 0), and P = ⅛ + ¼·(½ + ½) = ⅜.
+func TestTwoPointSVM(t *testing.T) {
+	x, _ := linalg.FromSlice(2, 2, []float64{1, 0, -1, 0})
+	k := NewDense(linearGram(x, x))
+	y := []float64{1, -1}
+	for _, tc := range []struct {
+		c, a, primal float64
+	}{
+		{10, 0.5, 0.5},
+		{0.5, 0.5, 0.5},
+		{0.25, 0.25, 0.375},
+	} {
+		for _, bias := range []bool{false, true} {
+			r, err := SolveDual(context.Background(), k, y, DualConfig{Loss: Hinge, Lambda: 1 / tc.c, Bias: bias, Tol: 1e-12})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Without a bias a is not unique (x₂ = −x₁), but β and so g are.
+			if math.Abs(r.Outputs[0]-2*tc.a) > 1e-9 || math.Abs(r.Outputs[1]+2*tc.a) > 1e-9 ||
+				bias && (math.Abs(r.Dual[0]-tc.a) > 1e-9 || math.Abs(r.Dual[1]-tc.a) > 1e-9) ||
+				math.Abs(r.Primal-tc.primal) > 1e-9 || math.Abs(r.DualObj-tc.primal) > 1e-9 ||
+				math.Abs(r.Machine.Bias) > 1e-9 || r.Machine.Alpha[0] != r.Dual[0] || r.Machine.Alpha[1] != -r.Dual[1] {
+				t.Errorf("C=%g bias=%v: a=%v α=%v b=%g P=%g D=%g; want a=%g P=D=%g", tc.c, bias, r.Dual,
+					r.Machine.Alpha, r.Machine.Bias, r.Primal, r.DualObj, tc.a, tc.primal)
+			}
+			if math.Abs(r.Objective-r.Primal*(1/tc.c)) > 1e-12 {
+				t.Errorf("paper objective %g, want λ·P = %g", r.Objective, r.Primal/tc.c)
+			}
+		}
+	}
+}
+
+// TestSeparableNeedsBias: points on one side of the origin, labels split by
+// x₁ = 2. Only a machine with a bias separates them with a linear kernel.
+func TestSeparableNeedsBias(t *testing.T) {
+	x, _ := linalg.FromSlice(4, 1, []float64{1, 1.5, 2.5, 3})
+	y := []float64{-1, -1, 1, 1}
+	k := NewDense(linearGram(x, x))
+	r, err := SolveDual(context.Background(), k, y, DualConfig{Loss: Hinge, Lambda: 1e-4, Bias: true, Tol: 1e-10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Hard margin: w = 2/(2.5 − 1.5) = 2, b = −4 (decision boundary at 2).
+	w := r.Machine.Alpha[0]*1 + r.Machine.Alpha[1]*1.5 + r.Machine.Alpha[2]*2.5 + r.Machine.Alpha[3]*3
+	if math.Abs(w-2) > 1e-6 || math.Abs(r.Machine.Bias+4) > 1e-6 || Accuracy(r.Outputs, y) != 1 {
+		t.Errorf("w = %g b = %g outputs %v; want w = 2, b = −4", w, r.Machine.Bias, r.Outputs)
+	}
+	r0, _ := SolveDual(context.Background(), k, y, DualConfig{Loss: Hinge, Lambda: 1e-4, Tol: 1e-10})
+	if Accuracy(r0.Outputs, y) == 1 {
+		t.Errorf("homogeneous machine separated a set that needs a bias: %v", r0.Outputs)
+	}
+}
+
+// kktViolation returns the largest violation of the KKT conditions of the
+// hinge SVM at the solution: a = 0 ⇒ y·f ≥ 1, 0 < a < C ⇒ y·f = 1,
+// a = C ⇒ y·f ≤ 1 (f = g + b), and Σ yᵢaᵢ = 0 with a bias.
+func kktViolation(r *DualResult, y []float64, C float64, bias bool) float64 {
+	var worst, sum float64
+	for i, a := range r.Dual {
+		m := y[i] * r.Outputs[i]
+		switch {
+		case a <= 1e-12*C:
+			worst = max(worst, 1-m)
+		case a >= C*(1-1e-12):
+			worst = max(worst, m-1)
+		default:
+			worst = max(worst, math.Abs(m-1))
+		}
+		sum += y[i] * a
+	}
+	if bias {
+		worst = max(worst, math.Abs(sum)/C)
+	}
+	return worst
+}
+
+func TestDualKKT(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	x, y := blobs(rng, 80, 0.8)
+	kd := rbfGram(x, x, 0.7)
+	for _, bias := range []bool{false, true} {
+		for _, shrink := range []bool{false, true} {
+			for _, lambda := range []float64{0.01, 1} {
+				for name, k := range map[string]KernelMatrix{"f64": NewDense(kd), "f32": NewDense(to32(kd))} {
+					r, err := SolveDual(context.Background(), k, y, DualConfig{Loss: Hinge, Lambda: lambda, Bias: bias, Tol: 1e-10, NoShrink: !shrink})
+					if err != nil || !r.Converged {
+						t.Fatalf("bias=%v: %v %v", bias, r, err)
+					}
+					if v := kktViolation(r, y, 1/lambda, bias); v > 1e-4 {
+						t.Errorf("%s bias=%v shrink=%v λ=%g: KKT violation %g (%v)", name, bias, shrink, lambda, v, r)
+					}
+					if r.RelGap < -1e-9 {
+						t.Errorf("negative duality gap %g", r.RelGap)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDual2Norm checks the 2-norm SVM's KKT conditions: aᵢ = 2C·ξᵢ with
+// ξᵢ = max(0, 1 − yᵢfᵢ), which holds only with the shift 1/(2C).
+func TestDual2Norm(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	x, y := blobs(rng, 60, 0.6)
+	k := NewDense(rbfGram(x, x, 0.7))
+	for _, bias := range []bool{false, true} {
+		const lambda = 0.5
+		r, err := SolveDual(context.Background(), k, y, DualConfig{Loss: SquaredHinge, Lambda: lambda, Bias: bias, Tol: 1e-11})
+		if err != nil || !r.Converged {
+			t.Fatalf("%v %v", r, err)
+		}
+		for i, a := range r.Dual {
+			xi := max(0, 1-y[i]*r.Outputs[i])
+			// The gap is quadratic in the error of a: 1e-11 leaves ~1e-5.
+			if math.Abs(a-2/lambda*xi) > 1e-4 {
+				t.Errorf("bias=%v: a[%d] = %g, 2C·ξ = %g", bias, i, a, 2/lambda*xi)
+			}
+		}
+		// The subgradient trainer converges to the same objective (the
+		// squared hinge is smooth, so a constant step suffices).
+		if !bias {
+			s, err := Train(context.Background(), k, y, Config{Loss: SquaredHinge, Lambda: lambda, LR: 0.02, Steps: 3000})
+			if err != nil || relDiff(s.Objective, r.Objective) > 1e-6 {
+				t.Errorf("subgradient objective %g, exact %g (%v)", s.Objective, r.Objective, err)
+			}
+		}
+	}
+}
+
+// TestDualSVR checks the ε-SVR KKT conditions: |y − f| < ε ⇒ α = 0,
+// |y − f| > ε ⇒ |α| = C, and the objective against gradient descent.
+func TestDualSVR(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	n := 50
+	x := linalg.New[float64](n, 1)
+	y := make([]float64, n)
+	for i := range n {
+		x.Set(i, 0, float64(i)/float64(n)*4-2)
+		y[i] = math.Sin(x.At(i, 0)) + 0.1*rng.NormFloat64()
+	}
+	k := NewDense(rbfGram(x, x, 1))
+	const lambda, eps = 0.2, 0.05
+	for _, bias := range []bool{false, true} {
+		r, err := SolveDual(context.Background(), k, y, DualConfig{Loss: EpsInsensitiveLoss(eps), Lambda: lambda, Bias: bias, Tol: 1e-11})
+		if err != nil || !r.Converged {
+			t.Fatalf("%v %v", r, err)
+		}
+		C := 1 / lambda
+		for i, a := range r.Machine.Alpha {
+			d := math.Abs(y[i] - r.Outputs[i])
+			if (d < eps-1e-6 && math.Abs(a) > 1e-6) || (d > eps+1e-6 && math.Abs(math.Abs(a)-C) > 1e-6) {
+				t.Errorf("bias=%v: point %d residual %g, α = %g (C = %g)", bias, i, d, a, C)
+			}
+		}
+		if bias {
+			var s float64
+			for _, a := range r.Machine.Alpha {
+				s += a
+			}
+			if math.Abs(s) > 1e-8 {
+				t.Errorf("Σα = %g with a bias, want 0", s)
+			}
+		}
+	}
+}
+
+func TestKRR(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	x, y := blobs(rng, 50, 1)
+	kd := rbfGram(x, x, 0.5)
+	for _, c := range []float64{1e-3, 0.5, 10} {
+		for name, k := range map[string]KernelMatrix{"f64": NewDense(kd), "f32": NewDense(to32(kd))} {
+			m, err := KRR(context.Background(), k, y, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := make([]float64, len(y))
+			k.MulVec(g, m.Alpha)
+			for i := range g {
+				if r := g[i] + c*m.Alpha[i] - y[i]; math.Abs(r) > 1e-8 {
+					t.Errorf("%s c=%g: residual %g at %d", name, c, r, i)
+				}
+			}
+		}
+	}
+	// The sum-objective subgradient flow converges to the KRR solution with c = λ/2.
+	const lambda = 2.0
+	k := NewDense(kd)
+	m, _ := KRR(context.Background(), k, y, KRRShift(lambda, Sum, len(y)))
+	s, err := Train(context.Background(), k, y, Config{Loss: Squared, Lambda: lambda, LR: 0.01, Steps: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range m.Alpha {
+		if math.Abs(m.Alpha[i]-s.Machine.Alpha[i]) > 1e-6 {
+			t.Fatalf("α[%d]: KRR %g, gradient descent %g", i, m.Alpha[i], s.Machine.Alpha[i])
+		}
+	}
+	if KRRShift(lambda, Mean, 10) != 10 {
+		t.Error("mean shift")
+	}
+	bad, _ := linalg.FromSlice(2, 2, []float64{1, 1, 1, 1})
+	if _, err := KRR(context.Background(), NewDense(bad), []float64{1, 2}, 0); err == nil {
+		t.Error("singular K with c = 0 accepted")
+	}
+}

@@ -1,0 +1,112 @@
+package svm
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+)
+
+// streamSeq is the second word of the PCG state; it makes the streams of
+// this package differ from other users of the same seed. ("ntksvm" in ASCII.)
+const streamSeq = 0x6e746b73766d
+
+// BatchStream is the seeded minibatch order shared by the kernel-machine
+// trainer and the network trainer (PROTOCOL D4: both sides must see the
+// same index sequence). Each epoch is a permutation of 0…n−1 cut into
+// batches of B in order; the last, partial batch is kept (drop_last=False),
+// so an epoch has ⌈n/B⌉ steps: 198 for n = 12,665 and B = 64.
+//
+// The permutation of epoch e (from 0) is a Fisher–Yates shuffle of the
+// identity: for i = n−1 down to 1, swap i with j uniform in [0, i], where j
+// comes from Lemire's multiply-shift method with rejection on the 64-bit
+// outputs of PCG-DXSM (math/rand/v2.NewPCG(seed, 0x6e746b73766d)); one
+// generator runs through all epochs. Two streams with the same n, B and
+// seed yield the same batches on every platform.
+type BatchStream struct {
+	n, batch int
+	rng      *rand.PCG
+	perm     []int
+	epoch    int // epoch of the current permutation
+	pos      int // next position in perm
+}
+
+// NewBatchStream returns the stream of batches of size batch over n
+// indices. It returns an error unless n ≥ 1 and 1 ≤ batch.
+// A batch ≥ n gives the full batch (the whole permutation) every step.
+func NewBatchStream(n, batch int, seed uint64) (*BatchStream, error) {
+	if n < 1 || batch < 1 {
+		return nil, fmt.Errorf("svm: BatchStream: need n ≥ 1 and batch ≥ 1, got n=%d batch=%d", n, batch)
+	}
+	s := &BatchStream{n: n, batch: min(batch, n), rng: rand.NewPCG(seed, streamSeq), perm: make([]int, n), epoch: -1}
+	s.pos = n
+	return s, nil
+}
+
+// StepsPerEpoch returns ⌈n/B⌉.
+func (s *BatchStream) StepsPerEpoch() int { return (s.n + s.batch - 1) / s.batch }
+
+// Next returns the next batch and the epoch (from 0) it belongs to. The
+// slice is owned by the stream and valid until the next call.
+func (s *BatchStream) Next() (batch []int, epoch int) {
+	if s.pos >= s.n {
+		s.shuffle()
+	}
+	end := min(s.pos+s.batch, s.n)
+	b := s.perm[s.pos:end:end]
+	s.pos = end
+	return b, s.epoch
+}
+
+func (s *BatchStream) shuffle() {
+	for i := range s.perm {
+		s.perm[i] = i
+	}
+	for i := s.n - 1; i > 0; i-- {
+		j := s.uniform(uint64(i) + 1)
+		s.perm[i], s.perm[j] = s.perm[j], s.perm[i]
+	}
+	s.epoch++
+	s.pos = 0
+}
+
+// uniform returns a uniform integer in [0, m) by Lemire's method.
+func (s *BatchStream) uniform(m uint64) int {
+	hi, lo := bits.Mul64(s.rng.Uint64(), m)
+	if lo < m {
+		thresh := -m % m
+		for lo < thresh {
+			hi, lo = bits.Mul64(s.rng.Uint64(), m)
+		}
+	}
+	return int(hi)
+}
+
+// LogSteps returns the evaluation steps of the authors' code (PROTOCOL §2
+// "step_test"): the sorted unique values of round(logspace(0, log10(total),
+// count)), rounding half to even as numpy does. Steps count from 1; step 1
+// is the initial state. For total = 59,400 and count = 300 there are 236.
+// It returns nil if total < 1 or count < 1.
+func LogSteps(total, count int) []int {
+	if total < 1 || count < 1 {
+		return nil
+	}
+	var out []int
+	hi := math.Log10(float64(total))
+	for k := range count {
+		var e float64
+		if count > 1 {
+			e = float64(k) * (hi / float64(count-1)) // as numpy's linspace: k·step
+		} else {
+			e = 0 // numpy's logspace with num=1 returns the start only
+		}
+		if k == count-1 && count > 1 {
+			e = hi
+		}
+		v := int(math.RoundToEven(math.Pow(10, e)))
+		if len(out) == 0 || v != out[len(out)-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}

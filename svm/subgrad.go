@@ -1,0 +1,392 @@
+package svm
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Objective says how the losses enter the training objective.
+type Objective uint8
+
+const (
+	// Sum is paper eq. 7: λ/2‖β‖² + Σᵢ l(g(xᵢ), yᵢ).
+	Sum Objective = iota
+	// Mean is paper eq. 11: λ/2‖β‖² + (1/n) Σᵢ l(g(xᵢ), yᵢ).
+	Mean
+)
+
+// ParseObjective returns the objective named "sum" or "mean".
+func ParseObjective(s string) (Objective, error) {
+	switch s {
+	case "sum":
+		return Sum, nil
+	case "mean":
+		return Mean, nil
+	}
+	return 0, fmt.Errorf("svm: unknown objective %q (want sum or mean)", s)
+}
+
+// String returns "sum" or "mean".
+func (o Objective) String() string {
+	if o == Mean {
+		return "mean"
+	}
+	return "sum"
+}
+
+// Decay says which α entries a minibatch step multiplies by (1 − ηλ).
+type Decay uint8
+
+const (
+	// Lazy decays only the entries of the batch, as the authors' code does
+	// (PROTOCOL D2); in expectation that is the sum objective with λ·B.
+	Lazy Decay = iota
+	// Exact decays every entry: true stochastic subgradient descent on the
+	// objective.
+	Exact
+)
+
+// ParseDecay returns the decay named "lazy" or "exact".
+func ParseDecay(s string) (Decay, error) {
+	switch s {
+	case "lazy":
+		return Lazy, nil
+	case "exact":
+		return Exact, nil
+	}
+	return 0, fmt.Errorf("svm: unknown decay %q (want lazy or exact)", s)
+}
+
+// String returns "lazy" or "exact".
+func (d Decay) String() string {
+	if d == Exact {
+		return "exact"
+	}
+	return "lazy"
+}
+
+// Primal returns the objective value λ/2‖β‖² + s·Σ l(gᵢ, yᵢ) of the
+// machine with weights α and training outputs g = Kα (so ‖β‖² = αᵀg),
+// with s = 1 for Sum and 1/n for Mean.
+func Primal(l Loss, lambda float64, obj Objective, alpha, g, y []float64) float64 {
+	var reg, loss float64
+	for i, a := range alpha {
+		reg += a * g[i]
+		loss += l.Value(g[i], y[i])
+	}
+	if obj == Mean && len(y) > 0 {
+		loss /= float64(len(y))
+	}
+	return lambda/2*reg + loss
+}
+
+// EvalSet is a held-out set for the training log: the cross kernel
+// K(A, X) (one row per point, one column per training point) and targets.
+type EvalSet struct {
+	K KernelMatrix
+	Y []float64
+}
+
+// Progress is one entry of the training log, taken before the update of
+// Step (Step 1 is the initial state, as in the authors' code).
+type Progress struct {
+	Step      int     // 1-based step whose update has not yet been applied
+	T         float64 // time Σ η over steps 1…Step: Step·η for a constant step
+	Epoch     int     // epoch of Step's batch (0 for full batch)
+	Objective float64 // the training objective (see Primal)
+	TrainLoss float64 // mean loss over the training set (no regulariser)
+	TrainAcc  float64 // training accuracy (see Accuracy); NaN for regression losses
+	TestLoss  float64 // mean loss over the EvalSet; NaN without one
+	TestAcc   float64 // NaN without an EvalSet or for regression losses
+	TrainOut  []float64
+	TestOut   []float64 // outputs at Config.TrackTrain and TrackTest
+	Alpha     []float64 // the current α; read-only, valid during the callback only
+}
+
+// Config holds the hyper-parameters of the subgradient trainer.
+type Config struct {
+	Loss      Loss
+	Lambda    float64   // λ ≥ 0
+	Objective Objective // Sum or Mean
+	LR        float64   // the step η > 0 (ignored with Pegasos)
+	// Pegasos uses the step ηₜ = 1/(λt) of kernelized Pegasos at step t
+	// instead of the constant LR; it needs λ > 0.
+	Pegasos bool
+	// Batch is the minibatch size; 0 or ≥ n means full batch (paper eq. 16).
+	Batch int
+	Decay Decay  // minibatch decay; full batch always decays every entry
+	Steps int    // number of updates (≥ 1)
+	Seed  uint64 // seed of the BatchStream when Stream is nil
+	// Stream, if not nil, supplies the minibatches (it overrides Batch and
+	// Seed); share one built with the same seed with a network trainer.
+	Stream *BatchStream
+	// Tol > 0 stops early when the objective changes by at most
+	// Tol·max(|objective|, 1) relatively between two checks, one per epoch
+	// (every step for full batch).
+	Tol float64
+	// LogAt lists the steps (1-based, ascending) at which Log is called;
+	// see LogSteps. Log errors stop training and are returned.
+	LogAt      []int
+	Log        func(*Progress) error
+	Test       *EvalSet
+	TrackTrain []int // training indices whose outputs Progress reports
+	TrackTest  []int // EvalSet indices whose outputs Progress reports
+	// Init is the starting α (copied); nil starts from α = 0 (g₀ = 0).
+	Init []float64
+}
+
+// Result is what Train returns.
+type Result struct {
+	Machine   KernelMachine
+	Steps     int     // updates applied
+	Converged bool    // stopped early by Tol
+	Objective float64 // the objective at the returned α
+	Outputs   []float64
+}
+
+// Train runs subgradient descent in α (paper App. A.1) on the training
+// Gram k (n×n, symmetric) with targets y:
+//
+// Full batch (paper eq. 16 for any loss): α ← (1 − ηλ)α − η·s·l'(Kα, y),
+// with s = 1 for Sum and 1/n for Mean.
+//
+// Minibatch B: the gradient of the batch losses is scaled by s_B = 1/|B|
+// for Mean (the authors' per-batch mean) and n/|B| for Sum (an unbiased
+// estimate of the sum); Lazy: αᵢ ← (1 − ηλ)αᵢ − η·s_B·l'(gᵢ) for i ∈ B only;
+// Exact: every α decays and the batch entries get the gradient step.
+//
+// g = Kα is kept incrementally: after a step only the changed α entries
+// matter, g += K[:, changed]·Δα (rows, by symmetry), so a minibatch step
+// costs |B|·n. Train stops at ctx's cancellation with ctx's error and the
+// state reached so far.
+func Train(ctx context.Context, k KernelMatrix, y []float64, cfg Config) (*Result, error) {
+	n, c := k.Dims()
+	if n != c {
+		return nil, inputErr("training Gram is %d×%d, not square", n, c)
+	}
+	if err := cfg.check(n, y); err != nil {
+		return nil, err
+	}
+	stream := cfg.Stream
+	full := stream == nil && (cfg.Batch <= 0 || cfg.Batch >= n)
+	if stream == nil && !full {
+		var err error
+		if stream, err = NewBatchStream(n, cfg.Batch, cfg.Seed); err != nil {
+			return nil, err
+		}
+	}
+	if stream != nil && stream.n != n {
+		return nil, inputErr("BatchStream is over %d indices, the Gram has %d", stream.n, n)
+	}
+	alpha := make([]float64, n)
+	g := make([]float64, n)
+	if cfg.Init != nil {
+		copy(alpha, cfg.Init)
+		k.MulVec(g, alpha)
+	}
+	scale := 1.0
+	if cfg.Objective == Mean {
+		scale = 1 / float64(n)
+	}
+	checkEvery := 1
+	if !full {
+		checkEvery = stream.StepsPerEpoch()
+	}
+	res := &Result{}
+	var (
+		ev      evaluator
+		idx     []int
+		w       []float64
+		prevObj = math.NaN()
+		t       float64
+		epoch   int
+		logPos  int
+	)
+	ev.init(&cfg, n)
+	if full {
+		idx = make([]int, 0, n)
+		w = make([]float64, 0, n)
+	}
+	for step := 1; step <= cfg.Steps; step++ {
+		if err := ctx.Err(); err != nil {
+			res.finish(&cfg, alpha, g, y, step-1)
+			return res, err
+		}
+		eta := cfg.LR
+		if cfg.Pegasos {
+			eta = 1 / (cfg.Lambda * float64(step))
+		}
+		t += eta
+		var batch []int
+		if !full {
+			batch, epoch = stream.Next()
+		}
+		for logPos < len(cfg.LogAt) && cfg.LogAt[logPos] < step {
+			logPos++
+		}
+		if logPos < len(cfg.LogAt) && cfg.LogAt[logPos] == step && cfg.Log != nil {
+			if err := cfg.Log(ev.progress(&cfg, step, t, epoch, alpha, g, y)); err != nil {
+				res.finish(&cfg, alpha, g, y, step-1)
+				return res, err
+			}
+		}
+		decay := 1 - eta*cfg.Lambda
+		if full {
+			// α ← decay·α + u, g ← decay·g + K·u with u = −η·s·l'(g).
+			idx, w = idx[:0], w[:0]
+			for i := range alpha {
+				alpha[i] *= decay
+				if d := cfg.Loss.Deriv(g[i], y[i]); d != 0 {
+					u := -eta * scale * d
+					alpha[i] += u
+					idx = append(idx, i)
+					w = append(w, u)
+				}
+			}
+			for i := range g {
+				g[i] *= decay
+			}
+			k.AddRows(g, idx, w)
+		} else {
+			sB := 1 / float64(len(batch))
+			if cfg.Objective == Sum {
+				sB = float64(n) / float64(len(batch))
+			}
+			w = slices.Grow(w[:0], len(batch))[:len(batch)]
+			if cfg.Decay == Lazy {
+				for j, i := range batch {
+					da := -eta*cfg.Lambda*alpha[i] - eta*sB*cfg.Loss.Deriv(g[i], y[i])
+					alpha[i] += da
+					w[j] = da
+				}
+			} else {
+				for j, i := range batch {
+					w[j] = -eta * sB * cfg.Loss.Deriv(g[i], y[i])
+				}
+				for i := range alpha {
+					alpha[i] *= decay
+					g[i] *= decay
+				}
+				for j, i := range batch {
+					alpha[i] += w[j]
+				}
+			}
+			k.AddRows(g, batch, w)
+		}
+		res.Steps = step
+		if cfg.Tol > 0 && step%checkEvery == 0 {
+			obj := Primal(cfg.Loss, cfg.Lambda, cfg.Objective, alpha, g, y)
+			if math.Abs(obj-prevObj) <= cfg.Tol*max(math.Abs(obj), 1) {
+				res.Converged = true
+				break
+			}
+			prevObj = obj
+		}
+	}
+	res.finish(&cfg, alpha, g, y, res.Steps)
+	return res, nil
+}
+
+func (r *Result) finish(cfg *Config, alpha, g, y []float64, steps int) {
+	r.Machine = KernelMachine{Alpha: alpha}
+	r.Steps = steps
+	r.Outputs = g
+	r.Objective = Primal(cfg.Loss, cfg.Lambda, cfg.Objective, alpha, g, y)
+}
+
+func (cfg *Config) check(n int, y []float64) error {
+	switch {
+	case !cfg.Loss.Valid():
+		return inputErr("invalid loss %v", cfg.Loss)
+	case len(y) != n:
+		return inputErr("%d targets for a Gram of %d points", len(y), n)
+	case !(cfg.Lambda >= 0) || math.IsInf(cfg.Lambda, 0):
+		return inputErr("λ = %v; want a finite λ ≥ 0", cfg.Lambda)
+	case cfg.Pegasos && cfg.Lambda == 0:
+		return inputErr("the Pegasos step 1/(λt) needs λ > 0")
+	case !cfg.Pegasos && (!(cfg.LR > 0) || math.IsInf(cfg.LR, 0)):
+		return inputErr("learning rate η = %v; want a finite η > 0", cfg.LR)
+	case cfg.Steps < 1:
+		return inputErr("steps = %d; want ≥ 1", cfg.Steps)
+	case cfg.Batch < 0:
+		return inputErr("batch = %d; want ≥ 0 (0: full batch)", cfg.Batch)
+	case cfg.Tol < 0 || math.IsNaN(cfg.Tol):
+		return inputErr("tolerance %v; want ≥ 0", cfg.Tol)
+	case cfg.Objective > Mean:
+		return inputErr("invalid objective %d", cfg.Objective)
+	case cfg.Decay > Exact:
+		return inputErr("invalid decay %d", cfg.Decay)
+	case cfg.Init != nil && len(cfg.Init) != n:
+		return inputErr("initial α has %d entries, want %d", len(cfg.Init), n)
+	}
+	if err := checkLabels(cfg.Loss, y); err != nil {
+		return err
+	}
+	for _, i := range cfg.TrackTrain {
+		if i < 0 || i >= n {
+			return inputErr("tracked training index %d out of range [0, %d)", i, n)
+		}
+	}
+	if cfg.Test != nil {
+		r, c := cfg.Test.K.Dims()
+		if c != n || len(cfg.Test.Y) != r {
+			return inputErr("evaluation set: %d×%d kernel and %d targets for %d training points", r, c, len(cfg.Test.Y), n)
+		}
+		if err := checkLabels(cfg.Loss, cfg.Test.Y); err != nil {
+			return fmt.Errorf("evaluation set: %w", err)
+		}
+		for _, i := range cfg.TrackTest {
+			if i < 0 || i >= r {
+				return inputErr("tracked evaluation index %d out of range [0, %d)", i, r)
+			}
+		}
+	} else if len(cfg.TrackTest) > 0 {
+		return inputErr("tracked evaluation points without an evaluation set")
+	}
+	if !slices.IsSorted(cfg.LogAt) {
+		return inputErr("log steps are not ascending")
+	}
+	return nil
+}
+
+// evaluator holds the buffers of the training log.
+type evaluator struct {
+	p       Progress
+	testOut []float64
+}
+
+func (e *evaluator) init(cfg *Config, n int) {
+	if cfg.Test != nil {
+		r, _ := cfg.Test.K.Dims()
+		e.testOut = make([]float64, r)
+	}
+	e.p.TrainOut = make([]float64, len(cfg.TrackTrain))
+	e.p.TestOut = make([]float64, len(cfg.TrackTest))
+}
+
+func (e *evaluator) progress(cfg *Config, step int, t float64, epoch int, alpha, g, y []float64) *Progress {
+	p := &e.p
+	p.Step, p.T, p.Epoch, p.Alpha = step, t, epoch, alpha
+	p.Objective = Primal(cfg.Loss, cfg.Lambda, cfg.Objective, alpha, g, y)
+	p.TrainLoss = MeanLoss(cfg.Loss, g, y)
+	p.TrainAcc, p.TestLoss, p.TestAcc = math.NaN(), math.NaN(), math.NaN()
+	if cfg.Loss.Classification() {
+		p.TrainAcc = Accuracy(g, y)
+	}
+	for j, i := range cfg.TrackTrain {
+		p.TrainOut[j] = g[i]
+	}
+	if cfg.Test != nil {
+		cfg.Test.K.MulVec(e.testOut, alpha)
+		p.TestLoss = MeanLoss(cfg.Loss, e.testOut, cfg.Test.Y)
+		if cfg.Loss.Classification() {
+			p.TestAcc = Accuracy(e.testOut, cfg.Test.Y)
+		}
+		for j, i := range cfg.TrackTest {
+			p.TestOut[j] = e.testOut[i]
+		}
+	}
+	return p
+}

@@ -36,6 +36,9 @@ func avx512Kernels() *Kernels {
 		gemmTile64: gemmAVX512F64,
 		fmaPeak32:  fmaPeakAVX512F32,
 		fmaPeak64:  fmaPeakAVX512F64,
+
+		acos64:        acos64AVX512,
+		arcCosLayer64: arcCosLayer64AVX512,
 	}
 }
 
@@ -58,5 +61,8 @@ func avx2Kernels() *Kernels {
 		gemmTile64: gemmAVX2F64,
 		fmaPeak32:  fmaPeakAVX2F32,
 		fmaPeak64:  fmaPeakAVX2F64,
+
+		acos64:        acos64AVX2,
+		arcCosLayer64: arcCosLayer64AVX2,
 	}
 }

@@ -32,6 +32,11 @@ type Kernels struct {
 	// done (2 per lane per FMA); used to measure the machine's peak.
 	fmaPeak32 func(n int) int
 	fmaPeak64 func(n int) int
+
+	// acos64 and arcCosLayer64 are the arc-cosine kernels (arccos.go); a
+	// set that leaves them nil gets the generic ones in init.
+	acos64        func(dst, x []float64)
+	arcCosLayer64 func(sig, ntk []float64, ni, invi float64, nj, invj []float64, sw2, sb2 float64)
 }
 
 // Name is the short name of the instruction set: "generic", "avx2",
@@ -54,6 +59,9 @@ var (
 // file-name order, so all choices are made here.
 func init() {
 	available = append(archKernels(), generic)
+	for _, k := range available {
+		fillArcCos(k)
+	}
 	active, chooseErr = choose(os.Getenv("NTKSVM_SIMD"))
 	if chooseErr != nil {
 		// A library cannot fail at start-up; fall back to the best set and

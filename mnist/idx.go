@@ -30,9 +30,9 @@ type IDX struct {
 // but no dataset uses more than a handful.
 const maxDims = 16
 
-// maxElems bounds the element count Read accepts (1 TiB), whatever the
-// platform's int size.
-const maxElems = 1 << 40
+// maxElems bounds the element count Read accepts (1 PiB), whatever the
+// platform's int size; what a file can really hold is bounded by reading.
+const maxElems = 1 << 50
 
 // growChunk is the first buffer size when the input size is unknown: the
 // buffer then doubles only as data actually arrives.
@@ -124,13 +124,17 @@ func Read(r io.Reader, size int64) (*IDX, error) {
 
 	var err error
 	f.Data, err = readData(src, n, size >= 0)
+	if err != nil && len(f.Data) == n {
+		// All the data arrived, then the gzip stream failed.
+		return nil, readErr(err, gz, gzipTail)
+	}
 	if err != nil {
 		return nil, readErr(err, gz, fmt.Sprintf("truncated: the header promises %s = %d data bytes but only %d follow",
 			dimString(f.Dims), n, len(f.Data)))
 	}
 	h.Write(f.Data)
 	if t, err := countTrailing(src); err != nil {
-		return nil, readErr(err, gz, "the gzip stream ends before its checksum trailer")
+		return nil, readErr(err, gz, gzipTail)
 	} else if t > 0 {
 		more := ""
 		if t > maxTrailingCount {
@@ -144,9 +148,13 @@ func Read(r io.Reader, size int64) (*IDX, error) {
 	return f, nil
 }
 
+// gzipTail describes a gzip stream that fails after all the data arrived.
+const gzipTail = "the gzip stream is damaged after the data: cut short before its checksum trailer, or followed by stray bytes"
+
 // readData reads the n data bytes. If exact, the input is known to hold them
 // and the buffer is allocated at once; otherwise it grows as data arrives.
-// On error it returns what it read so far.
+// On error it returns what it read so far, which can be all n bytes when
+// the error came with the last of them.
 func readData(r io.Reader, n int, exact bool) ([]byte, error) {
 	if exact {
 		buf := make([]byte, n)
@@ -162,13 +170,10 @@ func readData(r io.Reader, n int, exact bool) ([]byte, error) {
 		}
 		k, err := r.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+k]
-		if err == io.EOF {
-			if len(buf) < n {
-				return buf, io.ErrUnexpectedEOF
-			}
-			break
+		if err == io.EOF && len(buf) < n {
+			return buf, io.ErrUnexpectedEOF
 		}
-		if err != nil {
+		if err != nil && err != io.EOF {
 			return buf, err
 		}
 	}

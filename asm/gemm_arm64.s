@@ -46,6 +46,13 @@
 // fadd vd.2d, vn.2d, vm.2d
 #define FADD_2D(d, n, m) WORD $(0x4e60d400 | ((m)<<16) | ((n)<<5) | (d))
 
+// Prefetch for writing the C row at R5 (its first byte and the one at
+// offset off), then step R5 to the next row.
+#define PREFETCH_ROW(off) \
+	PRFM (R5), PSTL1KEEP; \
+	PRFM off(R5), PSTL1KEEP; \
+	ADD  R4, R5, R5
+
 // ---- float32 8×12 ----
 
 // Rows r..r+3 of C, vector j, += B register bv × lanes 0..3 of A register av.
@@ -94,6 +101,20 @@ TEXT ·gemmNEON8x12(SB), NOSPLIT, $0-88
 	MOVD b_base+32(FP), R2
 	MOVD c_base+56(FP), R3
 	MOVD ldc+80(FP), R4
+	LSL  $2, R4, R4 // ldc in bytes
+
+	// Start fetching the C tile, which is only touched at the end. A row is
+	// 48 bytes, so at most two lines: its first and its 41st byte (PRFM
+	// offsets must be multiples of 8).
+	MOVD R3, R5
+	PREFETCH_ROW(40)
+	PREFETCH_ROW(40)
+	PREFETCH_ROW(40)
+	PREFETCH_ROW(40)
+	PREFETCH_ROW(40)
+	PREFETCH_ROW(40)
+	PREFETCH_ROW(40)
+	PREFETCH_ROW(40)
 
 	VEOR V0.B16, V0.B16, V0.B16
 	VEOR V1.B16, V1.B16, V1.B16
@@ -138,7 +159,6 @@ last:
 	STEP_S_LAST
 
 store:
-	LSL  $2, R4, R4 // ldc in bytes
 	MOVD R3, R5
 	ROW_S(0, 24, 25, 26, V24, V25, V26)
 	ROW_S(3, 27, 28, 29, V27, V28, V29)
@@ -207,6 +227,16 @@ TEXT ·gemmNEON6x8(SB), NOSPLIT, $0-88
 	MOVD b_base+32(FP), R2
 	MOVD c_base+56(FP), R3
 	MOVD ldc+80(FP), R4
+	LSL  $3, R4, R4 // ldc in bytes
+
+	// Start fetching the C tile: a row is one 64-byte line, or two.
+	MOVD R3, R5
+	PREFETCH_ROW(56)
+	PREFETCH_ROW(56)
+	PREFETCH_ROW(56)
+	PREFETCH_ROW(56)
+	PREFETCH_ROW(56)
+	PREFETCH_ROW(56)
 
 	VEOR V0.B16, V0.B16, V0.B16
 	VEOR V1.B16, V1.B16, V1.B16
@@ -250,7 +280,6 @@ last:
 	STEP_D_LAST
 
 store:
-	LSL  $3, R4, R4 // ldc in bytes
 	MOVD R3, R5
 	ROW_D(0, 24, 25, 26, 27, V24, V25, V26, V27)
 	ROW_D(4, 28, 29, 30, 31, V28, V29, V30, V31)

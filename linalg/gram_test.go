@@ -1,0 +1,166 @@
+package linalg
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ntksvm/ntksvm/asm"
+)
+
+// TestSyrkLower checks the lower triangle against the reference and that
+// the upper triangle is untouched, for every kernel set, sizes around the
+// tile and forced block edges, and several threads.
+func TestSyrkLower(t *testing.T) {
+	for _, ks := range asm.Available() {
+		t.Run(ks.Name()+"/float32", func(t *testing.T) { testSyrkLower[float32](t, ks) })
+		t.Run(ks.Name()+"/float64", func(t *testing.T) { testSyrkLower[float64](t, ks) })
+	}
+}
+
+func testSyrkLower[T Float](t *testing.T, ks *asm.Kernels) {
+	mr, nr, _ := kernelFor[T](ks)
+	q := max(mr, nr)
+	blk := blocking{mc: 2 * mr, kc: 7, nc: 2 * nr}
+	ns := []int{1, mr - 1, mr + 1, nr + 1, 2*q + 3, 5*q + 1}
+	ks2 := []int{1, 7, 15}
+	if testing.Short() {
+		ns, ks2 = []int{1, mr + 1, 2*q + 3}, []int{7, 15}
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	sc := 0
+	for _, th := range []int{1, 3} {
+		cfg := gemmConfig{kern: ks, threads: th, blk: blk, noSmall: true, split: true}
+		for _, n := range ns {
+			if n < 1 {
+				continue
+			}
+			for _, k := range ks2 {
+				sc++
+				alpha, beta := T(scalars[sc%len(scalars)][0]), T(scalars[sc%len(scalars)][1])
+				a := randMatrix[T](rng, n, k, sc%2)
+				c := randMatrix[T](rng, n, n, 1)
+				upper := T(12345)
+				for i := range n {
+					for j := i + 1; j < n; j++ {
+						c.Set(i, j, upper)
+					}
+					if beta == 0 {
+						c.Set(i, i, T(math.NaN()))
+					}
+				}
+				want := c.Clone()
+				gemmRef(false, true, alpha, a, a, beta, want)
+				scale := absProduct(false, true, alpha, a, a, beta, c)
+				name := fmt.Sprintf("threads=%d n=%d k=%d alpha=%g beta=%g", th, n, k, alpha, beta)
+				if err := syrkLowerWith(cfg, "SyrkLower", alpha, a, beta, c); err != nil {
+					t.Fatal(err)
+				}
+				for i := range n {
+					for j := i + 1; j < n; j++ {
+						if c.At(i, j) != upper {
+							t.Fatalf("%s: upper C[%d,%d] changed to %g", name, i, j, c.At(i, j))
+						}
+						want.Set(i, j, upper)
+					}
+				}
+				checkProduct(t, name, k, c, want, scale)
+			}
+		}
+	}
+}
+
+// TestGram checks Gram and CrossGram against the reference and Gram's exact
+// symmetry, through the exported functions (default blocks and threads).
+func TestGram(t *testing.T) {
+	sizes := [][2]int{{1, 1}, {5, 3}, {33, 17}, {200, 64}, {517, 100}}
+	if testing.Short() {
+		sizes = sizes[:4]
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, s := range sizes {
+		n, k := s[0], s[1]
+		a := randMatrix[float32](rng, n, k, 2)
+		c := randMatrix[float32](rng, n, n, 1)
+		for i := range n {
+			for j := range n {
+				c.Set(i, j, float32(math.NaN()))
+			}
+		}
+		want := New[float32](n, n)
+		gemmRef(false, true, 1, a, a, 0, want)
+		scale := absProduct(false, true, 1, a, a, 0, want)
+		if err := Gram(a, c); err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("Gram n=%d k=%d", n, k)
+		checkProduct(t, name, k, c, want, scale)
+		for i := range n {
+			for j := range i {
+				if c.At(i, j) != c.At(j, i) {
+					t.Fatalf("%s: C[%d,%d] = %g but C[%d,%d] = %g", name, i, j, c.At(i, j), j, i, c.At(j, i))
+				}
+			}
+		}
+
+		b := randMatrix[float32](rng, n+3, k, 0)
+		x := New[float32](n, n+3)
+		want = New[float32](n, n+3)
+		gemmRef(false, true, 1, a, b, 0, want)
+		scale = absProduct(false, true, 1, a, b, 0, want)
+		if err := CrossGram(a, b, x); err != nil {
+			t.Fatal(err)
+		}
+		checkProduct(t, fmt.Sprintf("CrossGram n=%d k=%d", n, k), k, x, want, scale)
+	}
+}
+
+// TestMirrorLower checks the blocked mirror on sizes around its block.
+func TestMirrorLower(t *testing.T) {
+	for _, n := range []int{1, 2, mirrorBlock - 1, mirrorBlock + 1, 3*mirrorBlock + 5} {
+		for _, th := range []int{1, 2, 3} {
+			c := New[float64](n, n)
+			for i := range n {
+				for j := range i + 1 {
+					c.Set(i, j, float64(i*n+j))
+				}
+			}
+			mirrorLower(c, th)
+			for i := range n {
+				for j := range n {
+					if want := float64(max(i, j)*n + min(i, j)); c.At(i, j) != want {
+						t.Fatalf("n=%d threads=%d: C[%d,%d] = %g, want %g", n, th, i, j, c.At(i, j), want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestGramErrors checks shape and aliasing errors.
+func TestGramErrors(t *testing.T) {
+	a := New[float64](4, 3)
+	big := New[float64](8, 8)
+	tests := []struct {
+		name  string
+		err   error
+		shape bool
+	}{
+		{"Gram C not n×n", Gram(a, New[float64](4, 3)), true},
+		{"Gram C wrong n", Gram(a, New[float64](3, 3)), true},
+		{"SyrkLower C not square", SyrkLower(1, a, 0, New[float64](4, 5)), true},
+		{"SyrkLower C aliases A", SyrkLower(1, big.Slice(0, 4, 0, 3), 0, big.Slice(2, 6, 2, 6)), false},
+		{"CrossGram k mismatch", CrossGram(a, New[float64](2, 4), New[float64](4, 2)), true},
+	}
+	for _, tc := range tests {
+		if tc.err == nil {
+			t.Errorf("%s: no error", tc.name)
+			continue
+		}
+		if errors.Is(tc.err, ErrShape) != tc.shape {
+			t.Errorf("%s: %q wraps ErrShape = %v, want %v", tc.name, tc.err, !tc.shape, tc.shape)
+		}
+	}
+}

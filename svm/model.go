@@ -1,0 +1,234 @@
+package svm
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/ntksvm/ntksvm/linalg"
+)
+
+// Model file layout (all integers little-endian):
+//
+//	offset 0   magic "NTKSVMMD" (8 bytes)
+//	offset 8   version, uint32 (ModelVersion)
+//	offset 12  payload length L, uint64
+//	offset 20  payload: header length H (uint32), H bytes of JSON (the
+//	           Model's fields), n float64 α, then n·d float64 training
+//	           inputs if embedded (Train.Embedded)
+//	20 + L     SHA-256 of the payload (32 bytes), then end of file
+const (
+	modelMagic = "NTKSVMMD"
+	// ModelVersion is the version WriteModel writes and ReadModel accepts.
+	ModelVersion = 1
+	maxHeader    = 1 << 20
+)
+
+// ErrModel is wrapped by every error about a malformed model file.
+var ErrModel = errors.New("svm: bad model file")
+
+// KernelSpec describes the kernel a model was trained with, for the
+// program that rebuilds it (package svm does not interpret it).
+type KernelSpec struct {
+	Name   string  `json:"name"`            // e.g. "ntk"
+	Depth  int     `json:"depth,omitempty"` // hidden layers L
+	SigmaW float64 `json:"sigma_w,omitempty"`
+	SigmaB float64 `json:"sigma_b,omitempty"`
+	Type   string  `json:"type,omitempty"` // element type of the Gram: "float32" or "float64"
+}
+
+// TrainRef identifies the training inputs: where they came from and the
+// SHA-256 of their values (see InputsSHA256), so a model is never applied
+// with the wrong training set.
+type TrainRef struct {
+	Source   string `json:"source"` // e.g. "mnist01" or the path of X.npy
+	N        int    `json:"n"`
+	D        int    `json:"d"`
+	SHA256   string `json:"sha256"`
+	Embedded bool   `json:"embedded"` // the inputs follow α in the file
+}
+
+// Model is a trained kernel machine with what is needed to use it again.
+type Model struct {
+	Machine   string            `json:"machine"` // svm, svm2, svr, krr, logistic
+	Loss      string            `json:"loss"`
+	Epsilon   float64           `json:"epsilon,omitempty"`
+	Lambda    float64           `json:"lambda"`
+	Objective string            `json:"objective"`
+	Solver    string            `json:"solver"`
+	HasBias   bool              `json:"has_bias"`
+	Bias      float64           `json:"bias"`
+	Kernel    KernelSpec        `json:"kernel"`
+	Train     TrainRef          `json:"train"`
+	Params    map[string]string `json:"params,omitempty"` // other hyper-parameters and results
+	// Alpha are the kernel-expansion weights (Train.N of them).
+	Alpha []float64 `json:"-"`
+	// X holds the training inputs when Train.Embedded (Train.N×Train.D).
+	X linalg.Matrix[float64] `json:"-"`
+}
+
+// InputsSHA256 returns the hex SHA-256 of the rows of x as little-endian
+// float64 values, row after row.
+func InputsSHA256(x linalg.Matrix[float64]) string {
+	h := sha256.New()
+	buf := make([]byte, 8*x.Cols)
+	for i := range x.Rows {
+		for j, v := range x.Row(i) {
+			binary.LittleEndian.PutUint64(buf[8*j:], math.Float64bits(v))
+		}
+		h.Write(buf)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// KernelMachine returns the kernel machine of the model (sharing Alpha).
+func (m *Model) KernelMachine() *KernelMachine {
+	return &KernelMachine{Alpha: m.Alpha, Bias: m.Bias}
+}
+
+func (m *Model) check() error {
+	switch {
+	case m.Train.N != len(m.Alpha):
+		return fmt.Errorf("%w: %d weights for %d training points", ErrModel, len(m.Alpha), m.Train.N)
+	case m.Train.N < 0 || m.Train.D < 0:
+		return fmt.Errorf("%w: negative dimensions %d×%d", ErrModel, m.Train.N, m.Train.D)
+	case m.Train.Embedded && (m.X.Rows != m.Train.N || m.X.Cols != m.Train.D):
+		return fmt.Errorf("%w: embedded inputs are %d×%d, header says %d×%d", ErrModel, m.X.Rows, m.X.Cols, m.Train.N, m.Train.D)
+	case math.IsNaN(m.Bias) || math.IsInf(m.Bias, 0):
+		return fmt.Errorf("%w: bias %v", ErrModel, m.Bias)
+	}
+	for i, a := range m.Alpha {
+		if math.IsNaN(a) || math.IsInf(a, 0) {
+			return fmt.Errorf("%w: α[%d] = %v", ErrModel, i, a)
+		}
+	}
+	return nil
+}
+
+// WriteModel writes m to w in the format above. The caller makes the file
+// write atomic (temporary file and rename).
+func WriteModel(w io.Writer, m *Model) error {
+	if err := m.check(); err != nil {
+		return err
+	}
+	hdr, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	var p bytes.Buffer
+	p.Grow(4 + len(hdr) + 8*len(m.Alpha))
+	binary.Write(&p, binary.LittleEndian, uint32(len(hdr)))
+	p.Write(hdr)
+	putFloats(&p, m.Alpha)
+	if m.Train.Embedded {
+		for i := range m.X.Rows {
+			putFloats(&p, m.X.Row(i))
+		}
+	}
+	var head [20]byte
+	copy(head[:], modelMagic)
+	binary.LittleEndian.PutUint32(head[8:], ModelVersion)
+	binary.LittleEndian.PutUint64(head[12:], uint64(p.Len()))
+	sum := sha256.Sum256(p.Bytes())
+	for _, b := range [][]byte{head[:], p.Bytes(), sum[:]} {
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func putFloats(p *bytes.Buffer, v []float64) {
+	var b [8]byte
+	for _, x := range v {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
+		p.Write(b[:])
+	}
+}
+
+// ReadModel reads a model written by WriteModel. A file that is truncated,
+// has trailing bytes, fails its checksum, has another version or an
+// inconsistent header is rejected with an error wrapping ErrModel.
+func ReadModel(r io.Reader) (*Model, error) {
+	var head [20]byte
+	if _, err := io.ReadFull(r, head[:]); err != nil {
+		return nil, fmt.Errorf("%w: truncated header (%v)", ErrModel, err)
+	}
+	if string(head[:8]) != modelMagic {
+		return nil, fmt.Errorf("%w: not an ntksvm model (magic %q)", ErrModel, head[:8])
+	}
+	if v := binary.LittleEndian.Uint32(head[8:]); v != ModelVersion {
+		return nil, fmt.Errorf("%w: version %d, this program reads version %d", ErrModel, v, ModelVersion)
+	}
+	plen := binary.LittleEndian.Uint64(head[12:])
+	if plen > 1<<40 {
+		return nil, fmt.Errorf("%w: payload length %d is absurd", ErrModel, plen)
+	}
+	// Read what is there (never trusting plen for the allocation), then
+	// compare lengths.
+	rest, err := io.ReadAll(io.LimitReader(r, int64(plen)+32+1))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrModel, err)
+	}
+	if uint64(len(rest)) < plen+32 {
+		return nil, fmt.Errorf("%w: truncated: %d of %d bytes", ErrModel, len(rest), plen+32)
+	}
+	if uint64(len(rest)) > plen+32 {
+		return nil, fmt.Errorf("%w: trailing bytes after the checksum", ErrModel)
+	}
+	payload, sum := rest[:plen], rest[plen:]
+	if got := sha256.Sum256(payload); !bytes.Equal(got[:], sum) {
+		return nil, fmt.Errorf("%w: checksum mismatch (corrupted file)", ErrModel)
+	}
+	if len(payload) < 4 {
+		return nil, fmt.Errorf("%w: payload too short", ErrModel)
+	}
+	hlen := uint64(binary.LittleEndian.Uint32(payload))
+	if hlen > maxHeader || hlen > uint64(len(payload)-4) {
+		return nil, fmt.Errorf("%w: header length %d", ErrModel, hlen)
+	}
+	m := &Model{}
+	dec := json.NewDecoder(bytes.NewReader(payload[4 : 4+hlen]))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(m); err != nil {
+		return nil, fmt.Errorf("%w: header: %v", ErrModel, err)
+	}
+	body := payload[4+hlen:]
+	n, d := m.Train.N, m.Train.D
+	if n < 0 || d < 0 || n > len(body)/8 {
+		return nil, fmt.Errorf("%w: %d weights do not fit in %d bytes", ErrModel, n, len(body))
+	}
+	want := uint64(n) * 8
+	if m.Train.Embedded {
+		if d > 0 && uint64(n) > uint64(len(body))/8/uint64(d) {
+			return nil, fmt.Errorf("%w: %d×%d inputs do not fit in %d bytes", ErrModel, n, d, len(body))
+		}
+		want += uint64(n) * uint64(d) * 8
+	}
+	if uint64(len(body)) != want {
+		return nil, fmt.Errorf("%w: body has %d bytes, header implies %d", ErrModel, len(body), want)
+	}
+	m.Alpha = getFloats(body[:8*n])
+	if m.Train.Embedded {
+		x := getFloats(body[8*n:])
+		m.X, _ = linalg.FromSlice(n, d, x)
+	}
+	if err := m.check(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func getFloats(b []byte) []float64 {
+	v := make([]float64, len(b)/8)
+	for i := range v {
+		v[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return v
+}

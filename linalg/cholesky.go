@@ -1,0 +1,174 @@
+package linalg
+
+import (
+	"fmt"
+	"math"
+)
+
+// cholBlock is the block size of Cholesky: the width of the panels and of
+// the rank-k updates handed to SyrkLower.
+const cholBlock = 256
+
+// NotSPDError reports that Cholesky met a pivot that is not safely
+// positive: the matrix is not symmetric positive definite, or is so only
+// within rounding error (numerically singular).
+type NotSPDError struct {
+	Index     int     // 0-based row and column of the failing pivot
+	Pivot     float64 // its value a_jj − Σ_{k<j} l_jk², as computed
+	Threshold float64 // pivots ≤ Threshold fail: (j+1)·u·a_jj, u the unit roundoff
+}
+
+func (e *NotSPDError) Error() string {
+	return fmt.Sprintf("linalg: Cholesky: matrix is not positive definite: pivot %d is %g (must exceed %g)",
+		e.Index, e.Pivot, e.Threshold)
+}
+
+// Cholesky factors the symmetric positive definite n×n matrix A as L·Lᵀ in
+// place: the lower triangle of A, diagonal included, is read and replaced by
+// L; the strict upper triangle is neither read nor written.
+//
+// The factorization is blocked and right-looking: each diagonal block of
+// order ≤ 256 is factored by an unblocked kernel, the panel below it is a
+// triangular solve (recursive, its updates in Gemm) and the trailing matrix
+// gets a lower-triangle rank-k update by SyrkLower, so about n³/3 flops run
+// in the multi-threaded GEMM.
+//
+// Pivot j (the value of l_jj² before its square root) must exceed
+// (j+1)·u·a_jj, u being the unit roundoff of T (2⁻⁵³ for float64, 2⁻²⁴ for
+// float32). That is the size of the rounding errors the pivot may carry, so
+// a smaller pivot cannot be told from zero: the matrix is singular to
+// working precision. Then, or for a non-positive or NaN pivot, Cholesky
+// returns a *NotSPDError naming the pivot; A is partly overwritten.
+// A NaN or infinite element in the lower triangle is an error found before
+// any work is done; so is a shape mismatch (wrapping ErrShape).
+func Cholesky[T Float](a Matrix[T]) error {
+	return choleskyBlocked(a, cholBlock)
+}
+
+// choleskyBlocked is Cholesky with block size nb.
+func choleskyBlocked[T Float](a Matrix[T], nb int) error {
+	if err := checkMatrix("A", a); err != nil {
+		return fmt.Errorf("linalg: Cholesky: %w", err)
+	}
+	if a.Rows != a.Cols {
+		return fmt.Errorf("%w: Cholesky: A is %d×%d, not square", ErrShape, a.Rows, a.Cols)
+	}
+	n := a.Rows
+	diag := make([]float64, n)
+	for i := range n {
+		for j, v := range a.Data[i*a.Stride : i*a.Stride+i+1] {
+			if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+				return fmt.Errorf("linalg: Cholesky: A[%d, %d] is %g", i, j, f)
+			}
+		}
+		diag[i] = float64(a.Data[i*a.Stride+i])
+	}
+	u := 0x1p-53
+	if dtypeOf[T]() == Float32 {
+		u = 0x1p-24
+	}
+	var ybuf, xbuf []T
+	if n > nb {
+		ybuf = make([]T, nb*(n-nb))
+		xbuf = make([]T, nb*(n-nb))
+	}
+	for k := 0; k < n; k += nb {
+		kb := min(nb, n-k)
+		l11 := a.Slice(k, k+kb, k, k+kb)
+		if err := cholUnblocked(l11, k, diag, u); err != nil {
+			return err
+		}
+		m := n - k - kb
+		if m == 0 {
+			break
+		}
+		// Panel: L21 = A21·L11⁻ᵀ, solved as Y = L11⁻¹·A21ᵀ so that the
+		// recursive solve splits Y by rows (disjoint storage for Gemm).
+		a21 := a.Slice(k+kb, n, k, k+kb)
+		y := Matrix[T]{Rows: kb, Cols: m, Stride: m, Data: ybuf[:kb*m]}
+		triTranspose(y, a21)
+		trsmLower(l11, false, y)
+		x := Matrix[T]{Rows: m, Cols: kb, Stride: kb, Data: xbuf[:m*kb]}
+		triTranspose(x, y)
+		for i := range m {
+			copy(a21.Row(i), x.Row(i))
+		}
+		// Trailing update of the lower triangle: A22 -= L21·L21ᵀ.
+		if err := SyrkLower(-1, x, 1, a.Slice(k+kb, n, k+kb, n)); err != nil {
+			panic("linalg: Cholesky: " + err.Error()) // shapes and storage are ours
+		}
+	}
+	return nil
+}
+
+// cholUnblocked factors the diagonal block a (order kb, starting at row k
+// of the whole matrix) in place, row by row: l_ij = (a_ij − Σ_p l_ip·l_jp)
+// / l_jj, with the sums accumulated in float64. diag holds the original
+// diagonal of the whole matrix and u the unit roundoff, for the pivot test.
+func cholUnblocked[T Float](a Matrix[T], k int, diag []float64, u float64) error {
+	for i := range a.Rows {
+		ri := a.Row(i)
+		for j := range i {
+			rj := a.Row(j)
+			ri[j] = T((float64(ri[j]) - cholDot(ri[:j], rj[:j])) / float64(rj[j]))
+		}
+		d := float64(ri[i]) - cholDot(ri[:i], ri[:i])
+		g := k + i
+		thr := float64(g+1) * u * diag[g]
+		if !(d > thr) || math.IsInf(d, 0) {
+			return &NotSPDError{Index: g, Pivot: d, Threshold: thr}
+		}
+		ri[i] = T(math.Sqrt(d))
+	}
+	return nil
+}
+
+// cholDot returns Σ x_i·y_i accumulated in float64 (len(y) ≥ len(x)).
+func cholDot[T Float](x, y []T) float64 {
+	y = y[:len(x)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += float64(x[i]) * float64(y[i])
+		s1 += float64(x[i+1]) * float64(y[i+1])
+		s2 += float64(x[i+2]) * float64(y[i+2])
+		s3 += float64(x[i+3]) * float64(y[i+3])
+	}
+	for ; i < len(x); i++ {
+		s0 += float64(x[i]) * float64(y[i])
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// CholeskySolve solves A·X = B given the Cholesky factor L of A (A = L·Lᵀ,
+// as left in the lower triangle by Cholesky) and overwrites B (n×r) with X:
+// a forward then a back substitution, blocked so that the work runs in
+// Gemm. Errors as for SolveLower.
+func CholeskySolve[T Float](l, b Matrix[T]) error {
+	if err := checkTriangular("CholeskySolve", l, b); err != nil {
+		return err
+	}
+	trsmLower(l, false, b)
+	trsmUpper(l, true, b)
+	return nil
+}
+
+// SolveSPD solves A·X = B for a symmetric positive definite A, overwriting
+// the lower triangle of A with its Cholesky factor and B with X. It returns
+// the errors of Cholesky (a *NotSPDError if A is not positive definite) and
+// CholeskySolve; shapes and storage are checked before A is touched.
+func SolveSPD[T Float](a, b Matrix[T]) error {
+	if err := checkMatrix("B", b); err != nil {
+		return fmt.Errorf("linalg: SolveSPD: %w", err)
+	}
+	if a.Rows != a.Cols || b.Rows != a.Rows {
+		return fmt.Errorf("%w: SolveSPD: A is %d×%d and B is %d×%d", ErrShape, a.Rows, a.Cols, b.Rows, b.Cols)
+	}
+	if overlaps(a.Data, b.Data) {
+		return fmt.Errorf("linalg: SolveSPD: B shares storage with A")
+	}
+	if err := Cholesky(a); err != nil {
+		return err
+	}
+	return CholeskySolve(a, b)
+}

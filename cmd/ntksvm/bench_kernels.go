@@ -1,0 +1,400 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+	"unsafe"
+
+	"github.com/klauspost/cpuid/v2"
+
+	"github.com/ntksvm/ntksvm/asm"
+)
+
+// The kernel benchmarks: "relu" (memory bandwidth of out-of-place ReLU
+// against copy) and "micro" (GEMM micro-kernel in cache against the FMA
+// peak). Both run every kernel set this CPU can run, so that one command
+// line compares them on the same machine in the same run.
+
+func init() {
+	registerBench(&benchmark{
+		name:    "relu",
+		summary: "out-of-place ReLU bandwidth per kernel set, against copy() of the same size",
+		run:     runReluBench,
+	})
+	registerBench(&benchmark{
+		name:    "micro",
+		summary: "GEMM micro-kernel GFLOP/s in cache per kernel set, against the measured FMA peak",
+		run:     runMicroBench,
+	})
+}
+
+// maxReluN bounds --n: the float64 run needs 16·n bytes.
+const maxReluN = 1 << 30
+
+// reluRow is one result of "ntksvm bench relu"; it is also the JSON line.
+type reluRow struct {
+	Op       string  `json:"op"`
+	Dtype    string  `json:"dtype"`
+	Impl     string  `json:"impl"`
+	Threads  int     `json:"threads"`
+	N        int     `json:"n"`
+	GBps     float64 `json:"gbps"`
+	CopyGBps float64 `json:"copy_gbps"`
+	Pct      float64 `json:"pct"`
+}
+
+func runReluBench(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "bench relu", "[--n N] [--threads T] [--runs R] [--json]")
+	n := fs.Int("n", 100_000_000, "number of elements (float32 and float64 runs; needs 16·n bytes)")
+	c := addCommonFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := c.check(); err != nil {
+		return err
+	}
+	if *n < 1 || *n > maxReluN {
+		return usageError("--n %d: want 1…%d elements", *n, maxReluN)
+	}
+	// One pair of float64 buffers; the float32 runs use their first halves.
+	x := make([]float64, *n)
+	dst := make([]float64, *n)
+	for i := range x {
+		x[i] = float64(i%13) - 6 // half negative, so the mask does work
+	}
+	x32 := unsafe.Slice((*float32)(unsafe.Pointer(&x[0])), *n)
+	dst32 := unsafe.Slice((*float32)(unsafe.Pointer(&dst[0])), *n)
+	for i := range x32 {
+		x32[i] = float32(i%13) - 6
+	}
+
+	var rows []reluRow
+	for _, threads := range threadCounts(c.threads) {
+		for _, dtype := range []string{"float32", "float64"} {
+			rs, err := reluOne(ctx, dtype, threads, c.runs, x, dst, x32, dst32)
+			if err != nil {
+				return err
+			}
+			for _, row := range rs {
+				if c.json {
+					if err := writeJSONLine(e.stdout, row); err != nil {
+						return err
+					}
+				}
+			}
+			rows = append(rows, rs...)
+		}
+	}
+	if c.json {
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "relu: out-of-place ReLU on n=%d elements, GB/s counting read+write, median of %d runs\n", *n, c.runs)
+	printCPU(e.stdout)
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "dtype\timpl\tthreads\tGB/s\tcopy GB/s\t% of copy\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%.1f\t%.0f%%\t\n", r.Dtype, r.Impl, r.Threads, r.GBps, r.CopyGBps, r.Pct)
+	}
+	return tw.Flush()
+}
+
+// reluOne measures every kernel set on one dtype and thread count. Each
+// run times copy() and then each set, after one untimed round, so that the
+// ratios compare measurements taken moments apart on a busy machine.
+func reluOne(ctx context.Context, dtype string, threads, runs int, x, dst []float64, x32, dst32 []float32) ([]reluRow, error) {
+	n := len(x)
+	esz := 8
+	fns := []func(lo, hi int){func(lo, hi int) { copy(dst[lo:hi], x[lo:hi]) }}
+	if dtype == "float32" {
+		esz = 4
+		fns[0] = func(lo, hi int) { copy(dst32[lo:hi], x32[lo:hi]) }
+	}
+	sets := asm.Available()
+	for _, k := range sets {
+		if dtype == "float32" {
+			fns = append(fns, func(lo, hi int) { k.ReLU32(dst32[lo:hi], x32[lo:hi]) })
+		} else {
+			fns = append(fns, func(lo, hi int) { k.ReLU64(dst[lo:hi], x[lo:hi]) })
+		}
+	}
+	times := make([][]float64, len(fns))
+	for r := -1; r < runs; r++ { // run -1 is the warm-up
+		for i, fn := range fns {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			t0 := time.Now()
+			parallelRange(n, threads, fn)
+			if r >= 0 {
+				times[i] = append(times[i], time.Since(t0).Seconds())
+			}
+		}
+	}
+	bytes := float64(2 * n * esz) // read x, write dst
+	copyGBps := bytes / median(times[0]) / 1e9
+	rows := make([]reluRow, len(sets))
+	for i, k := range sets {
+		gbps := bytes / median(times[i+1]) / 1e9
+		rows[i] = reluRow{"relu", dtype, k.Name(), threads, n, gbps, copyGBps, 100 * gbps / copyGBps}
+	}
+	return rows, nil
+}
+
+// threadCounts is 1 and, if larger, t: the single-core figure is always
+// shown beside the aggregate one.
+func threadCounts(t int) []int {
+	if t > 1 {
+		return []int{1, t}
+	}
+	return []int{1}
+}
+
+// parallelRange calls fn on threads contiguous chunks of [0, n), in
+// parallel when threads > 1; chunk boundaries are multiples of 64 elements
+// so that every chunk starts on a cache line if the slice does.
+func parallelRange(n, threads int, fn func(lo, hi int)) {
+	if threads <= 1 {
+		fn(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	chunk := (n/threads + 63) &^ 63
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(lo, hi)
+		}()
+	}
+	wg.Wait()
+}
+
+// printCPU writes the CPU model and clock, the line every benchmark table
+// starts with.
+func printCPU(w io.Writer) {
+	c := &cpuid.CPU
+	ghz := ""
+	if c.Hz > 0 {
+		ghz = fmt.Sprintf(", %.2f GHz", float64(c.Hz)/1e9)
+	}
+	fmt.Fprintf(w, "cpu: %s (%s/%s, %d logical CPUs%s)\n",
+		nonEmpty(strings.TrimSpace(c.BrandName), "unknown"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), ghz)
+}
+
+// microRow is one result of "ntksvm bench micro"; it is also the JSON line.
+type microRow struct {
+	Op         string  `json:"op"`
+	Dtype      string  `json:"dtype"`
+	Impl       string  `json:"impl"`
+	Threads    int     `json:"threads"`
+	M          int     `json:"m"`
+	K          int     `json:"k"`
+	N          int     `json:"n"`
+	GFlops     float64 `json:"gflops"`
+	PeakGFlops float64 `json:"peak_gflops"`
+	Pct        float64 `json:"pct"`
+}
+
+// maxMicroK bounds --k: the packed panels must stay in L2.
+const maxMicroK = 4096
+
+// microRunTime is the wall time one timed run of the micro benchmark aims
+// at; a variable so that tests can shorten it.
+var microRunTime = 50 * time.Millisecond
+
+func runMicroBench(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "bench micro", "[--k K] [--threads T] [--runs R] [--json]")
+	k := fs.Int("k", 256, "depth of the packed panels (the GEMM kc)")
+	c := addCommonFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := c.check(); err != nil {
+		return err
+	}
+	if *k < 1 || *k > maxMicroK {
+		return usageError("--k %d: want 1…%d", *k, maxMicroK)
+	}
+	var rows []microRow
+	for _, threads := range threadCounts(c.threads) {
+		for _, ks := range asm.Available() {
+			for _, dtype := range []string{"float32", "float64"} {
+				row, err := microOne(ctx, ks, dtype, *k, threads, c.runs)
+				if err != nil {
+					return err
+				}
+				if c.json {
+					if err := writeJSONLine(e.stdout, row); err != nil {
+						return err
+					}
+				}
+				rows = append(rows, row)
+			}
+		}
+	}
+	if c.json {
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "micro: GEMM micro-kernel over packed panels in cache (k=%d), median of %d runs; peak = FMA loop of the same set\n", *k, c.runs)
+	printCPU(e.stdout)
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "dtype\timpl\tthreads\ttile\tGFLOP/s\tpeak GFLOP/s\t% of peak\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d×%d\t%.1f\t%.1f\t%.0f%%\t\n", r.Dtype, r.Impl, r.Threads, r.M, r.N, r.GFlops, r.PeakGFlops, r.Pct)
+	}
+	return tw.Flush()
+}
+
+// microPanels is the working set of one thread: microA packed A panels and
+// microB packed B panels of depth k, applied all against all as the inner
+// loops of a blocked GEMM do, into a C block of microA·MR × microB·NR.
+const microA, microB = 8, 4
+
+// sweep is one pass of the micro benchmark over a thread's panels; it
+// returns the flops done.
+type sweep func() float64
+
+// microSweep32 builds one thread's float32 panels and its sweep.
+func microSweep32(ks *asm.Kernels, kc int) sweep {
+	mr, nr := ks.Tile32()
+	a := make([]float32, microA*kc*mr)
+	b := make([]float32, microB*kc*nr)
+	for i := range a {
+		a[i] = float32(i%7) * 0.125
+	}
+	for i := range b {
+		b[i] = float32(i%5) * 0.25
+	}
+	ldc := microB * nr
+	c := make([]float32, microA*mr*ldc)
+	flops := 2 * float64(microA*microB*mr*nr*kc)
+	return func() float64 {
+		for j := range microB {
+			bj := b[j*kc*nr : (j+1)*kc*nr]
+			for i := range microA {
+				ks.GemmTile32(kc, mr, nr, a[i*kc*mr:(i+1)*kc*mr], bj, c[i*mr*ldc+j*nr:], ldc)
+			}
+		}
+		return flops
+	}
+}
+
+// microSweep64 is microSweep32 for float64.
+func microSweep64(ks *asm.Kernels, kc int) sweep {
+	mr, nr := ks.Tile64()
+	a := make([]float64, microA*kc*mr)
+	b := make([]float64, microB*kc*nr)
+	for i := range a {
+		a[i] = float64(i%7) * 0.125
+	}
+	for i := range b {
+		b[i] = float64(i%5) * 0.25
+	}
+	ldc := microB * nr
+	c := make([]float64, microA*mr*ldc)
+	flops := 2 * float64(microA*microB*mr*nr*kc)
+	return func() float64 {
+		for j := range microB {
+			bj := b[j*kc*nr : (j+1)*kc*nr]
+			for i := range microA {
+				ks.GemmTile64(kc, mr, nr, a[i*kc*mr:(i+1)*kc*mr], bj, c[i*mr*ldc+j*nr:], ldc)
+			}
+		}
+		return flops
+	}
+}
+
+// microOne measures one kernel set and dtype: in each run, the FMA peak
+// and then the micro-kernel, each on threads locked goroutines with their
+// own data; the medians give the row.
+func microOne(ctx context.Context, ks *asm.Kernels, dtype string, kc, threads, runs int) (microRow, error) {
+	mk := microSweep32
+	peak := ks.PeakFMA32
+	mr, nr := ks.Tile32()
+	if dtype == "float64" {
+		mk, peak = microSweep64, ks.PeakFMA64
+		mr, nr = ks.Tile64()
+	}
+	sweeps := make([]sweep, threads)
+	for t := range sweeps {
+		sweeps[t] = mk(ks, kc)
+	}
+	// Calibrate the repetitions so that one run takes about microRunTime.
+	reps := calibrate(func(n int) {
+		for range n {
+			sweeps[0]()
+		}
+	})
+	peakIters := calibrate(func(n int) { peak(n) })
+
+	var kern, top []float64
+	for r := -1; r < runs; r++ { // run -1 is the warm-up
+		if err := ctx.Err(); err != nil {
+			return microRow{}, err
+		}
+		pf, pt := onThreads(threads, func(int) float64 { return float64(peak(peakIters)) })
+		kf, kt := onThreads(threads, func(t int) float64 {
+			f := 0.0
+			for range reps {
+				f += sweeps[t]()
+			}
+			return f
+		})
+		if r >= 0 {
+			top = append(top, pf/pt/1e9)
+			kern = append(kern, kf/kt/1e9)
+		}
+	}
+	g, p := median(kern), median(top)
+	return microRow{"micro", dtype, ks.Name(), threads, mr, kc, nr, g, p, 100 * g / p}, nil
+}
+
+// calibrate returns how many repetitions of fn take about microRunTime.
+func calibrate(fn func(n int)) int {
+	n := 1
+	for {
+		t0 := time.Now()
+		fn(n)
+		d := time.Since(t0)
+		if d >= microRunTime/8 || n >= 1<<30 {
+			return max(1, int(float64(n)*float64(microRunTime)/float64(max(d, 1))))
+		}
+		n *= 4
+	}
+}
+
+// onThreads runs fn(t) for t < threads on goroutines locked to OS threads,
+// started together, and returns the summed flops and the wall time.
+func onThreads(threads int, fn func(t int) float64) (flops, seconds float64) {
+	var wg, ready sync.WaitGroup
+	start := make(chan struct{})
+	res := make([]float64, threads)
+	ready.Add(threads)
+	for t := range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			ready.Done()
+			<-start
+			res[t] = fn(t)
+		}()
+	}
+	ready.Wait()
+	t0 := time.Now()
+	close(start)
+	wg.Wait()
+	seconds = time.Since(t0).Seconds()
+	for _, f := range res {
+		flops += f
+	}
+	return flops, seconds
+}

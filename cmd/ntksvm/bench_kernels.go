@@ -65,14 +65,8 @@ func runReluBench(ctx context.Context, e *env, args []string) error {
 	// One pair of float64 buffers; the float32 runs use their first halves.
 	x := make([]float64, *n)
 	dst := make([]float64, *n)
-	for i := range x {
-		x[i] = float64(i%13) - 6 // half negative, so the mask does work
-	}
 	x32 := unsafe.Slice((*float32)(unsafe.Pointer(&x[0])), *n)
 	dst32 := unsafe.Slice((*float32)(unsafe.Pointer(&dst[0])), *n)
-	for i := range x32 {
-		x32[i] = float32(i%13) - 6
-	}
 
 	var rows []reluRow
 	for _, threads := range threadCounts(c.threads) {
@@ -114,6 +108,16 @@ func reluOne(ctx context.Context, dtype string, threads, runs int, x, dst []floa
 	if dtype == "float32" {
 		esz = 4
 		fns[0] = func(lo, hi int) { copy(dst32[lo:hi], x32[lo:hi]) }
+	}
+	// Inputs about half negative, so that the mask does work.
+	if dtype == "float32" {
+		for i := range x32 {
+			x32[i] = float32(i%13) - 6
+		}
+	} else {
+		for i := range x {
+			x[i] = float64(i%13) - 6
+		}
 	}
 	sets := asm.Available()
 	for _, k := range sets {

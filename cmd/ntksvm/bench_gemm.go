@@ -1,0 +1,264 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ntksvm/ntksvm/asm"
+	"github.com/ntksvm/ntksvm/linalg"
+)
+
+// "ntksvm bench gemm": linalg.Gemm and linalg.Gram on the shapes the paper's
+// experiments run (network layers on MNIST batches, the NTK Gram matrix of
+// the 12,665-point 0/1 training set) or on a square sweep, against the FMA
+// peak measured in the same run.
+
+func init() {
+	registerBench(&benchmark{
+		name:    "gemm",
+		summary: "linalg GEMM and Gram GFLOP/s on the paper's shapes or a square sweep, against the measured peak",
+		run:     runGemmBench,
+	})
+}
+
+// gemmShape is one benchmark case: op(A) m×k times op(B) k×n, or for op
+// "gram" the n×n Gram matrix of an n×k matrix (m = n).
+type gemmShape struct {
+	op      string // "gemm" or "gram"
+	dtype   string // "float32" or "float64"
+	m, k, n int
+}
+
+// paperShapes are the products the reproduction spends its time in.
+var paperShapes = []gemmShape{
+	{"gemm", "float32", 2048, 2048, 2048},
+	{"gemm", "float32", 128, 784, 10000},   // first layer, batch 128, width 10,000
+	{"gemm", "float32", 128, 10000, 10000}, // hidden layer
+	{"gram", "float32", 12665, 784, 12665}, // X·Xᵀ of the MNIST 0/1 training set
+	{"gemm", "float64", 2048, 2048, 2048},
+	{"gemm", "float64", 128, 10000, 10000},
+}
+
+// sweepSizes are the square sizes of --sweep.
+var sweepSizes = []int{64, 128, 256, 512, 1024, 2048, 4096}
+
+// maxGemmElems bounds the elements of one operand of a --shapes entry
+// (1<<31 float64 values are 16 GiB).
+const maxGemmElems = 1 << 31
+
+// peakTime is how long the FMA peak loop is timed; a variable so that tests
+// can shorten it.
+var peakTime = 200 * time.Millisecond
+
+// gemmRow is one result of "ntksvm bench gemm"; it is also the JSON line.
+type gemmRow struct {
+	Op         string  `json:"op"`
+	Dtype      string  `json:"dtype"`
+	Impl       string  `json:"impl"`
+	Threads    int     `json:"threads"`
+	M          int     `json:"m"`
+	K          int     `json:"k"`
+	N          int     `json:"n"`
+	GFlops     float64 `json:"gflops"`
+	PeakGFlops float64 `json:"peak_gflops"`
+	Pct        float64 `json:"pct"`
+	Seconds    float64 `json:"seconds"`
+}
+
+func runGemmBench(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "bench gemm", "[--sweep | --shapes MxKxN,…] [--float32 | --float64] [--threads T] [--runs R] [--json]")
+	sweep := fs.Bool("sweep", false, "square sizes 64…4096 instead of the paper's shapes")
+	shapes := fs.String("shapes", "", "comma-separated GEMM shapes MxKxN (op(A) is M×K, op(B) K×N), or gram:NxK")
+	f32 := fs.Bool("float32", false, "only float32")
+	f64 := fs.Bool("float64", false, "only float64")
+	c := addCommonFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := c.check(); err != nil {
+		return err
+	}
+	if *sweep && *shapes != "" {
+		return usageError("--sweep and --shapes are exclusive")
+	}
+	if *f32 && *f64 {
+		return usageError("--float32 and --float64 are exclusive; give neither for both")
+	}
+	var cases []gemmShape
+	switch {
+	case *shapes != "":
+		var err error
+		if cases, err = parseGemmShapes(*shapes); err != nil {
+			return err
+		}
+	case *sweep:
+		for _, dt := range []string{"float32", "float64"} {
+			for _, s := range sweepSizes {
+				cases = append(cases, gemmShape{"gemm", dt, s, s, s})
+			}
+		}
+	default:
+		cases = paperShapes
+	}
+	cases = filterDtype(cases, *f32, *f64)
+
+	linalg.SetThreads(c.threads)
+	defer linalg.SetThreads(0)
+	ks := asm.Active()
+	peak := map[string]float64{
+		"float32": measurePeak(ks.PeakFMA32) * float64(c.threads),
+		"float64": measurePeak(ks.PeakFMA64) * float64(c.threads),
+	}
+	if !c.json {
+		fmt.Fprintf(e.stdout, "gemm: linalg.Gemm/Gram, C = A·B (Gram: A·Aᵀ, counted as 2·n²·k flops), median of %d runs\n", c.runs)
+		printCPU(e.stdout)
+	}
+	// Fixed-width columns rather than a tabwriter: each line is printed as
+	// soon as it is measured, and large shapes take a while.
+	const format = "%-5s %-8s %6d %6d %6d %7d %-8s %8.1f %8.1f %6.1f%% %9.4f\n"
+	if !c.json {
+		fmt.Fprintf(e.stdout, "%-5s %-8s %6s %6s %6s %7s %-8s %8s %8s %7s %9s\n",
+			"op", "dtype", "M", "K", "N", "threads", "ISA", "GFLOP/s", "peak", "% peak", "seconds")
+	}
+	for _, s := range cases {
+		var secs float64
+		var err error
+		if s.dtype == "float32" {
+			secs, err = timeGemm[float32](ctx, s, c.runs)
+		} else {
+			secs, err = timeGemm[float64](ctx, s, c.runs)
+		}
+		if err != nil {
+			return err
+		}
+		g := 2 * float64(s.m) * float64(s.k) * float64(s.n) / secs / 1e9
+		p := peak[s.dtype]
+		row := gemmRow{s.op, s.dtype, ks.Name(), c.threads, s.m, s.k, s.n, g, p, 100 * g / p, secs}
+		if c.json {
+			if err := writeJSONLine(e.stdout, row); err != nil {
+				return err
+			}
+			continue
+		}
+		if _, err := fmt.Fprintf(e.stdout, format, row.Op, row.Dtype, row.M, row.K, row.N, row.Threads,
+			row.Impl, row.GFlops, row.PeakGFlops, row.Pct, row.Seconds); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// filterDtype keeps only float32 or only float64 cases if asked.
+func filterDtype(cases []gemmShape, f32, f64 bool) []gemmShape {
+	if !f32 && !f64 {
+		return cases
+	}
+	var out []gemmShape
+	for _, s := range cases {
+		if (s.dtype == "float32") == f32 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// parseGemmShapes parses --shapes: "MxKxN" entries (× also accepted) and
+// "gram:NxK", each run in float32 and float64.
+func parseGemmShapes(s string) ([]gemmShape, error) {
+	var out []gemmShape
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		op, dims := "gemm", f
+		if rest, ok := strings.CutPrefix(f, "gram:"); ok {
+			op, dims = "gram", rest
+		}
+		parts := strings.FieldsFunc(dims, func(r rune) bool { return r == 'x' || r == 'X' || r == '×' })
+		want := 3
+		if op == "gram" {
+			want = 2
+		}
+		if len(parts) != want {
+			return nil, usageError("--shapes entry %q: want MxKxN or gram:NxK", f)
+		}
+		v := make([]int, want)
+		for i, p := range parts {
+			n, err := strconv.Atoi(p)
+			if err != nil || n < 1 || n > 1<<20 {
+				return nil, usageError("--shapes entry %q: dimension %q is not an integer in 1…%d", f, p, 1<<20)
+			}
+			v[i] = n
+		}
+		var sh gemmShape
+		if op == "gram" {
+			sh = gemmShape{"gram", "", v[0], v[1], v[0]}
+		} else {
+			sh = gemmShape{"gemm", "", v[0], v[1], v[2]}
+		}
+		if sh.m*sh.k > maxGemmElems || sh.k*sh.n > maxGemmElems || sh.m*sh.n > maxGemmElems {
+			return nil, usageError("--shapes entry %q: an operand has more than %d elements", f, maxGemmElems)
+		}
+		for _, dt := range []string{"float32", "float64"} {
+			sh.dtype = dt
+			out = append(out, sh)
+		}
+	}
+	return out, nil
+}
+
+// timeGemm allocates the operands of s, fills them with small
+// deterministic values and returns the median time of runs calls.
+func timeGemm[T linalg.Float](ctx context.Context, s gemmShape, runs int) (float64, error) {
+	a := linalg.New[T](s.m, s.k)
+	fill(a.Data, 1)
+	c := linalg.New[T](s.m, s.n)
+	var err error
+	if s.op == "gram" {
+		t, terr := medianTime(ctx, runs, func() { err = linalg.Gram(a, c) })
+		if err != nil {
+			return 0, err
+		}
+		return t, terr
+	}
+	b := linalg.New[T](s.k, s.n)
+	fill(b.Data, 2)
+	t, terr := medianTime(ctx, runs, func() {
+		err = linalg.Gemm(linalg.NoTrans, linalg.NoTrans, 1, a, b, 0, c)
+	})
+	if err != nil {
+		return 0, err
+	}
+	return t, terr
+}
+
+// fill sets x to a cheap deterministic pattern in [-0.5, 0.5).
+func fill[T linalg.Float](x []T, seed uint32) {
+	h := seed * 2654435761
+	for i := range x {
+		h = h*1664525 + 1013904223
+		x[i] = T(h>>8)/(1<<24) - 0.5
+	}
+}
+
+// measurePeak times the FMA peak loop of one kernel set on one thread for
+// about peakTime and returns its GFLOP/s.
+func measurePeak(peak func(n int) int) float64 {
+	n := 1 << 10
+	for {
+		t0 := time.Now()
+		f := peak(n)
+		d := time.Since(t0)
+		if d >= peakTime/4 || n >= 1<<40 {
+			if d < peakTime {
+				n = int(float64(n) * float64(peakTime) / float64(max(d, 1)))
+				t0 = time.Now()
+				f = peak(n)
+				d = time.Since(t0)
+			}
+			return float64(f) / d.Seconds() / 1e9
+		}
+		n *= 4
+	}
+}

@@ -2,9 +2,11 @@ package svm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
-	"runtime"
+
+	"github.com/ntksvm/ntksvm/linalg"
 )
 
 // KRR solves kernel ridge regression exactly: α = (K + cI)⁻¹y by a
@@ -18,8 +20,10 @@ import (
 //	sum:  λ/2‖β‖² + Σ (yᵢ − gᵢ)²      → c = λ/2  (paper Table 3, PROTOCOL §4.7)
 //	mean: λ/2‖β‖² + (1/n) Σ (yᵢ − gᵢ)² → c = nλ/2
 //
-// (KRRShift computes it.) The factorisation is float64 whatever K's type.
-// KRR returns an error if the matrix is not positive definite.
+// (KRRShift computes it.) The factorisation (linalg.SolveSPD, blocked on
+// the GEMM) is float64 whatever K's type; it needs n² float64 of memory
+// besides K. KRR returns an error if K + cI is not positive definite.
+// ctx is checked before the factorisation only.
 func KRR(ctx context.Context, k KernelMatrix, y []float64, c float64) (*KernelMachine, error) {
 	n, cols := k.Dims()
 	if n != cols {
@@ -34,17 +38,25 @@ func KRR(ctx context.Context, k KernelMatrix, y []float64, c float64) (*KernelMa
 	if err := checkLabels(Squared, y); err != nil {
 		return nil, err
 	}
-	a := make([]float64, n*n)
-	for i := range n {
-		k.RowTo(a[i*n:(i+1)*n], i)
-		a[i*n+i] += c
-	}
-	if err := cholesky(ctx, a, n); err != nil {
+	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	a := linalg.New[float64](n, n)
+	for i := range n {
+		k.RowTo(a.Row(i), i)
+		a.Data[i*n+i] += c
 	}
 	alpha := make([]float64, n)
 	copy(alpha, y)
-	cholSolve(a, n, alpha)
+	b, _ := linalg.FromSlice(n, 1, alpha)
+	if err := linalg.SolveSPD(a, b); err != nil {
+		var nspd *linalg.NotSPDError
+		if errors.As(err, &nspd) {
+			return nil, fmt.Errorf("svm: KRR: K + %gI is not positive definite (pivot %d is %.3g); use a larger ridge c: %w",
+				c, nspd.Index, nspd.Pivot, err)
+		}
+		return nil, fmt.Errorf("svm: KRR: %w", err)
+	}
 	return &KernelMachine{Alpha: alpha}, nil
 }
 
@@ -57,45 +69,3 @@ func KRRShift(lambda float64, obj Objective, n int) float64 {
 	return lambda / 2
 }
 
-// cholesky overwrites the lower triangle of the n×n row-major a with L,
-// a = L·Lᵀ (right-looking, blocked by row panels so rows stream from cache).
-func cholesky(ctx context.Context, a []float64, n int) error {
-	for j := range n {
-		if j%64 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		rj := a[j*n : j*n+j]
-		d := a[j*n+j] - dotf(rj, rj)
-		if !(d > 0) {
-			return fmt.Errorf("svm: matrix is not positive definite (pivot %d is %.3g); add a ridge c > 0", j, d)
-		}
-		d = math.Sqrt(d)
-		a[j*n+j] = d
-		inv := 1 / d
-		parallel(n-j-1, runtime.GOMAXPROCS(0), 32, func(lo, hi int) {
-			for i := j + 1 + lo; i < j+1+hi; i++ {
-				ri := a[i*n : i*n+j]
-				a[i*n+j] = (a[i*n+j] - dotf(ri, rj)) * inv
-			}
-		})
-	}
-	return nil
-}
-
-// cholSolve solves L·Lᵀx = b in place for the factor of cholesky.
-func cholSolve(l []float64, n int, b []float64) {
-	for i := range n {
-		b[i] = (b[i] - dotf(l[i*n:i*n+i], b[:i])) / l[i*n+i]
-	}
-	for i := n - 1; i >= 0; i-- {
-		s := b[i]
-		for p := i + 1; p < n; p++ {
-			s -= l[p*n+i] * b[p]
-		}
-		b[i] = s / l[i*n+i]
-	}
-}
-
-func dotf(a, b []float64) float64 { return dot(a, b) }

@@ -2,7 +2,6 @@ package svm
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
 
 	"github.com/ntksvm/ntksvm/linalg"
@@ -27,11 +26,11 @@ type KernelMatrix interface {
 	RowTo(dst []float64, i int)
 }
 
-// Dense is a KernelMatrix over a linalg.Matrix. MulVec and AddRows split
-// their work over Threads goroutines (0 means GOMAXPROCS).
+// Dense is a KernelMatrix over a linalg.Matrix. MulVec (linalg.Gemv, or
+// linalg.GemvF32F64 for float32) and AddRows run on linalg.Threads()
+// goroutines.
 type Dense[T linalg.Float] struct {
-	M       linalg.Matrix[T]
-	Threads int
+	M linalg.Matrix[T]
 }
 
 // NewDense wraps m (not copied) as a KernelMatrix.
@@ -50,24 +49,25 @@ func (d *Dense[T]) RowTo(dst []float64, i int) {
 	}
 }
 
-func (d *Dense[T]) threads() int {
-	if d.Threads > 0 {
-		return d.Threads
-	}
-	return runtime.GOMAXPROCS(0)
-}
+func (d *Dense[T]) threads() int { return linalg.Threads() }
 
 // MulVec implements KernelMatrix: dst = K·x, rows split over the threads.
-// It panics if the lengths do not match (a programmer error).
+// It panics if the lengths do not match or dst overlaps x (programmer
+// errors).
 func (d *Dense[T]) MulVec(dst, x []float64) {
 	if len(dst) != d.M.Rows || len(x) != d.M.Cols {
 		panic(fmt.Sprintf("svm: MulVec: %d×%d matrix, len(dst) %d, len(x) %d", d.M.Rows, d.M.Cols, len(dst), len(x)))
 	}
-	parallel(d.M.Rows, d.threads(), 64, func(i0, i1 int) {
-		for i := i0; i < i1; i++ {
-			dst[i] = dot(d.M.Row(i), x)
-		}
-	})
+	var err error
+	switch k := any(d.M).(type) {
+	case linalg.Matrix[float64]:
+		err = linalg.Gemv(linalg.NoTrans, 1, k, x, 0, dst)
+	case linalg.Matrix[float32]:
+		err = linalg.GemvF32F64(linalg.NoTrans, 1, k, x, 0, dst)
+	}
+	if err != nil {
+		panic("svm: MulVec: " + err.Error())
+	}
 }
 
 // AddRows implements KernelMatrix: columns split over the threads.

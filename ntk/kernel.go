@@ -1,0 +1,462 @@
+package ntk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ntksvm/ntksvm/asm"
+	"github.com/ntksvm/ntksvm/linalg"
+)
+
+// Params are the hyper-parameters of the infinite-width kernels: the number
+// of hidden ReLU layers L and the weight and bias standard deviations.
+type Params struct {
+	Depth     int     // L ≥ 1 hidden layers ("2-layer" in the paper is L = 1)
+	WeightStd float64 // σ_w > 0; the paper and neural-tangents use 1
+	BiasStd   float64 // σ_b ≥ 0; 0 means no bias
+}
+
+// DefaultParams returns the paper's kernel with L hidden layers: σ_w = 1,
+// σ_b = 0.
+func DefaultParams(depth int) Params { return Params{Depth: depth, WeightStd: 1} }
+
+// maxDepth bounds Depth: beyond it the kernel has long since converged to
+// its fixed point and a typo is more likely than intent.
+const maxDepth = 1000
+
+// Validate reports whether p describes a kernel.
+func (p Params) Validate() error {
+	switch {
+	case p.Depth < 1 || p.Depth > maxDepth:
+		return fmt.Errorf("ntk: depth %d: want 1…%d hidden layers", p.Depth, maxDepth)
+	case !(p.WeightStd > 0) || math.IsInf(p.WeightStd, 0):
+		return fmt.Errorf("ntk: weight std %v: want a positive finite number", p.WeightStd)
+	case !(p.BiasStd >= 0) || math.IsInf(p.BiasStd, 0):
+		return fmt.Errorf("ntk: bias std %v: want a finite number ≥ 0", p.BiasStd)
+	}
+	return nil
+}
+
+// Kind selects a kernel.
+type Kind int
+
+const (
+	KindNTK  Kind = iota // the neural tangent kernel Θ
+	KindNNGP             // the NNGP (conjugate) kernel Σ
+)
+
+// String returns "ntk" or "nngp".
+func (k Kind) String() string {
+	switch k {
+	case KindNTK:
+		return "ntk"
+	case KindNNGP:
+		return "nngp"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// ParseKind parses "ntk" or "nngp".
+func ParseKind(s string) (Kind, error) {
+	switch s {
+	case "ntk":
+		return KindNTK, nil
+	case "nngp":
+		return KindNNGP, nil
+	}
+	return 0, fmt.Errorf("ntk: kind %q: want ntk or nngp", s)
+}
+
+// Options control how the Gram functions run. The zero value uses
+// linalg.Threads() workers and reports no progress.
+type Options struct {
+	Threads int // workers for the elementwise recursion; 0 means linalg.Threads()
+	// Progress, if not nil, is called with the number of rows finished and
+	// the total, from one goroutine at a time, at most about 100 times.
+	Progress func(done, total int)
+}
+
+func (o Options) threads() int {
+	if o.Threads > 0 {
+		return o.Threads
+	}
+	return linalg.Threads()
+}
+
+// NTK returns the infinite-width NTK Gram matrix Θ(X, X) of the rows of x.
+func NTK[T linalg.Float](x linalg.Matrix[T], p Params) (linalg.Matrix[T], error) {
+	k := linalg.New[T](x.Rows, x.Rows)
+	return k, GramInto(context.Background(), x, p, Options{}, k, linalg.Matrix[T]{})
+}
+
+// NNGP returns the infinite-width NNGP Gram matrix Σ(X, X) of the rows of x.
+func NNGP[T linalg.Float](x linalg.Matrix[T], p Params) (linalg.Matrix[T], error) {
+	k := linalg.New[T](x.Rows, x.Rows)
+	return k, GramInto(context.Background(), x, p, Options{}, linalg.Matrix[T]{}, k)
+}
+
+// Kernels returns both Gram matrices, Θ(X, X) and Σ(X, X), in one pass.
+func Kernels[T linalg.Float](x linalg.Matrix[T], p Params) (ntk, nngp linalg.Matrix[T], err error) {
+	ntk, nngp = linalg.New[T](x.Rows, x.Rows), linalg.New[T](x.Rows, x.Rows)
+	return ntk, nngp, GramInto(context.Background(), x, p, Options{}, ntk, nngp)
+}
+
+// CrossNTK returns the n*×n matrix Θ(Z, X) between the rows of z and x.
+func CrossNTK[T linalg.Float](z, x linalg.Matrix[T], p Params) (linalg.Matrix[T], error) {
+	k := linalg.New[T](z.Rows, x.Rows)
+	return k, CrossInto(context.Background(), z, x, p, Options{}, k, linalg.Matrix[T]{})
+}
+
+// CrossNNGP returns the n*×n matrix Σ(Z, X).
+func CrossNNGP[T linalg.Float](z, x linalg.Matrix[T], p Params) (linalg.Matrix[T], error) {
+	k := linalg.New[T](z.Rows, x.Rows)
+	return k, CrossInto(context.Background(), z, x, p, Options{}, linalg.Matrix[T]{}, k)
+}
+
+// errNoOutput is returned when neither output is given.
+var errNoOutput = errors.New("ntk: no output matrix given (want the NTK, the NNGP or both)")
+
+// GramInto writes Θ(X, X) into ntk and Σ(X, X) into nngp, each n×n for n
+// rows of x; either may be the zero Matrix to skip it (at least one must be
+// given). The result is exactly symmetric. It returns an error for bad
+// parameters, shapes, or a non-finite x (naming the row), and ctx's error
+// if it is cancelled (the outputs are then incomplete).
+func GramInto[T linalg.Float](ctx context.Context, x linalg.Matrix[T], p Params, o Options, ntk, nngp linalg.Matrix[T]) error {
+	n := x.Rows
+	outs, err := checkOutputs(p, x, n, n, ntk, nngp)
+	if err != nil {
+		return err
+	}
+	pl := newPlan(p, x.Cols)
+	cols := pl.layerNorms(rowSquares(x))
+	// X·Xᵀ, lower triangle, into the first output.
+	g := outs[0]
+	if err := linalg.SyrkLower(1, x, 0, g); err != nil {
+		return fmt.Errorf("ntk: Gram product: %w", err)
+	}
+	err = pl.rows(ctx, o, n, func(i int, sc *scratch) {
+		processRow(pl, g.Row(i)[:i+1], rowOf(ntk, i, i+1), rowOf(nngp, i, i+1), cols, cols, i, i, sc)
+	})
+	if err != nil {
+		return err
+	}
+	for _, m := range outs {
+		mirror(m, o.threads())
+	}
+	return nil
+}
+
+// CrossInto writes Θ(Z, X) into ntk and Σ(Z, X) into nngp, each z.Rows ×
+// x.Rows; either may be the zero Matrix to skip it. Errors as GramInto.
+func CrossInto[T linalg.Float](ctx context.Context, z, x linalg.Matrix[T], p Params, o Options, ntk, nngp linalg.Matrix[T]) error {
+	if z.Cols != x.Cols {
+		return fmt.Errorf("%w: ntk: Z has %d features, X has %d", linalg.ErrShape, z.Cols, x.Cols)
+	}
+	if err := checkFinite("Z", z); err != nil {
+		return err
+	}
+	outs, err := checkOutputs(p, x, z.Rows, x.Rows, ntk, nngp)
+	if err != nil {
+		return err
+	}
+	pl := newPlan(p, x.Cols)
+	cols := pl.layerNorms(rowSquares(x))
+	rows := pl.layerNorms(rowSquares(z))
+	g := outs[0]
+	if err := linalg.CrossGram(z, x, g); err != nil {
+		return fmt.Errorf("ntk: cross Gram product: %w", err)
+	}
+	return pl.rows(ctx, o, z.Rows, func(i int, sc *scratch) {
+		processRow(pl, g.Row(i), rowOf(ntk, i, x.Rows), rowOf(nngp, i, x.Rows), rows, cols, i, -1, sc)
+	})
+}
+
+// Diag returns the diagonals Θ(x_i, x_i) and Σ(x_i, x_i) for the rows of x,
+// by the diagonal recursion (the correlation is exactly 1): Σ^{h+1} =
+// σ_w²Σ^h/2 + σ_b², Θ^{h+1} = Σ^{h+1} + σ_w²Θ^h/2.
+func Diag[T linalg.Float](x linalg.Matrix[T], p Params) (ntk, nngp []T, err error) {
+	if err := p.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if err := checkFinite("X", x); err != nil {
+		return nil, nil, err
+	}
+	pl := newPlan(p, x.Cols)
+	ln := pl.layerNorms(rowSquares(x))
+	ntk, nngp = make([]T, x.Rows), make([]T, x.Rows)
+	for i := range ntk {
+		ntk[i], nngp[i] = T(ln.diagNTK[i]), T(ln.diagNNGP[i])
+	}
+	return ntk, nngp, nil
+}
+
+func checkOutputs[T linalg.Float](p Params, x linalg.Matrix[T], m, n int, ntk, nngp linalg.Matrix[T]) ([]linalg.Matrix[T], error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if x.Cols == 0 {
+		return nil, fmt.Errorf("%w: ntk: inputs have no features", linalg.ErrShape)
+	}
+	if err := checkFinite("X", x); err != nil {
+		return nil, err
+	}
+	var outs []linalg.Matrix[T]
+	for _, o := range []struct {
+		name string
+		m    linalg.Matrix[T]
+	}{{"NTK", ntk}, {"NNGP", nngp}} {
+		if o.m.Data == nil && o.m.Rows == 0 && o.m.Cols == 0 {
+			continue
+		}
+		if o.m.Rows != m || o.m.Cols != n {
+			return nil, fmt.Errorf("%w: ntk: %s output is %d×%d, want %d×%d", linalg.ErrShape, o.name, o.m.Rows, o.m.Cols, m, n)
+		}
+		outs = append(outs, o.m)
+	}
+	if len(outs) == 0 {
+		return nil, errNoOutput
+	}
+	if len(outs) == 2 && len(ntk.Data) > 0 && len(nngp.Data) > 0 && &ntk.Data[0] == &nngp.Data[0] {
+		return nil, errors.New("ntk: the NTK and NNGP outputs share storage")
+	}
+	return outs, nil
+}
+
+// checkFinite returns an error naming the first row of x with a NaN or an
+// infinity.
+func checkFinite[T linalg.Float](name string, x linalg.Matrix[T]) error {
+	for i := range x.Rows {
+		for j, v := range x.Row(i) {
+			if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+				return fmt.Errorf("ntk: %s row %d (column %d) holds %v; inputs must be finite", name, i, j, f)
+			}
+		}
+	}
+	return nil
+}
+
+// rowSquares returns ‖x_i‖² for every row, summed in float64.
+func rowSquares[T linalg.Float](x linalg.Matrix[T]) []float64 {
+	s := make([]float64, x.Rows)
+	for i := range x.Rows {
+		var a0, a1, a2, a3 float64
+		r := x.Row(i)
+		j := 0
+		for ; j+4 <= len(r); j += 4 {
+			v0, v1, v2, v3 := float64(r[j]), float64(r[j+1]), float64(r[j+2]), float64(r[j+3])
+			a0 += v0 * v0
+			a1 += v1 * v1
+			a2 += v2 * v2
+			a3 += v3 * v3
+		}
+		for ; j < len(r); j++ {
+			v := float64(r[j])
+			a0 += v * v
+		}
+		s[i] = (a0 + a1) + (a2 + a3)
+	}
+	return s
+}
+
+// rowOf returns row i of m cut to n elements, or nil if m is not given.
+func rowOf[T linalg.Float](m linalg.Matrix[T], i, n int) []T {
+	if m.Data == nil {
+		return nil
+	}
+	return m.Row(i)[:n]
+}
+
+// plan holds the constants of one kernel computation.
+type plan struct {
+	p        Params
+	a        float64 // σ_w²/d: the first Dense layer applied to x·x'
+	sw2, sb2 float64
+}
+
+func newPlan(p Params, d int) *plan {
+	sw2 := p.WeightStd * p.WeightStd
+	return &plan{p: p, a: sw2 / float64(d), sw2: sw2, sb2: p.BiasStd * p.BiasStd}
+}
+
+// layerNorms are, for a set of inputs, √Σ^h(x, x) and its reciprocal (0 for
+// a zero norm) at each ReLU layer h = 1…L, and the final diagonals.
+type layerNorms struct {
+	norm, inv         [][]float64 // [h-1][i]
+	diagNTK, diagNNGP []float64
+}
+
+// tinyNorm: norms below it count as zero (their reciprocal would overflow).
+const tinyNorm = 1e-150
+
+func (pl *plan) layerNorms(sq []float64) *layerNorms {
+	L := pl.p.Depth
+	ln := &layerNorms{norm: make([][]float64, L), inv: make([][]float64, L),
+		diagNTK: make([]float64, len(sq)), diagNNGP: make([]float64, len(sq))}
+	for h := range L {
+		ln.norm[h], ln.inv[h] = make([]float64, len(sq)), make([]float64, len(sq))
+	}
+	for i, s := range sq {
+		sig := s*pl.a + pl.sb2 // Σ¹(x, x), as the row loop forms Σ¹(x, x')
+		th := sig
+		for h := range L {
+			nrm := math.Sqrt(sig)
+			ln.norm[h][i] = nrm
+			if nrm >= tinyNorm {
+				ln.inv[h][i] = 1 / nrm
+			}
+			sig = pl.sw2*(sig/2) + pl.sb2
+			th = sig + pl.sw2*(th/2)
+		}
+		ln.diagNTK[i], ln.diagNNGP[i] = th, sig
+	}
+	return ln
+}
+
+// scratch is one worker's float64 rows.
+type scratch struct{ sig, th []float64 }
+
+// rows runs fn for rows 0…n−1 on the workers, in chunks taken in order,
+// checking ctx between chunks and reporting progress.
+func (pl *plan) rows(ctx context.Context, o Options, n int, fn func(i int, sc *scratch)) error {
+	const chunk = 8
+	var next, done atomic.Int64
+	var mu sync.Mutex
+	reported := 0
+	workers := max(1, min(o.threads(), (n+chunk-1)/chunk))
+	var wg sync.WaitGroup
+	var stop atomic.Bool
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := &scratch{}
+			for !stop.Load() {
+				if ctx.Err() != nil {
+					stop.Store(true)
+					return
+				}
+				i0 := int(next.Add(chunk)) - chunk
+				if i0 >= n {
+					return
+				}
+				for i := i0; i < min(i0+chunk, n); i++ {
+					fn(i, sc)
+				}
+				d := int(done.Add(int64(min(chunk, n-i0))))
+				if o.Progress != nil && (d == n || d-reported >= max(n/100, 1)) {
+					mu.Lock()
+					if d > reported {
+						reported = d
+						o.Progress(d, n)
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+// processRow applies the whole recursion to one row of pairs: g holds
+// x_i·x_j for j < len(g) (row ri of the row norms, columns 0… of the column
+// norms), and the results go to ntk and nngp (either may be nil, and either
+// may alias g). diag ≥ 0 is the column of the pair (x_i, x_i), which gets
+// the exact diagonal values.
+func processRow[T linalg.Float](pl *plan, g, ntk, nngp []T, rows, cols *layerNorms, ri, diag int, sc *scratch) {
+	n := len(g)
+	var sig, th []float64
+	g64, is64 := any(g).([]float64)
+	if is64 {
+		sig, _ = any(nngp).([]float64)
+		th, _ = any(ntk).([]float64)
+	}
+	if sig == nil {
+		sig = grow(&sc.sig, n)
+	}
+	if th == nil {
+		th = grow(&sc.th, n)
+	}
+	a, b := pl.a, pl.sb2
+	if is64 {
+		// sig or th may be g itself: each element is read before it is written.
+		for j, v := range g64[:n] {
+			s := v*a + b
+			sig[j] = s
+			th[j] = s
+		}
+	} else {
+		for j, v := range g[:n] {
+			s := float64(v)*a + b
+			sig[j] = s
+			th[j] = s
+		}
+	}
+	for h := range pl.p.Depth {
+		asm.ArcCosLayer64(sig, th, rows.norm[h][ri], rows.inv[h][ri], cols.norm[h][:n], cols.inv[h][:n], pl.sw2, pl.sb2)
+	}
+	if diag >= 0 {
+		sig[diag], th[diag] = rows.diagNNGP[ri], rows.diagNTK[ri]
+	}
+	if !is64 {
+		if ntk != nil {
+			for j, v := range th {
+				ntk[j] = T(v)
+			}
+		}
+		if nngp != nil {
+			for j, v := range sig {
+				nngp[j] = T(v)
+			}
+		}
+	}
+}
+
+// grow returns (*buf)[:n], reallocating if needed.
+func grow(buf *[]float64, n int) []float64 {
+	if cap(*buf) < n {
+		*buf = make([]float64, n)
+	}
+	return (*buf)[:n]
+}
+
+// mirrorBlock is the tile edge of mirror: two tiles of float64 fit in L1.
+const mirrorBlock = 64
+
+// mirror copies the strict lower triangle of the square matrix c onto the
+// upper one, tile by tile, over threads workers.
+func mirror[T linalg.Float](c linalg.Matrix[T], threads int) {
+	n := c.Rows
+	nb := (n + mirrorBlock - 1) / mirrorBlock
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	ld := c.Stride
+	for range max(1, min(threads, nb)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				// Block row bi of the upper triangle: tiles (bi, bj), bj ≥ bi.
+				bi := int(next.Add(1)) - 1
+				if bi >= nb {
+					return
+				}
+				i0, i1 := bi*mirrorBlock, min(bi*mirrorBlock+mirrorBlock, n)
+				for j0 := i0; j0 < n; j0 += mirrorBlock {
+					j1 := min(j0+mirrorBlock, n)
+					for i := i0; i < i1; i++ {
+						row := c.Data[i*ld : i*ld+j1]
+						for j := max(j0, i+1); j < j1; j++ {
+							row[j] = c.Data[j*ld+i]
+						}
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -73,7 +73,7 @@ func Fetch(ctx context.Context, dir string, opt FetchOptions) error {
 				return fmt.Errorf("mnist: %w; remove it to download the canonical file", err)
 			}
 			if got.SHA256 != Canonical(f) {
-				return fmt.Errorf("mnist: %s: %v; remove it to download the canonical file", p, ErrChecksum)
+				return fmt.Errorf("mnist: %s: %w; remove it to download the canonical file", p, ErrChecksum)
 			}
 			logf("%s: present, checksum OK", p)
 			continue

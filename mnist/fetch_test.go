@@ -25,7 +25,7 @@ func fakeCanonical(t *testing.T) map[string][]byte {
 	for _, f := range Files {
 		var raw []byte
 		if f == TrainImages || f == TestImages {
-			raw = idxBytes(8, []uint32{3, 2, 2}, seq(12+int(f))[f:])
+			raw = idxBytes(8, []uint32{3, 2, 2}, seq(12 + int(f))[f:])
 		} else {
 			raw = idxBytes(8, []uint32{3}, []byte{byte(f), 1, 0})
 		}

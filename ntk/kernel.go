@@ -153,6 +153,12 @@ func GramInto[T linalg.Float](ctx context.Context, x linalg.Matrix[T], p Params,
 // CrossInto writes Θ(Z, X) into ntk and Σ(Z, X) into nngp, each z.Rows ×
 // x.Rows; either may be the zero Matrix to skip it. Errors as GramInto.
 func CrossInto[T linalg.Float](ctx context.Context, z, x linalg.Matrix[T], p Params, o Options, ntk, nngp linalg.Matrix[T]) error {
+	return crossInto(ctx, z, x, p, o, ntk, nngp, -1)
+}
+
+// crossInto is CrossInto; when diagOff ≥ 0, z is rows diagOff… of x and
+// the pairs (x_i, x_i) get the exact diagonal values, as GramInto gives them.
+func crossInto[T linalg.Float](ctx context.Context, z, x linalg.Matrix[T], p Params, o Options, ntk, nngp linalg.Matrix[T], diagOff int) error {
 	if z.Cols != x.Cols {
 		return fmt.Errorf("%w: ntk: Z has %d features, X has %d", linalg.ErrShape, z.Cols, x.Cols)
 	}
@@ -171,7 +177,11 @@ func CrossInto[T linalg.Float](ctx context.Context, z, x linalg.Matrix[T], p Par
 		return fmt.Errorf("ntk: cross Gram product: %w", err)
 	}
 	return pl.rows(ctx, o, z.Rows, func(i int, sc *scratch) {
-		processRow(pl, g.Row(i), rowOf(ntk, i, x.Rows), rowOf(nngp, i, x.Rows), rows, cols, i, -1, sc)
+		diag := -1
+		if diagOff >= 0 {
+			diag = diagOff + i
+		}
+		processRow(pl, g.Row(i), rowOf(ntk, i, x.Rows), rowOf(nngp, i, x.Rows), rows, cols, i, diag, sc)
 	})
 }
 

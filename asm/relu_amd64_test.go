@@ -2,7 +2,10 @@
 
 package asm
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestReLUNonTemporal runs the exhaustive ReLU test with the non-temporal
 // path taken for every length, so its aligned head, its kernels and its
@@ -20,7 +23,7 @@ func TestReLUNonTemporal(t *testing.T) {
 // odd misalignment.
 func TestReLUNonTemporalLarge(t *testing.T) {
 	if testing.Short() {
-		t.Skip("allocates ~100 MB")
+		t.Skip("allocates arrays larger than twice the L2")
 	}
 	n := reluNTBytes/4 + 77
 	x := alignedFloats[float32](n, 3)
@@ -34,5 +37,39 @@ func TestReLUNonTemporalLarge(t *testing.T) {
 		if i := reluBad(dst, x); i >= 0 {
 			t.Fatalf("%s: ReLU(%v) = %v at %d", k.name, x[i], dst[i], i)
 		}
+	}
+}
+
+// BenchmarkReLUNonTemporal compares the cached and the non-temporal paths
+// of out-of-place ReLU across the cache sizes; it is how reluNTBytes was
+// chosen.
+func BenchmarkReLUNonTemporal(b *testing.B) {
+	defer func(v int) { reluNTBytes = v }(reluNTBytes)
+	for _, n := range []int{1 << 18, 1 << 20, 1 << 22, 1 << 24, 1 << 26} {
+		x := alignedFloats[float32](n, 0)
+		for i := range x {
+			x[i] = float32(i%13) - 6
+		}
+		dst := alignedFloats[float32](n, 0)
+		for _, k := range available[:len(available)-1] {
+			for _, nt := range []bool{false, true} {
+				b.Run(fmt.Sprintf("impl=%s/nt=%v/n=%d", k.name, nt, n), func(b *testing.B) {
+					reluNTBytes = 1 << 62
+					if nt {
+						reluNTBytes = 0
+					}
+					b.SetBytes(int64(8 * n))
+					for b.Loop() {
+						k.ReLU32(dst, x)
+					}
+				})
+			}
+		}
+		b.Run(fmt.Sprintf("impl=copy/nt=go/n=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(8 * n))
+			for b.Loop() {
+				copy(dst, x)
+			}
+		})
 	}
 }

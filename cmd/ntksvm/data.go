@@ -1,0 +1,302 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/mnist"
+)
+
+func init() {
+	register(&command{
+		name:    "data",
+		summary: "find, check and download MNIST: data info, data fetch mnist",
+		run:     runData,
+	})
+}
+
+const dataUsage = `Usage:
+  ntksvm data info [--mnist DIR]           show the MNIST files found, their sizes, class counts and checksums
+  ntksvm data fetch mnist [--mnist DIR] [--mirror URL]...
+                                           download MNIST, verify it and store it in DIR
+
+DIR defaults to $` + mnist.EnvDir + `, else the user cache directory (ntksvm/mnist in it).
+Run "ntksvm data info -h" or "ntksvm data fetch -h" for the flags.`
+
+func runData(ctx context.Context, e *env, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprintln(e.stderr, dataUsage)
+		return usageError("data needs a subcommand: info or fetch")
+	}
+	switch args[0] {
+	case "info":
+		return runDataInfo(e, args[1:])
+	case "fetch":
+		return runDataFetch(ctx, e, args[1:])
+	case "-h", "--help", "help":
+		fmt.Fprintln(e.stderr, dataUsage)
+		return flag.ErrHelp
+	}
+	return usageError("unknown data subcommand %q: want info or fetch", args[0])
+}
+
+// mnistFlags are the flags of every command that reads MNIST.
+type mnistFlags struct {
+	dir               string
+	allowNonCanonical bool
+}
+
+// addMNISTFlags registers --mnist and --allow-noncanonical on fs.
+func addMNISTFlags(fs *flag.FlagSet) *mnistFlags {
+	m := &mnistFlags{}
+	fs.StringVar(&m.dir, "mnist", "", "MNIST `directory` (default $"+mnist.EnvDir+", else the user cache directory)")
+	fs.BoolVar(&m.allowNonCanonical, "allow-noncanonical", false,
+		"use MNIST files whose content is not the canonical MNIST (prints a warning; results will not match the paper)")
+	return m
+}
+
+// locate returns the MNIST directory the flags select and where it came from.
+func (m *mnistFlags) locate() (string, mnist.Source, error) {
+	return mnist.Locate(m.dir)
+}
+
+// loadBinary loads the task "digit a against digit b" for both splits, as
+// mnist.LoadBinary does: files that are not the canonical MNIST are refused,
+// or with --allow-noncanonical used after a warning on e.stderr naming each.
+func loadBinary[T linalg.Float](e *env, m *mnistFlags, a, b int, opt mnist.Options) (train, test *mnist.Task[T], err error) {
+	dir, _, err := m.locate()
+	if err != nil {
+		return nil, nil, err
+	}
+	tr, te, err := mnist.Load(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, s := range []*mnist.Set{tr, te} {
+		if err := s.Verify(); err != nil {
+			if !m.allowNonCanonical {
+				return nil, nil, fmt.Errorf("%w (pass --allow-noncanonical to use these files anyway)", err)
+			}
+			for _, info := range []*mnist.FileInfo{&s.Images.Info, &s.Labels.Info} {
+				if p := info.Problem(); p != "" {
+					fmt.Fprintf(e.stderr, "WARNING: %s; results will not reproduce the paper\n", p)
+				}
+			}
+		}
+	}
+	if train, err = mnist.Binary[T](tr, a, b, opt); err != nil {
+		return nil, nil, err
+	}
+	if test, err = mnist.Binary[T](te, a, b, opt); err != nil {
+		return nil, nil, err
+	}
+	return train, test, nil
+}
+
+func runDataInfo(e *env, args []string) error {
+	fs := newFlagSet(e, "data info", "[--mnist DIR]")
+	mf := &mnistFlags{}
+	fs.StringVar(&mf.dir, "mnist", "", "MNIST `directory` (default $"+mnist.EnvDir+", else the user cache directory)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	dir, src, err := mf.locate()
+	if err != nil {
+		return err
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "MNIST directory: %s (from %s)\n", dir, src)
+
+	// Read the four files concurrently; report each, good or bad.
+	type result struct {
+		path string
+		im   *mnist.Images
+		lb   *mnist.Labels
+		err  error
+	}
+	res := make([]result, len(mnist.Files))
+	var wg sync.WaitGroup
+	for i, f := range mnist.Files {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := &res[i]
+			if r.path, r.err = mnist.Find(dir, f); r.err != nil {
+				return
+			}
+			if f == mnist.TrainImages || f == mnist.TestImages {
+				r.im, r.err = mnist.ReadImages(r.path)
+			} else {
+				r.lb, r.err = mnist.ReadLabels(r.path)
+			}
+		}()
+	}
+	wg.Wait()
+
+	var problems []string
+	missing := false
+	for i, f := range mnist.Files {
+		r := res[i]
+		var nf *mnist.NotFoundError
+		switch {
+		case errors.As(r.err, &nf):
+			missing = true
+			fmt.Fprintf(w, "%-13s missing (looked for %s)\n", f, strings.Join(nf.Tried, ", "))
+			continue
+		case r.err != nil:
+			fmt.Fprintf(w, "%-13s %s\n%14sERROR: %v\n", f, r.path, "", r.err)
+			problems = append(problems, r.err.Error())
+			continue
+		}
+		var info *mnist.FileInfo
+		var what string
+		if r.im != nil {
+			info = &r.im.Info
+			what = fmt.Sprintf("%d images of %d×%d", r.im.Count, r.im.Rows, r.im.Cols)
+		} else {
+			info = &r.lb.Info
+			what = fmt.Sprintf("%d labels", len(r.lb.Values))
+		}
+		format := "raw"
+		if info.Gzip {
+			format = "gzip"
+		}
+		fmt.Fprintf(w, "%-13s %s\n%14s%s, %s, %s\n%14s%s; content sha256 %x\n",
+			f, info.Path, "", format, byteCount(info.Size), what, "", checksumText(info), info.SHA256)
+		if p := info.Problem(); p != "" {
+			problems = append(problems, p)
+		}
+	}
+
+	var sets [2]*mnist.Set
+	for k, s := range []mnist.Split{mnist.Train, mnist.Test} {
+		im, lb := res[2*k].im, res[2*k+1].lb
+		if im == nil || lb == nil {
+			continue
+		}
+		if im.Count != len(lb.Values) {
+			p := fmt.Sprintf("%s: %s holds %d images but %s holds %d labels", s, im.Info.Path, im.Count, lb.Info.Path, len(lb.Values))
+			fmt.Fprintln(w, "ERROR:", p)
+			problems = append(problems, p)
+			continue
+		}
+		sets[k] = &mnist.Set{Split: s, Images: im, Labels: lb}
+		c := sets[k].Counts()
+		var parts []string
+		for d, n := range c {
+			parts = append(parts, fmt.Sprintf("%d:%d", d, n))
+		}
+		fmt.Fprintf(w, "%-5s %6d examples; per class %s\n", s, sets[k].Len(), strings.Join(parts, " "))
+	}
+	if sets[0] != nil && sets[1] != nil {
+		ctr, cte := sets[0].Counts(), sets[1].Counts()
+		fmt.Fprintf(w, "paper task 0 vs 1: %d train, %d test\n", ctr[0]+ctr[1], cte[0]+cte[1])
+	}
+
+	switch {
+	case missing:
+		return fmt.Errorf("MNIST is incomplete in %s (from %s); to provide it, set %s=DIR, pass --mnist DIR, or run \"ntksvm data fetch mnist\"",
+			dir, src, mnist.EnvDir)
+	case len(problems) > 0:
+		return fmt.Errorf("%d problem(s): %s", len(problems), strings.Join(problems, "; "))
+	}
+	fmt.Fprintln(w, "all four files are the canonical MNIST")
+	return nil
+}
+
+// checksumText describes a file's checksum status for data info.
+func checksumText(info *mnist.FileInfo) string {
+	if info.Checksum == mnist.ChecksumMismatch && info.IsCanonical {
+		return fmt.Sprintf("%v (its content is the canonical %s)", info.Checksum, info.Content)
+	}
+	if info.Checksum == mnist.ChecksumOK {
+		return "checksum OK (canonical MNIST)"
+	}
+	return info.Checksum.String()
+}
+
+// byteCount formats a size in bytes with SI units.
+func byteCount(n int64) string {
+	return (&progress{asBytes: true}).count(n)
+}
+
+func runDataFetch(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "data fetch", "mnist [--mnist DIR] [--mirror URL]...")
+	dirFlag := fs.String("mnist", "", "directory to store MNIST in (default $"+mnist.EnvDir+", else the user cache directory)")
+	var mirrors []string
+	fs.Func("mirror", "base `URL` to download from, tried in order; repeatable (default: "+strings.Join(mnist.Mirrors, ", ")+")",
+		func(s string) error {
+			if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") {
+				return fmt.Errorf("%q is not an http(s) URL", s)
+			}
+			mirrors = append(mirrors, s)
+			return nil
+		})
+	// Accept both "fetch mnist --flags" and "fetch --flags mnist".
+	named := len(args) > 0 && args[0] == "mnist"
+	if named {
+		args = args[1:]
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError("%v", err)
+	}
+	rest := fs.Args()
+	if !named {
+		switch {
+		case len(rest) == 0:
+			return usageError("data fetch needs the dataset name: ntksvm data fetch mnist")
+		case rest[0] != "mnist":
+			return usageError("unknown dataset %q: only mnist can be fetched", rest[0])
+		}
+		rest = rest[1:]
+	}
+	if len(rest) > 0 {
+		return usageError("unexpected argument %q", rest[0])
+	}
+	dir, src, err := mnist.Locate(*dirFlag)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "fetching MNIST into %s (from %s)\n", dir, src)
+	var cur *progress
+	finish := func() {
+		if cur != nil {
+			cur.Done()
+			cur = nil
+		}
+	}
+	err = mnist.Fetch(ctx, dir, mnist.FetchOptions{
+		Mirrors: mirrors,
+		Progress: func(f mnist.File, url string, done, total int64) {
+			if done == 0 {
+				finish()
+				cur = newProgress(e, url, total).bytes()
+			}
+			cur.Set(done)
+			if done == total {
+				finish()
+			}
+		},
+		Log: func(msg string) {
+			finish()
+			fmt.Fprintln(e.stderr, msg)
+		},
+	})
+	finish()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "MNIST is in %s; all four files verified\n", dir)
+	if src == mnist.SourceFlag {
+		fmt.Fprintf(e.stdout, "set %s=%s, or pass --mnist %s, to use it\n", mnist.EnvDir, dir, dir)
+	}
+	return nil
+}

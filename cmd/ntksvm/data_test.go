@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ntksvm/ntksvm/mnist"
+)
+
+// idxFile builds an IDX file of unsigned bytes.
+func idxFile(dims []uint32, data []byte) []byte {
+	b := []byte{0, 0, 8, byte(len(dims))}
+	for _, d := range dims {
+		b = binary.BigEndian.AppendUint32(b, d)
+	}
+	return append(b, data...)
+}
+
+func gzipBytes(b []byte) []byte {
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	w.Write(b)
+	w.Close()
+	return buf.Bytes()
+}
+
+// fakeMNIST writes a small non-canonical MNIST into a new directory: train
+// labels 0,1,2,1 and test labels 1,0, images of 2×2 pixels.
+func fakeMNIST(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name string, b []byte) {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("train-images-idx3-ubyte.gz", gzipBytes(idxFile([]uint32{4, 2, 2}, make([]byte, 16))))
+	write("train-labels-idx1-ubyte", idxFile([]uint32{4}, []byte{0, 1, 2, 1}))
+	write("t10k-images-idx3-ubyte", idxFile([]uint32{2, 2, 2}, make([]byte, 8)))
+	write("t10k-labels-idx1-ubyte.gz", gzipBytes(idxFile([]uint32{2}, []byte{1, 0})))
+	return dir
+}
+
+func TestDataInfo(t *testing.T) {
+	dir := fakeMNIST(t)
+	code, out, errOut := runCLI(t, "data", "info", "--mnist", dir)
+	if code != 1 {
+		t.Errorf("non-canonical files: exit %d, want 1", code)
+	}
+	for _, want := range []string{
+		"MNIST directory: " + dir + " (from --mnist)",
+		filepath.Join(dir, "train-images-idx3-ubyte.gz"), "gzip, ", "4 images of 2×2", "2 labels", "raw, ",
+		"checksum mismatch: not the canonical MNIST file",
+		"per class 0:1 1:2 2:1 3:0", "paper task 0 vs 1: 3 train, 2 test",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "4 problem(s)") {
+		t.Errorf("stderr: %s", errOut)
+	}
+
+	// Missing files: each is listed with the names tried, and the error
+	// says how to provide the data.
+	empty := t.TempDir()
+	t.Setenv(mnist.EnvDir, empty)
+	code, out, errOut = runCLI(t, "data", "info")
+	if code != 1 || !strings.Contains(out, "(from $"+mnist.EnvDir+")") ||
+		!strings.Contains(out, "t10k-labels   missing (looked for t10k-labels-idx1-ubyte, t10k-labels-idx1-ubyte.gz") {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+	for _, want := range []string{empty, "set " + mnist.EnvDir, "--mnist DIR", "ntksvm data fetch mnist"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("error lacks %q: %s", want, errOut)
+		}
+	}
+
+	// A broken file is reported with its problem; the others still are.
+	os.WriteFile(filepath.Join(dir, "t10k-labels-idx1-ubyte.gz"), idxFile([]uint32{3}, []byte{1, 0}), 0o644)
+	code, out, _ = runCLI(t, "data", "info", "--mnist", dir)
+	if code != 1 || !strings.Contains(out, "ERROR: "+filepath.Join(dir, "t10k-labels-idx1-ubyte.gz")+": invalid IDX file: truncated") ||
+		!strings.Contains(out, "4 images of 2×2") {
+		t.Errorf("broken file: exit %d, output:\n%s", code, out)
+	}
+}
+
+func TestDataReal(t *testing.T) {
+	dir := os.Getenv(mnist.EnvDir)
+	if dir == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true but %s is not set", mnist.EnvDir)
+		}
+		t.Skipf("%s not set", mnist.EnvDir)
+	}
+	code, out, errOut := runCLI(t, "data", "info", "--mnist", dir)
+	if code != 0 || strings.Count(out, "checksum OK") != 4 || !strings.Contains(out, "paper task 0 vs 1: 12665 train, 2115 test") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if testing.Short() {
+		return
+	}
+	// Fetch through a local mirror serving the real files.
+	s := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer s.Close()
+	dst := t.TempDir()
+	code, out, errOut = runCLI(t, "data", "fetch", "mnist", "--mnist", dst, "--mirror", s.URL+"/")
+	if code != 0 || !strings.Contains(out, "all four files verified") || !strings.Contains(errOut, "train-images-idx3-ubyte.gz: 100%") {
+		t.Errorf("fetch: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+func TestDataFetchErrors(t *testing.T) {
+	down := httptest.NewServer(http.NotFoundHandler())
+	defer down.Close()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"data"}, 2, "needs a subcommand"},
+		{[]string{"data", "nope"}, 2, "unknown data subcommand"},
+		{[]string{"data", "fetch"}, 2, "needs the dataset name"},
+		{[]string{"data", "fetch", "cifar"}, 2, "only mnist"},
+		{[]string{"data", "fetch", "mnist", "--mirror", "ftp://x"}, 2, "not an http(s) URL"},
+		{[]string{"data", "fetch", "mnist", "extra"}, 2, "unexpected argument"},
+		{[]string{"data", "fetch", "--mnist", dir, "--mirror", down.URL, "mnist"}, 1, "could not download train-images-idx3-ubyte from any mirror"},
+		{[]string{"data", "info", "stray"}, 2, "unexpected argument"},
+	} {
+		code, _, errOut := runCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", tc.args, code, errOut, tc.code, tc.want)
+		}
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 0 {
+		t.Errorf("failed fetch left %d files", len(es))
+	}
+}
+
+func TestLoadBinaryFlags(t *testing.T) {
+	dir := fakeMNIST(t)
+	var stderr bytes.Buffer
+	e := &env{stdout: &bytes.Buffer{}, stderr: &stderr}
+	if _, _, err := loadBinary[float64](e, &mnistFlags{dir: dir}, 0, 1, mnist.Options{}); err == nil ||
+		!strings.Contains(err.Error(), "--allow-noncanonical") {
+		t.Errorf("non-canonical files accepted: %v", err)
+	}
+	train, test, err := loadBinary[float32](e, &mnistFlags{dir: dir, allowNonCanonical: true}, 0, 1, mnist.Options{})
+	if err != nil || train.X.Rows != 3 || test.X.Rows != 2 || train.X.Cols != 4 {
+		t.Fatalf("allowed: %v", err)
+	}
+	if n := strings.Count(stderr.String(), "WARNING: "); n != 4 {
+		t.Errorf("%d warnings, want one per file:\n%s", n, stderr.String())
+	}
+}
+
+func TestProgress(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		tty   bool
+		total int64
+		want  []string // substrings, in order
+		lines int      // newline count
+	}{
+		{"log", false, 1000, []string{"x: 10% 100/1000\n", "x: 50% 500/1000\n", "x: 90% 900/1000\n", "x: 100% 1000/1000 in 25.0s\n"}, 10},
+		{"log unknown total", false, 0, []string{"x: 350\n", "x: 750\n", "x: 1000 in 25.0s\n"}, 3},
+		{"terminal", true, 1000, []string{"\r\033[Kx: [#....", "]   5% 50/1000", "]  95% 950/1000", "\r\033[Kx: 100% 1000/1000 in 25.0s\n"}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			p := newProgress(&env{stderr: &buf, isTerminal: tc.tty}, "x", tc.total)
+			t0 := time.Unix(0, 0)
+			clock := t0
+			p.now = func() time.Time { return clock }
+			p.start = t0
+			p.drawn = t0
+			for i := 1; i <= 10; i++ {
+				clock = t0.Add(time.Duration(i) * 2500 * time.Millisecond)
+				p.Add(50)
+				p.Add(50)
+			}
+			p.Done()
+			p.Done()
+			p.Add(1)
+			out := buf.String()
+			rest := out
+			for _, w := range tc.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("output lacks %q (in order):\n%q", w, out)
+				}
+				rest = rest[i+len(w):]
+			}
+			if n := strings.Count(out, "\n"); n != tc.lines {
+				t.Errorf("%d lines, want %d:\n%q", n, tc.lines, out)
+			}
+		})
+	}
+	if got := byteCount(9719438); got != "9.7 MB" {
+		t.Errorf("byteCount = %q", got)
+	}
+}

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+)
+
+// progress reports how far a long job has got on e.stderr: on a terminal, a
+// bar redrawn in place at most ten times a second; otherwise (a log, a
+// pipe) one plain line per tenth of the total, or every logInterval when the
+// total is unknown, so logs stay short. It is safe for concurrent use.
+//
+//	p := newProgress(e, "train-images-idx3-ubyte.gz", size).bytes()
+//	… p.Add(n) as work is done …
+//	p.Done()
+type progress struct {
+	mu       sync.Mutex
+	w        io.Writer
+	tty      bool
+	label    string
+	total    int64 // ≤ 0: unknown
+	n        int64
+	asBytes  bool
+	start    time.Time
+	drawn    time.Time // last redraw or log line
+	logged   int64     // tenths of the total already logged
+	finished bool
+	now      func() time.Time
+}
+
+// Intervals between updates.
+const (
+	drawInterval = 100 * time.Millisecond // terminal redraws
+	logInterval  = 10 * time.Second       // log lines when the total is unknown
+)
+
+// newProgress starts a progress report for label out of total units (≤ 0
+// if unknown).
+func newProgress(e *env, label string, total int64) *progress {
+	p := &progress{w: e.stderr, tty: e.isTerminal, label: label, total: total, now: time.Now}
+	p.start = p.now()
+	p.drawn = p.start
+	return p
+}
+
+// bytes makes p show its counts as bytes (kB, MB, …); it returns p.
+func (p *progress) bytes() *progress {
+	p.asBytes = true
+	return p
+}
+
+// Add records n more units done.
+func (p *progress) Add(n int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.update(p.n + n)
+}
+
+// Set records that n units are done in all.
+func (p *progress) Set(n int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.update(n)
+}
+
+func (p *progress) update(n int64) {
+	if p.finished {
+		return
+	}
+	p.n = n
+	t := p.now()
+	if p.tty {
+		if t.Sub(p.drawn) >= drawInterval {
+			p.drawn = t
+			fmt.Fprintf(p.w, "\r\033[K%s", p.line(false))
+		}
+		return
+	}
+	if p.total > 0 {
+		if tenth := min(10*p.n/p.total, 10); tenth > p.logged && tenth < 10 {
+			p.logged = tenth
+			fmt.Fprintln(p.w, p.line(false))
+		}
+	} else if t.Sub(p.drawn) >= logInterval {
+		p.drawn = t
+		fmt.Fprintln(p.w, p.line(false))
+	}
+}
+
+// Done writes the final state with the elapsed time and ends the report;
+// later calls do nothing.
+func (p *progress) Done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.finished {
+		return
+	}
+	p.finished = true
+	if p.tty {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+	fmt.Fprintln(p.w, p.line(true))
+}
+
+// line formats the current state: "label [####......] 40% 4.0 MB/10 MB".
+func (p *progress) line(final bool) string {
+	var b strings.Builder
+	b.WriteString(p.label)
+	b.WriteString(": ")
+	if p.total > 0 {
+		f := min(max(float64(p.n)/float64(p.total), 0), 1)
+		if p.tty && !final {
+			const width = 30
+			k := int(f * width)
+			b.WriteString("[" + strings.Repeat("#", k) + strings.Repeat(".", width-k) + "] ")
+		}
+		pct := "%.0f%%"
+		if p.tty {
+			pct = "%3.0f%%" // a fixed width keeps the redrawn line steady
+		}
+		fmt.Fprintf(&b, pct+" %s/%s", 100*f, p.count(p.n), p.count(p.total))
+	} else {
+		b.WriteString(p.count(p.n))
+	}
+	if final {
+		fmt.Fprintf(&b, " in %.1fs", p.now().Sub(p.start).Seconds())
+	}
+	return b.String()
+}
+
+// count formats n as a plain number or, for byte counts, in SI units.
+func (p *progress) count(n int64) string {
+	if !p.asBytes {
+		return fmt.Sprint(n)
+	}
+	switch f := float64(n); {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000_000:
+		return fmt.Sprintf("%.1f kB", f/1e3)
+	case n < 1000_000_000:
+		return fmt.Sprintf("%.1f MB", f/1e6)
+	default:
+		return fmt.Sprintf("%.2f GB", f/1e9)
+	}
+}

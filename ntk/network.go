@@ -1,0 +1,285 @@
+package ntk
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ntksvm/ntksvm/asm"
+	"github.com/ntksvm/ntksvm/linalg"
+)
+
+// Network is a finite NTK-parameterised ReLU MLP (SPEC §1) with Depth
+// hidden layers of Width units on D inputs and one output:
+//
+//	z¹ = σ_w·W⁰x/√D + σ_b·b⁰,  z^{l+1} = σ_w·W^l·relu(z^l)/√Width + σ_b·b^l,  f = z^{Depth+1}.
+//
+// Layers are numbered from 0 as in the files: W[l] is the weight of layer
+// l, stored out×in as PyTorch's nn.Linear stores it: W[0] is Width×D,
+// W[1…Depth−1] Width×Width, W[Depth] 1×Width. B[l] is the bias of layer l
+// (length out) and B is nil when BiasStd is 0 (no bias, the paper's
+// setting). The fields may be changed between calls (a trainer updates W);
+// their shapes may not.
+type Network[T linalg.Float] struct {
+	D, Width, Depth    int
+	WeightStd, BiasStd float64
+	W                  []linalg.Matrix[T]
+	B                  [][]T
+}
+
+// maxParams bounds the size of a network (about 16 GiB of float32).
+const maxParams = 1 << 32
+
+// NewNetwork returns a network with every weight and bias drawn N(0, 1)
+// from NewNormal(seed), layer by layer: all of W[0] in row-major order,
+// then B[0] if there are biases, then W[1], and so on. Samples are drawn in
+// float64 and rounded to T, so float32 and float64 networks of one seed
+// hold the same weights up to rounding, on every platform.
+func NewNetwork[T linalg.Float](d, width, depth int, weightStd, biasStd float64, seed uint64) (*Network[T], error) {
+	net, err := newShape[T](d, width, depth, weightStd, biasStd)
+	if err != nil {
+		return nil, err
+	}
+	g := NewNormal(seed)
+	for l := range net.W {
+		w := net.W[l]
+		for i := range w.Data {
+			w.Data[i] = T(g.Float64())
+		}
+		if net.B != nil {
+			for i := range net.B[l] {
+				net.B[l][i] = T(g.Float64())
+			}
+		}
+	}
+	return net, nil
+}
+
+// newShape allocates a zero network after checking its hyper-parameters.
+func newShape[T linalg.Float](d, width, depth int, weightStd, biasStd float64) (*Network[T], error) {
+	switch {
+	case d < 1 || width < 1:
+		return nil, fmt.Errorf("ntk: network with %d inputs and width %d: both must be positive", d, width)
+	case depth < 1 || depth > maxDepth:
+		return nil, fmt.Errorf("ntk: network depth %d: want 1…%d hidden layers", depth, maxDepth)
+	case float64(width)*(float64(d)+float64(width)*float64(depth-1)+1) > maxParams:
+		return nil, fmt.Errorf("ntk: network %d→%d×%d→1 has more than %d weights", d, width, depth, int64(maxParams))
+	}
+	if err := (Params{Depth: depth, WeightStd: weightStd, BiasStd: biasStd}).Validate(); err != nil {
+		return nil, err
+	}
+	net := &Network[T]{D: d, Width: width, Depth: depth, WeightStd: weightStd, BiasStd: biasStd}
+	for l := 0; l <= depth; l++ {
+		out, in := net.layerShape(l)
+		net.W = append(net.W, linalg.New[T](out, in))
+		if biasStd != 0 {
+			net.B = append(net.B, make([]T, out))
+		}
+	}
+	return net, nil
+}
+
+// layerShape returns the out×in shape of layer l's weight.
+func (net *Network[T]) layerShape(l int) (out, in int) {
+	out, in = net.Width, net.Width
+	if l == 0 {
+		in = net.D
+	}
+	if l == net.Depth {
+		out = 1
+	}
+	return out, in
+}
+
+// scale returns σ_w/√fan_in of layer l.
+func (net *Network[T]) scale(l int) float64 {
+	_, in := net.layerShape(l)
+	return net.WeightStd / math.Sqrt(float64(in))
+}
+
+// Params returns the infinite-width kernel parameters of this architecture.
+func (net *Network[T]) Params() Params {
+	return Params{Depth: net.Depth, WeightStd: net.WeightStd, BiasStd: net.BiasStd}
+}
+
+// Pass holds what a forward pass keeps for the backward pass: the input
+// of every layer (A[0] = X, A[l] = relu(Z[l−1])), the pre-activations Z[l]
+// of the hidden layers (n×Width each), and the outputs F.
+type Pass[T linalg.Float] struct {
+	A []linalg.Matrix[T] // A[l] is the input of layer l, l = 0…Depth
+	Z []linalg.Matrix[T] // Z[l] is the output of layer l before the ReLU, l = 0…Depth−1
+	F []T                // f(x_i), one per row of X
+}
+
+// Forward evaluates the network on the rows of x (n×D) and returns the
+// outputs with the activations the backward pass needs. Every layer is one
+// GEMM (linalg.Gemm) and one ReLU (asm).
+func (net *Network[T]) Forward(x linalg.Matrix[T]) (*Pass[T], error) {
+	if x.Cols != net.D {
+		return nil, fmt.Errorf("%w: ntk: inputs have %d features, the network %d", linalg.ErrShape, x.Cols, net.D)
+	}
+	n := x.Rows
+	p := &Pass[T]{A: []linalg.Matrix[T]{x}}
+	for l := 0; l <= net.Depth; l++ {
+		out, _ := net.layerShape(l)
+		z := linalg.New[T](n, out)
+		if err := linalg.Gemm(linalg.NoTrans, linalg.Trans, T(net.scale(l)), p.A[l], net.W[l], 0, z); err != nil {
+			return nil, fmt.Errorf("ntk: layer %d: %w", l, err)
+		}
+		if net.B != nil {
+			sb := T(net.BiasStd)
+			for i := range n {
+				r := z.Row(i)
+				for j, b := range net.B[l] {
+					r[j] += sb * b
+				}
+			}
+		}
+		if l == net.Depth {
+			p.F = z.Data[:n:n] // 1 column, Stride 1
+			break
+		}
+		a := linalg.New[T](n, out)
+		relu(a.Data, z.Data)
+		p.Z = append(p.Z, z)
+		p.A = append(p.A, a)
+	}
+	return p, nil
+}
+
+// Grads are gradients with the shapes of a Network's W and B.
+type Grads[T linalg.Float] struct {
+	W []linalg.Matrix[T]
+	B [][]T // nil when the network has no biases
+}
+
+// Backward returns the gradients, with respect to every weight and bias, of
+// Σ_i c[i]·f(x_i) for the pass p of this network: c holds the output
+// cotangents (e.g. the loss derivatives l'(f(x_i), y_i), or one-hot for the
+// gradient of one output).
+func (net *Network[T]) Backward(p *Pass[T], c []T) (*Grads[T], error) {
+	n := len(p.F)
+	if len(c) != n {
+		return nil, fmt.Errorf("%w: ntk: %d cotangents for %d outputs", linalg.ErrShape, len(c), n)
+	}
+	gr := &Grads[T]{W: make([]linalg.Matrix[T], net.Depth+1)}
+	if net.B != nil {
+		gr.B = make([][]T, net.Depth+1)
+	}
+	g, _ := linalg.FromSlice(n, 1, c) // ∂/∂z of the current layer's output, n×out
+	for l := net.Depth; l >= 0; l-- {
+		out, in := net.layerShape(l)
+		s := T(net.scale(l))
+		dw := linalg.New[T](out, in)
+		if err := linalg.Gemm(linalg.Trans, linalg.NoTrans, s, g, p.A[l], 0, dw); err != nil {
+			return nil, fmt.Errorf("ntk: layer %d: %w", l, err)
+		}
+		gr.W[l] = dw
+		if gr.B != nil {
+			db := make([]T, out)
+			sb := T(net.BiasStd)
+			for i := range n {
+				for j, v := range g.Row(i) {
+					db[j] += sb * v
+				}
+			}
+			gr.B[l] = db
+		}
+		if l == 0 {
+			break
+		}
+		ga := linalg.New[T](n, in)
+		if err := linalg.Gemm(linalg.NoTrans, linalg.NoTrans, s, g, net.W[l], 0, ga); err != nil {
+			return nil, fmt.Errorf("ntk: layer %d: %w", l, err)
+		}
+		reluGrad(ga.Data, ga.Data, p.Z[l-1].Data)
+		g = ga
+	}
+	return gr, nil
+}
+
+// relu and reluGrad call the asm kernels for T.
+func relu[T linalg.Float](dst, x []T) {
+	switch d := any(dst).(type) {
+	case []float32:
+		asm.ReLU32(d, any(x).([]float32))
+	case []float64:
+		asm.ReLU64(d, any(x).([]float64))
+	}
+}
+
+func reluGrad[T linalg.Float](dst, g, x []T) {
+	switch d := any(dst).(type) {
+	case []float32:
+		asm.ReLUGrad32(d, any(g).([]float32), any(x).([]float32))
+	case []float64:
+		asm.ReLUGrad64(d, any(g).([]float64), any(x).([]float64))
+	}
+}
+
+// EmpiricalNTK returns the finite-width tangent kernel Θ̂(w; x1_i, x2_j) =
+// ⟨∇_w f(x1_i), ∇_w f(x2_j)⟩ over all weights and biases, without forming
+// a per-sample gradient: with Δ_l the rows ∂f(x)/∂z^{l+1} of layer l's
+// output and A_l its input,
+//
+//	Θ̂ = Σ_l (σ_w²/fan_in_l)·(Δ_l Δ'_lᵀ) ⊙ (A_l A'_lᵀ) + σ_b²·Δ_l Δ'_lᵀ,
+//
+// two GEMMs and an elementwise product per layer. x2 may be x1 (the Gram).
+func (net *Network[T]) EmpiricalNTK(x1, x2 linalg.Matrix[T]) (linalg.Matrix[T], error) {
+	p1, err := net.Forward(x1)
+	if err != nil {
+		return linalg.Matrix[T]{}, err
+	}
+	p2 := p1
+	same := x2.Rows == x1.Rows && x2.Cols == x1.Cols && (x1.Rows == 0 || &x1.Data[0] == &x2.Data[0])
+	if !same {
+		if p2, err = net.Forward(x2); err != nil {
+			return linalg.Matrix[T]{}, err
+		}
+	}
+	d1, d2 := net.deltas(p1), net.deltas(p2)
+	if same {
+		d2 = d1
+	}
+	n1, n2 := x1.Rows, x2.Rows
+	k := linalg.New[T](n1, n2)
+	dd, aa := linalg.New[T](n1, n2), linalg.New[T](n1, n2)
+	sb2 := T(net.BiasStd * net.BiasStd)
+	for l := 0; l <= net.Depth; l++ {
+		if err := linalg.CrossGram(d1[l], d2[l], dd); err != nil {
+			return linalg.Matrix[T]{}, err
+		}
+		if err := linalg.CrossGram(p1.A[l], p2.A[l], aa); err != nil {
+			return linalg.Matrix[T]{}, err
+		}
+		s := net.scale(l)
+		s2 := T(s * s)
+		for i, v := range dd.Data {
+			k.Data[i] += s2*v*aa.Data[i] + sb2*v
+		}
+	}
+	return k, nil
+}
+
+// deltas returns Δ_l = ∂f/∂(output of layer l) for every sample, n×out_l,
+// by back-propagating a cotangent of 1 per sample without summing over
+// samples.
+func (net *Network[T]) deltas(p *Pass[T]) []linalg.Matrix[T] {
+	n := len(p.F)
+	d := make([]linalg.Matrix[T], net.Depth+1)
+	ones := linalg.New[T](n, 1)
+	for i := range ones.Data {
+		ones.Data[i] = 1
+	}
+	d[net.Depth] = ones
+	for l := net.Depth; l >= 1; l-- {
+		_, in := net.layerShape(l)
+		ga := linalg.New[T](n, in)
+		// Shapes are consistent by construction; an error here is a bug.
+		if err := linalg.Gemm(linalg.NoTrans, linalg.NoTrans, T(net.scale(l)), d[l], net.W[l], 0, ga); err != nil {
+			panic(err)
+		}
+		reluGrad(ga.Data, ga.Data, p.Z[l-1].Data)
+		d[l-1] = ga
+	}
+	return d
+}

@@ -69,8 +69,8 @@ func choleskyBlocked[T Float](a Matrix[T], nb int) error {
 	}
 	var ybuf, xbuf []T
 	if n > nb {
-		ybuf = make([]T, nb*(n-nb))
-		xbuf = make([]T, nb*(n-nb))
+		ybuf = make([]T, nb*cholStride(n-nb))
+		xbuf = make([]T, (n-nb)*cholStride(nb))
 	}
 	for k := 0; k < n; k += nb {
 		kb := min(nb, n-k)
@@ -85,11 +85,12 @@ func choleskyBlocked[T Float](a Matrix[T], nb int) error {
 		// Panel: L21 = A21·L11⁻ᵀ, solved as Y = L11⁻¹·A21ᵀ so that the
 		// recursive solve splits Y by rows (disjoint storage for Gemm).
 		a21 := a.Slice(k+kb, n, k, k+kb)
-		y := Matrix[T]{Rows: kb, Cols: m, Stride: m, Data: ybuf[:kb*m]}
-		triTranspose(y, a21)
-		trsmLower(l11, false, y)
-		x := Matrix[T]{Rows: m, Cols: kb, Stride: kb, Data: xbuf[:m*kb]}
-		triTranspose(x, y)
+		ys, xs := cholStride(m), cholStride(kb)
+		y := Matrix[T]{Rows: kb, Cols: m, Stride: ys, Data: ybuf[:minLen(kb, m, ys)]}
+		triTransposePar(y, a21)
+		cholPanelSolve(l11, y)
+		x := Matrix[T]{Rows: m, Cols: kb, Stride: xs, Data: xbuf[:minLen(m, kb, xs)]}
+		triTransposePar(x, y)
 		for i := range m {
 			copy(a21.Row(i), x.Row(i))
 		}
@@ -99,6 +100,31 @@ func choleskyBlocked[T Float](a Matrix[T], nb int) error {
 		}
 	}
 	return nil
+}
+
+// cholPanelSolve overwrites y with L⁻¹·y for the lower triangular l, its
+// columns (independent right-hand sides) split over Threads() goroutines so
+// that the scalar leaves of the recursive solve run in parallel too.
+func cholPanelSolve[T Float](l, y Matrix[T]) {
+	t := max(1, min(Threads(), y.Cols/256))
+	cuts := evenCuts(y.Cols, 8, t)
+	parallel(t, func(w int) {
+		if c0, c1 := cuts[w], cuts[w+1]; c0 < c1 {
+			trsmLower(l, false, y.Slice(0, y.Rows, c0, c1))
+		}
+	})
+}
+
+// cholStride returns the row stride for a workspace of c columns: a
+// multiple of 8 elements with an odd number of 8-element groups, so that
+// successive rows fall in different cache sets (a power-of-two stride makes
+// the transposes thrash).
+func cholStride(c int) int {
+	s := (c + 7) &^ 7
+	if s/8%2 == 0 {
+		s += 8
+	}
+	return s
 }
 
 // cholUnblocked factors the diagonal block a (order kb, starting at row k

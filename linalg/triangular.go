@@ -188,18 +188,44 @@ func triScal[T Float](alpha T, x []T) {
 	}
 }
 
+// triTransposePar is triTranspose on up to Threads() goroutines, each
+// taking a band of source rows.
+func triTransposePar[T Float](dst, src Matrix[T]) {
+	t := max(1, min(Threads(), src.Rows*src.Cols/(1<<16)))
+	cuts := evenCuts(src.Rows, 32, t)
+	parallel(t, func(w int) {
+		r0, r1 := cuts[w], cuts[w+1]
+		if r0 < r1 {
+			triTranspose(dst.Slice(0, dst.Rows, r0, r1), src.Slice(r0, r1, 0, src.Cols))
+		}
+	})
+}
+
 // triTranspose writes srcᵀ into dst (dst is src.Cols×src.Rows), in square
-// blocks so that both sides stay in cache.
+// blocks so that both sides stay in cache, four source rows at a time so
+// that each write to dst fills four adjacent elements.
 func triTranspose[T Float](dst, src Matrix[T]) {
 	const bs = 32
+	ss, ds := src.Stride, dst.Stride
 	for i0 := 0; i0 < src.Rows; i0 += bs {
 		i1 := min(i0+bs, src.Rows)
 		for j0 := 0; j0 < src.Cols; j0 += bs {
 			j1 := min(j0+bs, src.Cols)
-			for i := i0; i < i1; i++ {
-				row := src.Data[i*src.Stride : i*src.Stride+j1]
-				for j := j0; j < j1; j++ {
-					dst.Data[j*dst.Stride+i] = row[j]
+			i := i0
+			for ; i+4 <= i1; i += 4 {
+				r0 := src.Data[i*ss+j0 : i*ss+j1]
+				r1 := src.Data[(i+1)*ss+j0 : (i+1)*ss+j1]
+				r2 := src.Data[(i+2)*ss+j0 : (i+2)*ss+j1]
+				r3 := src.Data[(i+3)*ss+j0 : (i+3)*ss+j1]
+				r1, r2, r3 = r1[:len(r0)], r2[:len(r0)], r3[:len(r0)]
+				for j, v := range r0 {
+					d := dst.Data[(j0+j)*ds+i : (j0+j)*ds+i+4]
+					d[0], d[1], d[2], d[3] = v, r1[j], r2[j], r3[j]
+				}
+			}
+			for ; i < i1; i++ {
+				for j, v := range src.Data[i*ss+j0 : i*ss+j1] {
+					dst.Data[(j0+j)*ds+i] = v
 				}
 			}
 		}

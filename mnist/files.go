@@ -152,17 +152,20 @@ func Locate(dir string) (string, Source, error) {
 // ErrNotFound is wrapped by the error for a missing MNIST file.
 var ErrNotFound = errors.New("MNIST file not found")
 
-// NotFoundError reports an MNIST file missing from a directory.
+// NotFoundError reports MNIST files missing from a directory.
 type NotFoundError struct {
-	File  File
-	Dir   string
-	Tried []string // the names looked for in Dir
+	Dir     string
+	Missing []File // each was looked for under File.Candidates()
 }
 
 // Error lists what was looked for where and how to provide it.
 func (e *NotFoundError) Error() string {
-	return fmt.Sprintf("%v: %s in %s (looked for %s); to provide it, set %s=DIR, pass --mnist DIR, or run \"ntksvm data fetch mnist\"",
-		ErrNotFound, e.File, e.Dir, strings.Join(e.Tried, ", "), EnvDir)
+	var parts []string
+	for _, f := range e.Missing {
+		parts = append(parts, fmt.Sprintf("%s (looked for %s)", f, strings.Join(f.Candidates(), ", ")))
+	}
+	return fmt.Sprintf("%v in %s: %s; to provide MNIST, set %s=DIR, pass --mnist DIR, or run \"ntksvm data fetch mnist\"",
+		ErrNotFound, e.Dir, strings.Join(parts, "; "), EnvDir)
 }
 
 // Unwrap returns ErrNotFound.
@@ -186,5 +189,5 @@ func Find(dir string, f File) (string, error) {
 			return "", err
 		}
 	}
-	return "", &NotFoundError{File: f, Dir: dir, Tried: f.Candidates()}
+	return "", &NotFoundError{Dir: dir, Missing: []File{f}}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -287,8 +288,8 @@ func TestLoadErrors(t *testing.T) {
 	empty := t.TempDir()
 	_, _, err := Load(empty)
 	var nf *NotFoundError
-	if !errors.As(err, &nf) || !errors.Is(err, ErrNotFound) {
-		t.Fatalf("empty dir: %v, want a NotFoundError", err)
+	if !errors.As(err, &nf) || !errors.Is(err, ErrNotFound) || !slices.Equal(nf.Missing, Files) || nf.Dir != empty {
+		t.Fatalf("empty dir: %v, want a NotFoundError for all four files", err)
 	}
 	for _, want := range []string{"train-images-idx3-ubyte.gz", "t10k-labels.idx1-ubyte", empty, EnvDir, "--mnist", "ntksvm data fetch mnist"} {
 		if !strings.Contains(err.Error(), want) {

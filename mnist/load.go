@@ -236,19 +236,23 @@ func load(dir string, splits ...Split) ([]*Set, error) {
 		err  error
 	}
 	jobs := make([]job, 2*len(splits))
-	var missing []error
+	missing := &NotFoundError{Dir: dir}
 	for i, s := range splits {
 		fi, fl := s.Files()
 		for k, f := range []File{fi, fl} {
 			p, err := Find(dir, f)
-			if err != nil {
-				missing = append(missing, err)
+			var nf *NotFoundError
+			switch {
+			case errors.As(err, &nf):
+				missing.Missing = append(missing.Missing, f)
+			case err != nil:
+				return nil, err
 			}
 			jobs[2*i+k].path = p
 		}
 	}
-	if err := errors.Join(missing...); err != nil {
-		return nil, err
+	if len(missing.Missing) > 0 {
+		return nil, missing
 	}
 	var wg sync.WaitGroup
 	for i := range jobs {

@@ -69,11 +69,14 @@ func (m *mnistFlags) locate() (string, mnist.Source, error) {
 // mnist.LoadBinary does: files that are not the canonical MNIST are refused,
 // or with --allow-noncanonical used after a warning on e.stderr naming each.
 func loadBinary[T linalg.Float](e *env, m *mnistFlags, a, b int, opt mnist.Options) (train, test *mnist.Task[T], err error) {
-	dir, _, err := m.locate()
+	dir, src, err := m.locate()
 	if err != nil {
 		return nil, nil, err
 	}
 	tr, te, err := mnist.Load(dir)
+	if errors.Is(err, mnist.ErrNotFound) {
+		return nil, nil, fmt.Errorf("%w (the directory comes from %s)", err, src)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -146,7 +149,7 @@ func runDataInfo(e *env, args []string) error {
 		switch {
 		case errors.As(r.err, &nf):
 			missing = true
-			fmt.Fprintf(w, "%-13s missing (looked for %s)\n", f, strings.Join(nf.Tried, ", "))
+			fmt.Fprintf(w, "%-13s missing (looked for %s)\n", f, strings.Join(f.Candidates(), ", "))
 			continue
 		case r.err != nil:
 			fmt.Fprintf(w, "%-13s %s\n%14sERROR: %v\n", f, r.path, "", r.err)

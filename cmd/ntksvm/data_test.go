@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -153,6 +154,10 @@ func TestLoadBinaryFlags(t *testing.T) {
 	if _, _, err := loadBinary[float64](e, &mnistFlags{dir: dir}, 0, 1, mnist.Options{}); err == nil ||
 		!strings.Contains(err.Error(), "--allow-noncanonical") {
 		t.Errorf("non-canonical files accepted: %v", err)
+	}
+	if _, _, err := loadBinary[float64](e, &mnistFlags{dir: t.TempDir()}, 0, 1, mnist.Options{}); !errors.Is(err, mnist.ErrNotFound) ||
+		!strings.Contains(err.Error(), "the directory comes from --mnist") || !strings.Contains(err.Error(), "ntksvm data fetch mnist") {
+		t.Errorf("empty directory: %v", err)
 	}
 	train, test, err := loadBinary[float32](e, &mnistFlags{dir: dir, allowNonCanonical: true}, 0, 1, mnist.Options{})
 	if err != nil || train.X.Rows != 3 || test.X.Rows != 2 || train.X.Cols != 4 {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Mirrors are the public locations Fetch downloads from, tried in order:
@@ -31,14 +32,21 @@ type FetchOptions struct {
 	Mirrors []string
 	// Client makes the requests; nil means http.DefaultClient.
 	Client *http.Client
+	// StallTimeout abandons a mirror that sends nothing for this long
+	// (waiting for the response or in the middle of the body), so the next
+	// one is tried; 0 means one minute.
+	StallTimeout time.Duration
 	// Progress, if not nil, is called while a file downloads with the bytes
 	// received so far and the total (-1 if the server does not say); the
-	// first call has done = 0 and the last done = total.
+	// first call has done = 0, and a complete transfer ends with done = total.
 	Progress func(f File, url string, done, total int64)
-	// Log, if not nil, receives one line for each file found in place and
-	// for each failed mirror.
+	// Log, if not nil, receives one line for each file found in place, each
+	// file downloaded and each failed mirror.
 	Log func(msg string)
 }
+
+// errStalled ends a download that stopped making progress.
+var errStalled = errors.New("stalled: no data")
 
 // Fetch makes sure dir (created if needed) holds the four canonical MNIST
 // files. A file already there with the canonical content is kept; one with
@@ -108,13 +116,21 @@ func Fetch(ctx context.Context, dir string, opt FetchOptions) error {
 // it into place; it returns the final path. On any failure the temporary
 // file is removed.
 func download(ctx context.Context, opt *FetchOptions, dir string, f File, url string) (path string, err error) {
+	stall := opt.StallTimeout
+	if stall <= 0 {
+		stall = time.Minute
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	watchdog := time.AfterFunc(stall, func() { cancel(fmt.Errorf("%w for %v", errStalled, stall)) })
+	defer watchdog.Stop()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return "", err
 	}
 	resp, err := opt.Client.Do(req)
 	if err != nil {
-		return "", err
+		return "", stalledOr(ctx, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -135,6 +151,7 @@ func download(ctx context.Context, opt *FetchOptions, dir string, f File, url st
 	}()
 	total := resp.ContentLength
 	w := &progressWriter{w: tmp, report: func(n int64) {
+		watchdog.Reset(stall)
 		if opt.Progress != nil {
 			opt.Progress(f, url, n, total)
 		}
@@ -142,7 +159,7 @@ func download(ctx context.Context, opt *FetchOptions, dir string, f File, url st
 	w.report(0)
 	n, err := io.Copy(w, io.LimitReader(resp.Body, maxDownload+1))
 	if err != nil {
-		return "", fmt.Errorf("transfer interrupted after %d bytes: %w", n, err)
+		return "", fmt.Errorf("transfer interrupted after %d bytes: %w", n, stalledOr(ctx, err))
 	}
 	if n > maxDownload {
 		return "", fmt.Errorf("more than %d bytes, more than any MNIST file", maxDownload)
@@ -175,6 +192,14 @@ func download(ctx context.Context, opt *FetchOptions, dir string, f File, url st
 	}
 	syncDir(dir)
 	return path, nil
+}
+
+// stalledOr returns the stall error if the watchdog ended ctx, else err.
+func stalledOr(ctx context.Context, err error) error {
+	if c := context.Cause(ctx); errors.Is(c, errStalled) {
+		return c
+	}
+	return err
 }
 
 // syncDir flushes a directory entry change to disk where the platform

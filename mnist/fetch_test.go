@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // fakeCanonical makes four small generated IDX files the "canonical" MNIST
@@ -39,7 +40,7 @@ func fakeCanonical(t *testing.T) map[string][]byte {
 // mirror serves files with the given behaviour and counts requests.
 type mirror struct {
 	files map[string][]byte
-	mode  string // "good", "404", "corrupt" (other content), "interrupt" (connection cut half-way)
+	mode  string // "good", "404", "corrupt" (other content), "interrupt" (connection cut half-way), "stall" (stops sending half-way)
 	hits  atomic.Int32
 }
 
@@ -53,6 +54,12 @@ func (m *mirror) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch m.mode {
 	case "corrupt":
 		b = gz(idxBytes(8, []uint32{1}, []byte{5}))
+	case "stall":
+		w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+		w.Write(b[:len(b)/2])
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+		return
 	case "interrupt":
 		w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 		w.Write(b[:len(b)/2])
@@ -96,6 +103,8 @@ func TestFetch(t *testing.T) {
 		{name: "first mirror down", modes: []string{"404", "good"}},
 		{name: "first mirror corrupt", modes: []string{"corrupt", "good"}},
 		{name: "first mirror interrupted", modes: []string{"interrupt", "good"}},
+		{name: "first mirror stalls", modes: []string{"stall", "good"}},
+		{name: "only stalls", modes: []string{"stall"}, wantErr: "stalled: no data for 300ms"},
 		{name: "all down", modes: []string{"404", "404"}, wantErr: "404"},
 		{name: "only corrupt", modes: []string{"corrupt"}, wantErr: "checksum mismatch"},
 		{name: "only interrupted", modes: []string{"interrupt"}, wantErr: "interrupted"},
@@ -111,7 +120,12 @@ func TestFetch(t *testing.T) {
 			}
 			dir := t.TempDir()
 			var logs []string
-			err := Fetch(context.Background(), dir, FetchOptions{Mirrors: urls, Log: func(s string) { logs = append(logs, s) }})
+			var stall time.Duration // the default minute, unless a mirror stalls
+			if slices.Contains(tc.modes, "stall") {
+				stall = 300 * time.Millisecond
+			}
+			err := Fetch(context.Background(), dir, FetchOptions{Mirrors: urls, StallTimeout: stall,
+				Log: func(s string) { logs = append(logs, s) }})
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), urls[0]) {
 					t.Fatalf("error %v, want one naming %s and containing %q", err, urls[0], tc.wantErr)

@@ -15,7 +15,9 @@ func Acos64(dst, x []float64) { active.Acos64(dst, x) }
 // pairs (i, j) of one row, in place, for every j < len(sig):
 //
 //	r = ni·nj[j],  ρ = clamp(sig[j]·(invi·invj[j]), −1, 1),  φ = π − arccos ρ
-//	K  = r·(√(1−ρ²) + φ·ρ)/(2π)       the ReLU NNGP (arc-cosine kernel of degree 1)
+//	(ρ within 8 ulp of ±1 is taken as ±1: its own rounding is that large)
+//	K  = max(r·(√(1−ρ²) + φ·ρ)/(2π), 0)   the ReLU NNGP (arc-cosine kernel of degree 1;
+//	                                    ≥ 0 exactly, so rounding near ρ = −1 is clipped)
 //	K̇  = φ/(2π)                       its derivative kernel
 //	sig[j] = sw2·K + sb2              Σ of the next layer
 //	ntk[j] = sw2·ntk[j]·K̇ + sig[j]    Θ of the next layer

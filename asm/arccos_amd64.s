@@ -27,6 +27,7 @@
 #define AC_ABS 608
 #define AC_MTWO 640
 #define AC_INV2PI 672
+#define AC_SNAP 704
 DATA acosconst<>+0(SB)/8, $0x3d8d6834b524f423
 DATA acosconst<>+8(SB)/8, $0x3d8d6834b524f423
 DATA acosconst<>+16(SB)/8, $0x3d8d6834b524f423
@@ -115,7 +116,11 @@ DATA acosconst<>+672(SB)/8, $0x3fc45f306dc9c883
 DATA acosconst<>+680(SB)/8, $0x3fc45f306dc9c883
 DATA acosconst<>+688(SB)/8, $0x3fc45f306dc9c883
 DATA acosconst<>+696(SB)/8, $0x3fc45f306dc9c883
-GLOBL acosconst<>(SB), RODATA|NOPTR, $704
+DATA acosconst<>+704(SB)/8, $0x3feffffffffffff7
+DATA acosconst<>+712(SB)/8, $0x3feffffffffffff7
+DATA acosconst<>+720(SB)/8, $0x3feffffffffffff7
+DATA acosconst<>+728(SB)/8, $0x3feffffffffffff7
+GLOBL acosconst<>(SB), RODATA|NOPTR, $736
 
 #define K(off) acosconst<>+off(SB)
 
@@ -208,6 +213,11 @@ lloop:
 	VMULPD      (SI), Y0, Y0        // ρ = sig·(invi·invj)
 	VMAXPD      Y0, Y9, Y0
 	VMINPD      Y0, Y10, Y0
+	VANDPD      K(AC_ABS), Y0, Y1
+	VCMPPD      $0x1e, K(AC_SNAP), Y1, Y2 // |ρ| within 8 ulp of 1
+	VANDPD      K(AC_SIGN), Y0, Y3
+	VORPD       Y10, Y3, Y3
+	VBLENDVPD   Y2, Y3, Y0, Y0      // snap to ±1
 	VMOVAPD     Y0, Y15             // ρ
 	VXORPD      K(AC_SIGN), Y0, Y0  // −ρ
 	ACOS_AVX2                       // φ = acos(−ρ) = π − θ
@@ -218,6 +228,8 @@ lloop:
 	VMULPD      (R8), Y11, Y2       // r = ni·nj
 	VMULPD      K(AC_INV2PI), Y2, Y2
 	VMULPD      Y1, Y2, Y2          // K
+	VXORPD      Y4, Y4, Y4
+	VMAXPD      Y4, Y2, Y2          // K = max(K, +0): rounding near ρ = −1 cannot make it negative
 	VMULPD      K(AC_INV2PI), Y0, Y3 // K̇
 	VFMADD213PD Y14, Y13, Y2        // sig' = sw2·K + sb2
 	VMULPD      (DI), Y3, Y3        // ntk·K̇
@@ -332,6 +344,12 @@ zlloop:
 	VMULPD       (SI), Z0, Z0       // ρ
 	VMAXPD       Z0, Z22, Z0
 	VMINPD       Z0, Z20, Z0
+	VPANDQ       Z24, Z0, Z1
+	VBROADCASTSD K(AC_SNAP), Z2
+	VCMPPD       $0x1e, Z2, Z1, K2  // |ρ| within 8 ulp of 1
+	VPANDQ       Z23, Z0, Z3
+	VPORQ        Z20, Z3, Z3
+	VMOVAPD      Z3, K2, Z0         // snap to ±1
 	VMOVAPD      Z0, Z15
 	VPXORQ       Z23, Z0, Z0        // −ρ
 	ACOS_AVX512                     // φ = π − θ
@@ -342,6 +360,8 @@ zlloop:
 	VMULPD       (R8), Z16, Z2      // r
 	VMULPD       Z26, Z2, Z2
 	VMULPD       Z1, Z2, Z2         // K
+	VPXORQ       Z4, Z4, Z4
+	VMAXPD       Z4, Z2, Z2         // K = max(K, +0)
 	VMULPD       Z26, Z0, Z3        // K̇
 	VFMADD213PD  Z19, Z18, Z2       // sig'
 	VMULPD       (DI), Z3, Z3

@@ -40,6 +40,10 @@ const (
 	pio2Lo   = 6.123233995736766e-17 // π/2 − pio2Hi
 	inv2Pi   = 0.15915494309189535   // 1/(2π)
 	tinyNorm = 1e-150                // norms below this count as zero
+	// snapRho: correlations within 8 ulp of ±1 are taken as ±1. ρ is formed
+	// with a few roundings, so an exactly (anti)parallel pair can land that
+	// close; arccos would turn the error into ~1e-8 (half the digits).
+	snapRho = 1 - 9.0/(1<<53)
 )
 
 // acosCore is acos(x) for x in [−1, 1] (NaN stays NaN) by the formula above.
@@ -93,9 +97,12 @@ func arcCosLayer64Generic(sig, ntk []float64, ni, invi float64, nj, invj []float
 		r := float64(ni * nj[j])
 		rho := float64(s * float64(invi*invj[j]))
 		rho = min(max(rho, -1), 1)
+		if math.Abs(rho) > snapRho {
+			rho = math.Copysign(1, rho)
+		}
 		phi := acosCore(-rho) // π − θ
 		sn := math.Sqrt(math.FMA(-rho, rho, 1))
-		k := float64(float64(r*inv2Pi) * math.FMA(phi, rho, sn))
+		k := max(float64(float64(r*inv2Pi)*math.FMA(phi, rho, sn)), 0) // ≥ 0 as the exact K
 		kd := float64(phi * inv2Pi)
 		s2 := math.FMA(sw2, k, sb2)
 		sig[j] = s2

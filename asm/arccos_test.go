@@ -223,6 +223,9 @@ func TestAcos64Float32(t *testing.T) {
 // PROTOCOL §8 (θ by arccos of the clamped correlation).
 func layerWant(sig, ntk, ni, invi, nj, invj, sw2, sb2 float64) (float64, float64) {
 	rho := min(max(sig*(invi*invj), -1), 1)
+	if math.Abs(rho) > 1-9.0/(1<<53) {
+		rho = math.Copysign(1, rho)
+	}
 	theta := math.Acos(rho)
 	k := ni * nj * (math.Sqrt(1-rho*rho) + (math.Pi-theta)*rho) / (2 * math.Pi)
 	kd := (math.Pi - theta) / (2 * math.Pi)

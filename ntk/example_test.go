@@ -1,0 +1,30 @@
+package ntk_test
+
+import (
+	"fmt"
+
+	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/ntk"
+)
+
+// The NTK of the paper's two-layer network (one hidden ReLU layer, σ_w = 1,
+// no bias) for three points in R²: on the diagonal Θ(x, x) = ‖x‖²/d, and
+// orthogonal inputs give Θ = ‖x‖‖x'‖/(2πd).
+func ExampleNTK() {
+	x, _ := linalg.FromSlice(3, 2, []float64{
+		1, 0,
+		0, 2,
+		-1, 0,
+	})
+	k, err := ntk.NTK(x, ntk.DefaultParams(1))
+	if err != nil {
+		panic(err)
+	}
+	for i := range 3 {
+		fmt.Printf("%.4f %.4f %.4f\n", k.At(i, 0), k.At(i, 1), k.At(i, 2))
+	}
+	// Output:
+	// 0.5000 0.1592 0.0000
+	// 0.1592 2.0000 0.1592
+	// 0.0000 0.1592 0.5000
+}

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ntksvm/ntksvm/asm"
+	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/ntk"
+	"github.com/ntksvm/ntksvm/svm"
+)
+
+// "ntksvm bench svm": (a) one full-batch subgradient step of the kernel
+// machine, the product K·α over the n×n Gram (float32 and float64), in
+// GB/s of Gram read, against a same-run read-bandwidth baseline (summing
+// the Gram's own storage with the same threads); (b) the exact SVM solve
+// (SMO, with and without bias) with its time and relative duality gap.
+
+func init() {
+	registerBench(&benchmark{
+		name:    "svm",
+		summary: "kernel-machine step K·α (GB/s vs. memory read baseline) and exact SVM solve time on an n×n Gram",
+		run:     runSVMBench,
+	})
+}
+
+// svmBenchRow is one result line; it is also the JSON object.
+type svmBenchRow struct {
+	Op       string  `json:"op"` // "step" or "solve"
+	Dtype    string  `json:"dtype"`
+	N        int     `json:"n"`
+	Threads  int     `json:"threads"`
+	Impl     string  `json:"impl"`
+	Seconds  float64 `json:"seconds"`
+	GBps     float64 `json:"gbps,omitempty"`
+	BaseGBps float64 `json:"read_gbps,omitempty"`
+	Pct      float64 `json:"pct,omitempty"`
+	Bias     bool    `json:"bias,omitempty"`
+	RelGap   float64 `json:"rel_gap,omitempty"`
+	Iters    int     `json:"iterations,omitempty"`
+	SVs      int     `json:"support_vectors,omitempty"`
+	Data     string  `json:"data"`
+}
+
+func runSVMBench(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "bench svm", "[--data random|mnist01] [--n N] [--lambda λ] [--no-solve] [--threads T] [--runs R] [--json]")
+	n := fs.Int("n", 12665, "Gram size for --data random")
+	dataName := fs.String("data", "random", "random (the L = 1 NTK of n uniform 64-d inputs) or mnist01 (the real L = 1 NTK of the 12,665 MNIST 0/1 training points)")
+	mf := addMNISTFlags(fs)
+	lambda := fs.Float64("lambda", 0.064, "λ of the exact SVM (sum objective, C = 1/λ)")
+	noSolve := fs.Bool("no-solve", false, "skip the exact SVM solves")
+	gap := fs.Float64("gap", 1e-3, "relative duality gap of the exact solves")
+	c := addCommonFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := c.check(); err != nil {
+		return err
+	}
+	if *n < 2 || *n > 60000 {
+		return usageError("--n %d: want 2…60000 (the float64 Gram needs 8·n² bytes)", *n)
+	}
+	if !(*lambda > 0) || !(*gap > 0) {
+		return usageError("--lambda and --gap must be > 0")
+	}
+	linalg.SetThreads(c.threads)
+	defer linalg.SetThreads(0)
+
+	var x linalg.Matrix[float64]
+	var y []float64
+	data := "ntk(random uniform 64-d inputs)"
+	if *dataName != "random" && *dataName != "mnist01" {
+		return usageError("--data %q: want random or mnist01", *dataName)
+	}
+	if *dataName == "mnist01" {
+		ds, err := svmLoadData(e, "mnist01", svmDataFlags{mnist: mf}, 0)
+		if err != nil {
+			return err
+		}
+		x, y, data = ds.x, ds.y, "ntk(mnist01)"
+	} else {
+		rng := rand.New(rand.NewPCG(uint64(*n), 1))
+		x = linalg.New[float64](*n, 64)
+		y = make([]float64, *n)
+		for i := range *n {
+			r := x.Row(i)
+			var s float64
+			for j := range r {
+				r[j] = rng.Float64()
+				s += r[j] * float64(j%3-1)
+			}
+			y[i] = 1
+			if s+0.1*rng.NormFloat64() < 0 {
+				y[i] = -1
+			}
+		}
+	}
+	k64, err := svmKernel[float64](ctx, e, "Gram", nil, &x, ntk.DefaultParams(1), ntk.KindNTK)
+	if err != nil {
+		return err
+	}
+	nn := k64.Rows
+	k32 := svmConvert[float32](k64)
+
+	var rows []svmBenchRow
+	emit := func(r svmBenchRow) error {
+		r.N, r.Threads, r.Impl, r.Data = nn, c.threads, asm.Implementation(), data
+		rows = append(rows, r)
+		if c.json {
+			return writeJSONLine(e.stdout, r)
+		}
+		return nil
+	}
+	alpha := make([]float64, nn)
+	for i := range alpha {
+		alpha[i] = float64(i%7) - 3
+	}
+	g := make([]float64, nn)
+	for _, dt := range []string{"float32", "float64"} {
+		var km svm.KernelMatrix
+		var bytes float64
+		var base func() float64
+		if dt == "float32" {
+			km, bytes = svm.NewDense(k32), 4*float64(nn)*float64(nn)
+			base = func() float64 { return svmSum(k32.Data, c.threads) }
+		} else {
+			km, bytes = svm.NewDense(k64), 8*float64(nn)*float64(nn)
+			base = func() float64 { return svmSum(k64.Data, c.threads) }
+		}
+		tStep, err := medianTime(ctx, c.runs, func() { km.MulVec(g, alpha) })
+		if err != nil {
+			return err
+		}
+		var sink float64
+		tBase, err := medianTime(ctx, c.runs, func() { sink += base() })
+		if err != nil {
+			return err
+		}
+		_ = sink
+		if err := emit(svmBenchRow{Op: "step", Dtype: dt, Seconds: tStep, GBps: bytes / tStep / 1e9,
+			BaseGBps: bytes / tBase / 1e9, Pct: 100 * tBase / tStep}); err != nil {
+			return err
+		}
+	}
+	if !*noSolve {
+		for _, bias := range []bool{false, true} {
+			t0 := time.Now()
+			r, err := svm.SolveDual(ctx, svm.NewDense(k64), y, svm.DualConfig{Loss: svm.Hinge, Lambda: *lambda, Bias: bias, Tol: *gap})
+			if err != nil {
+				return err
+			}
+			if err := emit(svmBenchRow{Op: "solve", Dtype: "float64", Seconds: time.Since(t0).Seconds(), Bias: bias,
+				RelGap: r.RelGap, Iters: r.Iterations, SVs: r.SupportVectors}); err != nil {
+				return err
+			}
+		}
+	}
+	if c.json {
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "bench svm: n = %d, %s, %d threads, kernels %s\n", nn, data, c.threads, asm.Implementation())
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "op\tdtype\tmedian s\tGB/s\tread GB/s\t% of read\tbias\trel. gap\titerations\tSVs\t")
+	for _, r := range rows {
+		if r.Op == "step" {
+			fmt.Fprintf(tw, "step K·α\t%s\t%.4f\t%.2f\t%.2f\t%.1f\t\t\t\t\t\n", r.Dtype, r.Seconds, r.GBps, r.BaseGBps, r.Pct)
+		} else {
+			fmt.Fprintf(tw, "SVM solve (λ=%g)\t%s\t%.3f\t\t\t\t%v\t%.2e\t%d\t%d\t\n", *lambda, r.Dtype, r.Seconds, r.Bias, r.RelGap, r.Iters, r.SVs)
+		}
+	}
+	return tw.Flush()
+}
+
+// svmSum sums x on the given number of goroutines with eight independent
+// accumulators each: a pure streaming read of x, the bandwidth baseline.
+func svmSum[T linalg.Float](x []T, threads int) float64 {
+	parts := make([]float64, threads)
+	var wg sync.WaitGroup
+	for w := range threads {
+		lo, hi := w*len(x)/threads, (w+1)*len(x)/threads
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var s [8]T
+			v := x[lo:hi]
+			i := 0
+			for ; i+8 <= len(v); i += 8 {
+				b := v[i : i+8 : i+8]
+				s[0] += b[0]
+				s[1] += b[1]
+				s[2] += b[2]
+				s[3] += b[3]
+				s[4] += b[4]
+				s[5] += b[5]
+				s[6] += b[6]
+				s[7] += b[7]
+			}
+			for ; i < len(v); i++ {
+				s[0] += v[i]
+			}
+			var t float64
+			for _, a := range s {
+				t += float64(a)
+			}
+			parts[w] = t
+		}()
+	}
+	wg.Wait()
+	var t float64
+	for _, p := range parts {
+		t += p
+	}
+	return t
+}

@@ -1,0 +1,316 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/ntk"
+	"github.com/ntksvm/ntksvm/svm"
+)
+
+// svmTestData writes n separable points in d dimensions with ±1 labels as
+// X.npy and y.npy under dir and returns them with the "--data" spec.
+func svmTestData(t *testing.T, dir string, n, d int, seed uint64) (linalg.Matrix[float64], []float64, string) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	x := linalg.New[float64](n, d)
+	y := make([]float64, n)
+	for i := range n {
+		y[i] = float64(1 - 2*(i%2))
+		for j := range d {
+			x.Set(i, j, rng.Float64())
+		}
+		x.Set(i, 0, x.At(i, 0)+0.8*y[i]) // the first feature carries the label
+	}
+	xp, yp := filepath.Join(dir, "X.npy"), filepath.Join(dir, "y.npy")
+	if err := linalg.WriteNpy(xp, x); err != nil {
+		t.Fatal(err)
+	}
+	if err := linalg.WriteNpyVector(yp, y); err != nil {
+		t.Fatal(err)
+	}
+	return x, y, xp + "," + yp
+}
+
+// TestTrainPredictRoundTrip trains every machine with each solver on a
+// small set, then predicts the training set from the model file: the
+// printed training report must match.
+func TestTrainPredictRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	_, _, data := svmTestData(t, dir, 40, 5, 1)
+	for _, tc := range []struct{ name string }{
+		{"--machine svm --solver exact --bias --lambda 0.1"},
+		{"--machine svm --solver exact --lambda 0.1 --embed --precision float32"},
+		{"--machine svm2 --solver exact --lambda 0.5 --objective mean"},
+		{"--machine svr --solver exact --epsilon 0.1 --lambda 0.5 --bias"},
+		{"--machine krr --solver exact --lambda 0.01"},
+		{"--machine logistic --solver subgradient --lambda 0.01 --lr 1 --steps 200"},
+		{"--machine svm --solver subgradient --lambda 0.01 --objective mean --batch 8 --epochs 5 --decay exact --seed 3"},
+	} {
+		model := filepath.Join(dir, "m")
+		args := append([]string{"train", "--data", data, "--out", model}, strings.Fields(tc.name)...)
+		code, out, errOut := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, errOut)
+		}
+		trainLine, _, _ := strings.Cut(out, "\n")
+		pred := filepath.Join(dir, "pred.npy")
+		code, out, errOut = runCLI(t, "predict", "--model", model, "--data", data, "--out", pred)
+		if code != 0 {
+			t.Fatalf("%s: predict exit %d: %s", tc.name, code, errOut)
+		}
+		got := strings.TrimSpace(strings.SplitN(out, ":", 2)[1])
+		want := strings.TrimSpace(strings.SplitN(trainLine, ":", 2)[1])
+		// The same accuracy, and the same loss up to the rounding of the
+		// cross kernel against the Gram (float32: ~1e-7 relative).
+		ga, gl := svmParseReport(t, got)
+		wa, wl := svmParseReport(t, want)
+		if ga != wa || math.Abs(gl-wl) > 1e-4 {
+			t.Errorf("%s: predict says %q, train said %q", tc.name, got, want)
+		}
+		if !strings.Contains(want, "accuracy 100.0000%") && !strings.Contains(tc.name, "svr") && !strings.Contains(tc.name, "krr") {
+			t.Errorf("%s: separable data not fitted: %s", tc.name, want)
+		}
+		p, err := linalg.ReadNpyVector[float64](pred)
+		if err != nil || len(p) != 40 {
+			t.Fatalf("%s: predictions: %d, %v", tc.name, len(p), err)
+		}
+	}
+}
+
+// svmParseReport returns the accuracy and the loss of a report line.
+func svmParseReport(t *testing.T, s string) (acc string, loss float64) {
+	t.Helper()
+	f := strings.Fields(strings.NewReplacer(",", " ").Replace(s))
+	for i, w := range f {
+		if w == "accuracy" {
+			acc = f[i+1]
+		}
+		if w == "loss" {
+			if _, err := fmt.Sscan(f[i+1], &loss); err != nil {
+				t.Fatalf("report %q: %v", s, err)
+			}
+		}
+	}
+	return acc, loss
+}
+
+// TestTrainExactMatchesPackage checks the model's α against svm.SolveDual
+// on the same NTK Gram, and the exported precomputed kernel against ntk.
+func TestTrainExactMatchesPackage(t *testing.T) {
+	dir := t.TempDir()
+	x, y, data := svmTestData(t, dir, 30, 4, 2)
+	model, export := filepath.Join(dir, "m"), filepath.Join(dir, "k.libsvm")
+	code, _, errOut := runCLI(t, "train", "--data", data, "--out", model, "--lambda", "0.2", "--bias", "--gap", "1e-9",
+		"--depth", "2", "--export-libsvm", export)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	k, err := ntk.NTK(x, ntk.DefaultParams(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := svm.SolveDual(t.Context(), svm.NewDense(k), y, svm.DualConfig{Loss: svm.Hinge, Lambda: 0.2, Bias: true, Tol: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Open(model)
+	m, err := svm.ReadModel(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range m.Alpha {
+		if math.Abs(a-r.Machine.Alpha[i]) > 1e-9 {
+			t.Fatalf("α[%d] = %g, package %g", i, a, r.Machine.Alpha[i])
+		}
+	}
+	if m.Kernel.Depth != 2 || !m.HasBias || m.Train.N != 30 || m.Train.SHA256 != svm.InputsSHA256(x) {
+		t.Errorf("model header %+v", m)
+	}
+	ef, _ := os.Open(export)
+	defer ef.Close()
+	ey, ek, err := svm.ReadPrecomputed(ef, export)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 30 {
+		if ey[i] != y[i] {
+			t.Fatalf("exported label %d", i)
+		}
+		for j := range 30 {
+			if ek.At(i, j) != k.At(i, j) {
+				t.Fatalf("exported K(%d,%d) = %v, want %v", i, j, ek.At(i, j), k.At(i, j))
+			}
+		}
+	}
+}
+
+func TestTrainSubgradientLog(t *testing.T) {
+	dir := t.TempDir()
+	_, _, data := svmTestData(t, dir, 24, 3, 3)
+	logFile := filepath.Join(dir, "log.csv")
+	code, _, errOut := runCLI(t, "train", "--data", data, "--test", data, "--out", filepath.Join(dir, "m"), "--solver", "subgradient",
+		"--lambda", "0.001", "--objective", "mean", "--batch", "5", "--epochs", "10", "--log-count", "20", "--log", logFile)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	f, err := os.Open(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := svm.LogSteps(50, 20)
+	if len(recs) != len(want)+1 || recs[0][0] != "step" || recs[1][0] != "1" || recs[1][5] != "0" || recs[len(recs)-1][0] != "50" {
+		t.Errorf("log has %d rows (want %d), first %v, last %v", len(recs)-1, len(want), recs[1], recs[len(recs)-1])
+	}
+}
+
+func TestTrainBadInput(t *testing.T) {
+	dir := t.TempDir()
+	_, _, data := svmTestData(t, dir, 10, 2, 4)
+	out := filepath.Join(dir, "m")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--data", data}, 2, "--out is required"},
+		{[]string{"--data", data, "--out", out, "--machine", "svm3"}, 2, "--machine"},
+		{[]string{"--data", data, "--out", out, "--machine", "logistic"}, 2, "no exact solver"},
+		{[]string{"--data", data, "--out", out, "--solver", "subgradient", "--bias"}, 2, "--bias"},
+		{[]string{"--data", data, "--out", out, "--lambda", "0"}, 2, "--lambda > 0"},
+		{[]string{"--data", data, "--out", out, "--objective", "avg"}, 2, "objective"},
+		{[]string{"--data", data, "--out", out, "--depth", "0"}, 2, "depth"},
+		{[]string{"--data", data, "--out", out, "--precision", "float16"}, 2, "--precision"},
+		{[]string{"--data", filepath.Join(dir, "none.npy"), "--out", out}, 1, "none.npy"},
+		{[]string{"--data", data, "--out", out, "--solver", "subgradient", "--lr", "-1"}, 2, "--lr"},
+	} {
+		code, _, errOut := runCLI(t, append([]string{"train"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args, code, errOut, tc.code, tc.want)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a failed train left %s", out)
+	}
+}
+
+func TestPredictRejectsBadModel(t *testing.T) {
+	dir := t.TempDir()
+	x, _, data := svmTestData(t, dir, 12, 2, 5)
+	model := filepath.Join(dir, "m")
+	if code, _, errOut := runCLI(t, "train", "--data", data, "--out", model, "--lambda", "0.1"); code != 0 {
+		t.Fatalf("train: %s", errOut)
+	}
+	b, _ := os.ReadFile(model)
+	b[len(b)/2] ^= 1
+	bad := filepath.Join(dir, "bad")
+	os.WriteFile(bad, b, 0o644)
+	if code, _, errOut := runCLI(t, "predict", "--model", bad, "--data", data); code != 1 || !strings.Contains(errOut, "checksum") {
+		t.Errorf("corrupted model: exit %d, %q", code, errOut)
+	}
+	// Changing the training inputs the model refers to is detected.
+	x.Set(0, 0, 42)
+	linalg.WriteNpy(filepath.Join(dir, "X.npy"), x)
+	if code, _, errOut := runCLI(t, "predict", "--model", model, "--data", data); code != 1 || !strings.Contains(errOut, "not those the model was trained on") {
+		t.Errorf("changed training inputs: exit %d, %q", code, errOut)
+	}
+	if code, _, _ := runCLI(t, "predict", "--data", data); code != 2 {
+		t.Errorf("missing --model: exit %d", code)
+	}
+}
+
+func TestExportLIBSVMSparse(t *testing.T) {
+	dir := t.TempDir()
+	x, y, data := svmTestData(t, dir, 8, 3, 6)
+	out := filepath.Join(dir, "d.libsvm")
+	if code, _, errOut := runCLI(t, "export-libsvm", "--data", data, "--sparse", "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// The exported file is itself a valid --data.
+	m := filepath.Join(dir, "m")
+	if code, _, errOut := runCLI(t, "train", "--data", out, "--out", m, "--lambda", "0.1", "--embed"); code != 0 {
+		t.Fatalf("train on the LIBSVM file: %s", errOut)
+	}
+	b, _ := os.ReadFile(out)
+	s, err := svm.ReadLIBSVM(bytes.NewReader(b), out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xd, _ := s.Dense(3, 0)
+	for i := range 8 {
+		if s.Y[i] != y[i] || xd.At(i, 2) != x.At(i, 2) {
+			t.Fatalf("row %d differs", i)
+		}
+	}
+}
+
+func TestBenchSVM(t *testing.T) {
+	code, out, errOut := runCLI(t, "bench", "svm", "--n", "64", "--runs", "1", "--threads", "2", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("%d lines, want 4:\n%s", len(lines), out)
+	}
+	for i, l := range lines {
+		var r svmBenchRow
+		dec := json.NewDecoder(strings.NewReader(l))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&r); err != nil {
+			t.Fatal(err)
+		}
+		if r.N != 64 || r.Threads != 2 || !(r.Seconds > 0) {
+			t.Errorf("line %d: %+v", i, r)
+		}
+		if r.Op == "step" && !(r.GBps > 0 && r.BaseGBps > 0 && r.Pct > 0) {
+			t.Errorf("line %d: no bandwidth: %+v", i, r)
+		}
+		if r.Op == "solve" && !(r.RelGap <= 1e-3) {
+			t.Errorf("line %d: gap %g", i, r.RelGap)
+		}
+	}
+	if code, _, _ := runCLI(t, "bench", "svm", "--data", "cifar"); code != 2 {
+		t.Errorf("bad --data: exit %d", code)
+	}
+}
+
+// TestTrainMNIST trains the exact SVM on the first 300 MNIST 0/1 training
+// points and predicts the test set. It needs $NTKSVM_MNIST_DIR; it fails
+// without it when CI=true.
+func TestTrainMNIST(t *testing.T) {
+	dir := os.Getenv("NTKSVM_MNIST_DIR")
+	if dir == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI=true but NTKSVM_MNIST_DIR is not set")
+		}
+		t.Skip("NTKSVM_MNIST_DIR not set")
+	}
+	model := filepath.Join(t.TempDir(), "m")
+	code, out, errOut := runCLI(t, "train", "--data", "mnist01", "--first", "300", "--lambda", "0.064", "--bias", "--out", model)
+	if code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errOut)
+	}
+	code, out, errOut = runCLI(t, "predict", "--model", model, "--data", "mnist01-test")
+	if code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "(2115 points)") || !strings.Contains(out, "accuracy 99.") {
+		t.Errorf("predict output: %s", out)
+	}
+}

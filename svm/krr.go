@@ -68,4 +68,3 @@ func KRRShift(lambda float64, obj Objective, n int) float64 {
 	}
 	return lambda / 2
 }
-

@@ -8,12 +8,12 @@ package asm
 
 //go:generate sh -c "go run gemm_gen_amd64.go > gemm_amd64.s"
 
-// gemmAVX512F32 is the 14×32 float32 micro-kernel.
+// gemmAVX512F32 is the 8×48 float32 micro-kernel.
 //
 //go:noescape
 func gemmAVX512F32(k int, a, b, c []float32, ldc int)
 
-// gemmAVX512F64 is the 14×16 float64 micro-kernel.
+// gemmAVX512F64 is the 8×24 float64 micro-kernel.
 //
 //go:noescape
 func gemmAVX512F64(k int, a, b, c []float64, ldc int)
@@ -38,12 +38,12 @@ func fmaPeakAVX512F32(n int) int
 //go:noescape
 func fmaPeakAVX512F64(n int) int
 
-// fmaPeakAVX2F32 runs n iterations of 12 independent ymm FMAs.
+// fmaPeakAVX2F32 runs n iterations of 14 independent ymm FMAs.
 //
 //go:noescape
 func fmaPeakAVX2F32(n int) int
 
-// fmaPeakAVX2F64 runs n iterations of 12 independent ymm FMAs.
+// fmaPeakAVX2F64 runs n iterations of 14 independent ymm FMAs.
 //
 //go:noescape
 func fmaPeakAVX2F64(n int) int

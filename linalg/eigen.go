@@ -1,0 +1,212 @@
+package linalg
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+)
+
+// ErrNoConvergence is wrapped by the errors of the iterative eigenvalue
+// routines when they stop before reaching their accuracy.
+var ErrNoConvergence = errors.New("linalg: eigenvalue iteration did not converge")
+
+// EigenvaluesSym returns all eigenvalues of the symmetric n×n matrix A in
+// ascending order. Only the lower triangle of A (diagonal included) is read;
+// A is not modified. The work is done in float64 whatever T is.
+//
+// The method is Householder reduction to tridiagonal form (4n³/3 flops)
+// followed by the implicit QL iteration with Wilkinson-type shifts. Each
+// computed eigenvalue is exact for a matrix within a few n·u·‖A‖ of A (u =
+// 2⁻⁵³), so its absolute error is about that much; the routine is meant for
+// n up to a few thousand (it is single-threaded). A non-square matrix (an
+// error wrapping ErrShape) and NaN or infinite elements are errors.
+func EigenvaluesSym[T Float](a Matrix[T]) ([]float64, error) {
+	if err := checkMatrix("A", a); err != nil {
+		return nil, fmt.Errorf("linalg: EigenvaluesSym: %w", err)
+	}
+	if a.Rows != a.Cols {
+		return nil, fmt.Errorf("%w: EigenvaluesSym: A is %d×%d, not square", ErrShape, a.Rows, a.Cols)
+	}
+	n := a.Rows
+	// Compact float64 copy of the lower triangle, row i holding i+1 values.
+	w := New[float64](n, n)
+	for i := range n {
+		for j, v := range a.Data[i*a.Stride : i*a.Stride+i+1] {
+			f := float64(v)
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				return nil, fmt.Errorf("linalg: EigenvaluesSym: A[%d, %d] is %g", i, j, f)
+			}
+			w.Data[i*n+j] = f
+		}
+	}
+	d, e := tridiagonalize(w)
+	if err := tridiagQL(d, e, nil); err != nil {
+		return nil, fmt.Errorf("linalg: EigenvaluesSym: %w", err)
+	}
+	slices.Sort(d)
+	return d, nil
+}
+
+// tridiagonalize reduces the symmetric matrix whose lower triangle is in a
+// (destroyed) to a tridiagonal matrix with the same eigenvalues by n−2
+// Householder reflections: it returns the diagonal d (length n) and the
+// subdiagonal e (length n, e[i] coupling i and i+1, e[n−1] = 0).
+func tridiagonalize(a Matrix[float64]) (d, e []float64) {
+	n := a.Rows
+	d, e = make([]float64, n), make([]float64, n)
+	v := make([]float64, n)
+	p := make([]float64, n)
+	for k := 0; k+2 < n; k++ {
+		// x = A[k+1:n, k]; the reflection H = I − β·v·vᵀ maps x to α·e₁.
+		m := n - k - 1
+		x := v[:m]
+		var scale float64
+		for i := range m {
+			x[i] = a.Data[(k+1+i)*a.Stride+k]
+			scale = max(scale, math.Abs(x[i]))
+		}
+		d[k] = a.Data[k*a.Stride+k]
+		if scale == 0 {
+			e[k] = 0
+			continue
+		}
+		var ss float64
+		for i := range m {
+			x[i] /= scale
+			ss += x[i] * x[i]
+		}
+		norm := math.Sqrt(ss)
+		alpha := -math.Copysign(norm, x[0])
+		e[k] = alpha * scale
+		x[0] -= alpha // v = x − α·e₁, ‖v‖² = 2(‖x‖² − α·x₀)
+		vv := 2 * (ss - alpha*(x[0]+alpha))
+		if vv == 0 {
+			continue
+		}
+		beta := 2 / vv
+		// p = β·A22·v using the lower triangle of A22 = A[k+1:, k+1:].
+		q := p[:m]
+		clear(q)
+		for i := range m {
+			row := a.Data[(k+1+i)*a.Stride+k+1 : (k+1+i)*a.Stride+k+1+i+1]
+			vi := x[i]
+			var s float64
+			for j, aij := range row[:i] {
+				s += aij * x[j]
+				q[j] += aij * vi
+			}
+			q[i] += s + row[i]*vi
+		}
+		var vp float64
+		for i := range m {
+			q[i] *= beta
+			vp += x[i] * q[i]
+		}
+		// w = p − (β·vᵀp/2)·v; A22 −= v·wᵀ + w·vᵀ (lower triangle).
+		kk := beta * vp / 2
+		for i := range m {
+			q[i] -= kk * x[i]
+		}
+		for i := range m {
+			row := a.Data[(k+1+i)*a.Stride+k+1 : (k+1+i)*a.Stride+k+1+i+1]
+			vi, wi := x[i], q[i]
+			for j := range row {
+				row[j] -= vi*q[j] + wi*x[j]
+			}
+		}
+	}
+	switch {
+	case n >= 2:
+		d[n-2] = a.Data[(n-2)*a.Stride+n-2]
+		e[n-2] = a.Data[(n-1)*a.Stride+n-2]
+		d[n-1] = a.Data[(n-1)*a.Stride+n-1]
+	case n == 1:
+		d[0] = a.Data[0]
+	}
+	return d, e
+}
+
+// tridiagQL computes the eigenvalues of the symmetric tridiagonal matrix
+// with diagonal d and subdiagonal e (e[i] couples i and i+1; e[n−1] is
+// ignored) by the implicit QL iteration with Wilkinson-type shifts. d is
+// overwritten with the eigenvalues (unsorted) and e destroyed. If z is not
+// nil it is a row vector to which the same plane rotations are applied as
+// to the rows of the eigenvector matrix: starting from eₙ₋₁ᵀ, z ends up
+// holding the last component of each (unit) eigenvector, in the order of d.
+func tridiagQL(d, e, z []float64) error {
+	n := len(d)
+	if n == 0 {
+		return nil
+	}
+	e[n-1] = 0
+	const eps = 0x1p-52
+	for l := 0; l < n; l++ {
+		for iter := 0; ; iter++ {
+			m := l
+			for ; m < n-1; m++ {
+				dd := math.Abs(d[m]) + math.Abs(d[m+1])
+				if math.Abs(e[m]) <= eps*dd || math.Abs(e[m]) < 0x1p-1022 {
+					break
+				}
+			}
+			if m == l {
+				break
+			}
+			if iter == 60 {
+				return fmt.Errorf("%w: QL on the tridiagonal matrix: eigenvalue %d after %d iterations", ErrNoConvergence, l, iter)
+			}
+			// Shift from the leading 2×2 block: the eigenvalue closer to d[l].
+			g := (d[l+1] - d[l]) / (2 * e[l])
+			r := math.Hypot(g, 1)
+			g = d[m] - d[l] + e[l]/(g+math.Copysign(r, g))
+			s, c, p := 1.0, 1.0, 0.0
+			i := m - 1
+			for ; i >= l; i-- {
+				f := s * e[i]
+				b := c * e[i]
+				r = math.Hypot(f, g)
+				e[i+1] = r
+				if r == 0 { // underflow: deflate and start again
+					d[i+1] -= p
+					e[m] = 0
+					break
+				}
+				s, c = f/r, g/r
+				g = d[i+1] - p
+				r = (d[i]-g)*s + 2*c*b
+				p = s * r
+				d[i+1] = g + p
+				g = c*r - b
+				if z != nil {
+					f := z[i+1]
+					z[i+1] = s*z[i] + c*f
+					z[i] = c*z[i] - s*f
+				}
+			}
+			if r == 0 && i >= l {
+				continue
+			}
+			d[l] -= p
+			e[l] = g
+			e[m] = 0
+		}
+	}
+	return nil
+}
+
+// sortEigen sorts d ascending, permuting z alongside.
+func sortEigen(d, z []float64) {
+	idx := make([]int, len(d))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return d[idx[a]] < d[idx[b]] })
+	d2, z2 := make([]float64, len(d)), make([]float64, len(z))
+	for i, k := range idx {
+		d2[i], z2[i] = d[k], z[k]
+	}
+	copy(d, d2)
+	copy(z, z2)
+}

@@ -284,6 +284,8 @@ type svmTrainFlags struct {
 	tol       float64
 	logCount  int
 	logFile   string
+	track     string
+	trackTest string
 	test      string
 	out       string
 	embed     bool
@@ -312,6 +314,8 @@ func runTrain(ctx context.Context, e *env, args []string) error {
 	fs.Float64Var(&f.tol, "tol", 0, "subgradient: stop when the objective changes by ≤ tol (relative) over an epoch")
 	fs.IntVar(&f.logCount, "log-count", 100, "subgradient: evaluations at log-spaced steps (PROTOCOL step_test)")
 	fs.StringVar(&f.logFile, "log", "", "subgradient: write the evaluations as CSV to this file")
+	fs.StringVar(&f.track, "track-train", "", "subgradient: comma-separated training indices whose outputs the log records (PROTOCOL §1: 2761,8419,10196,4714,8527)")
+	fs.StringVar(&f.trackTest, "track-test", "", "subgradient: comma-separated --test indices whose outputs the log records (848,1305,1721,26,1953)")
 	fs.StringVar(&f.test, "test", "", "held-out data for the log and a final report (same forms as --data)")
 	fs.StringVar(&f.out, "out", "", "model file to write (required)")
 	fs.BoolVar(&f.embed, "embed", false, "store the training inputs in the model (else a reference: source and SHA-256)")
@@ -527,11 +531,28 @@ func svmSubgradient(ctx context.Context, e *env, f *svmTrainFlags, loss svm.Loss
 	if testK != nil {
 		cfg.Test = &svm.EvalSet{K: testK, Y: test.y}
 	}
+	if cfg.TrackTrain, err = svmIndices("--track-train", f.track); err != nil {
+		return nil, err
+	}
+	if cfg.TrackTest, err = svmIndices("--track-test", f.trackTest); err != nil {
+		return nil, err
+	}
 	var csv strings.Builder
-	csv.WriteString("step,t,epoch,objective,train_loss,train_acc,test_loss,test_acc\n")
+	csv.WriteString("step,t,epoch,objective,train_loss,train_acc,test_loss,test_acc")
+	for _, i := range cfg.TrackTrain {
+		fmt.Fprintf(&csv, ",train_out_%d", i)
+	}
+	for _, i := range cfg.TrackTest {
+		fmt.Fprintf(&csv, ",test_out_%d", i)
+	}
+	csv.WriteString("\n")
 	t0 := time.Now()
 	cfg.Log = func(p *svm.Progress) error {
-		fmt.Fprintf(&csv, "%d,%g,%d,%g,%g,%g,%g,%g\n", p.Step, p.T, p.Epoch, p.Objective, p.TrainLoss, p.TrainAcc, p.TestLoss, p.TestAcc)
+		fmt.Fprintf(&csv, "%d,%g,%d,%g,%g,%g,%g,%g", p.Step, p.T, p.Epoch, p.Objective, p.TrainLoss, p.TrainAcc, p.TestLoss, p.TestAcc)
+		for _, v := range append(p.TrainOut, p.TestOut...) {
+			fmt.Fprintf(&csv, ",%g", v)
+		}
+		csv.WriteString("\n")
 		line := fmt.Sprintf("step %d/%d t=%g objective %.6g train loss %.5g acc %.4f", p.Step, steps, p.T, p.Objective, p.TrainLoss, p.TrainAcc)
 		if testK != nil {
 			line += fmt.Sprintf(" test loss %.5g acc %.4f", p.TestLoss, p.TestAcc)
@@ -564,6 +585,22 @@ func svmSubgradient(ctx context.Context, e *env, f *svmTrainFlags, loss svm.Loss
 		model.Params[key] = v
 	}
 	return res.Outputs, nil
+}
+
+// svmIndices parses a comma-separated list of indices ("" is none).
+func svmIndices(flagName, s string) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		i, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || i < 0 {
+			return nil, usageError("%s: %q is not an index ≥ 0", flagName, f)
+		}
+		out = append(out, i)
+	}
+	return out, nil
 }
 
 func runExportLIBSVM(ctx context.Context, e *env, args []string) error {

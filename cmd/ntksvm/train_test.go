@@ -160,7 +160,8 @@ func TestTrainSubgradientLog(t *testing.T) {
 	_, _, data := svmTestData(t, dir, 24, 3, 3)
 	logFile := filepath.Join(dir, "log.csv")
 	code, _, errOut := runCLI(t, "train", "--data", data, "--test", data, "--out", filepath.Join(dir, "m"), "--solver", "subgradient",
-		"--lambda", "0.001", "--objective", "mean", "--batch", "5", "--epochs", "10", "--log-count", "20", "--log", logFile)
+		"--lambda", "0.001", "--objective", "mean", "--batch", "5", "--epochs", "10", "--log-count", "20", "--log", logFile,
+		"--track-train", "0,5", "--track-test", "23")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -174,6 +175,9 @@ func TestTrainSubgradientLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := svm.LogSteps(50, 20)
+	if len(recs[0]) != 11 || recs[0][10] != "test_out_23" || recs[1][8] != "0" {
+		t.Errorf("tracked columns: header %v, first row %v", recs[0], recs[1])
+	}
 	if len(recs) != len(want)+1 || recs[0][0] != "step" || recs[1][0] != "1" || recs[1][5] != "0" || recs[len(recs)-1][0] != "50" {
 		t.Errorf("log has %d rows (want %d), first %v, last %v", len(recs)-1, len(want), recs[1], recs[len(recs)-1])
 	}

@@ -202,25 +202,39 @@ func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 		}
 		for pc := 0; pc < p.k; pc += kc {
 			kb := min(kc, p.k-pc)
-			packB(ws.b, p.b, p.tB, pc, kb, jc, jn, p.nr)
+			packed := false // B panel packed: by the first ic block, group by group
 			for ic := r.i0; ic < r.i1; ic += mc {
 				mb := min(mc, r.i1-ic)
 				if p.lower && ic+mb-1 < jc {
 					continue // the whole block is above the diagonal
 				}
 				packA(ws.a, p.a, p.tA, p.alpha, ic, mb, pc, kb, p.mr)
-				p.macro(ws, ic, mb, jc, jn, kb)
+				if packed {
+					p.macro(ws, ic, mb, jc, 0, jn, kb)
+					continue
+				}
+				// Pack B a group of slivers at a time and use each group
+				// at once, while it is in cache; for skinny A (a single
+				// ic block) this is the only pass over B.
+				g := packGroup(p.nr)
+				for j0 := 0; j0 < jn; j0 += g {
+					j1 := min(j0+g, jn)
+					packB(ws.b[j0*kb:], p.b, p.tB, pc, kb, jc+j0, j1-j0, p.nr)
+					p.macro(ws, ic, mb, jc, j0, j1, kb)
+				}
+				packed = true
 			}
 		}
 	}
 }
 
-// macro runs the micro-kernel over the packed mb×kb block of A and kb×jn
-// panel of B, updating C[ic:ic+mb, jc:jc+jn].
-func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, jn, kb int) {
+// macro runs the micro-kernel over the packed mb×kb block of A and columns
+// [j0, j1) of the packed kb×jn panel of B, updating
+// C[ic:ic+mb, jc+j0:jc+j1]. j0 is a multiple of NR.
+func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, j0, j1, kb int) {
 	mr, nr, ld := p.mr, p.nr, p.c.Stride
-	for jr := 0; jr < jn; jr += nr {
-		nn := min(nr, jn-jr)
+	for jr := j0; jr < j1; jr += nr {
+		nn := min(nr, j1-jr)
 		bs := ws.b[jr*kb : jr*kb+kb*nr]
 		col := jc + jr
 		for ir := 0; ir < mb; ir += mr {

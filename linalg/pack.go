@@ -35,22 +35,27 @@ func packA[T Float](dst []T, a Matrix[T], trans bool, alpha T, i0, mb, p0, kb, m
 			}
 			continue
 		}
-		// op(A)[i, p] = A[i, p]: interleave r rows.
-		i := 0
-		for ; i+4 <= r; i += 4 {
-			s0 := a.Data[(row0+i)*ld+p0:][:kb]
-			s1 := a.Data[(row0+i+1)*ld+p0:][:kb]
-			s2 := a.Data[(row0+i+2)*ld+p0:][:kb]
-			s3 := a.Data[(row0+i+3)*ld+p0:][:kb]
-			for p := range kb {
-				dp := d[p*mr+i : p*mr+i+4 : p*mr+i+4]
-				dp[0], dp[1], dp[2], dp[3] = alpha*s0[p], alpha*s1[p], alpha*s2[p], alpha*s3[p]
+		// op(A)[i, p] = A[i, p]: interleave r rows, pChunk values of p at
+		// a time.
+		for q0 := 0; q0 < kb; q0 += pChunk {
+			q1 := min(q0+pChunk, kb)
+			i := 0
+			for ; i+4 <= r; i += 4 {
+				s0 := a.Data[(row0+i)*ld+p0+q0 : (row0+i)*ld+p0+q1]
+				s1 := a.Data[(row0+i+1)*ld+p0+q0:][:len(s0)]
+				s2 := a.Data[(row0+i+2)*ld+p0+q0:][:len(s0)]
+				s3 := a.Data[(row0+i+3)*ld+p0+q0:][:len(s0)]
+				for p := range s0 {
+					o := (q0+p)*mr + i
+					dp := d[o : o+4 : o+4]
+					dp[0], dp[1], dp[2], dp[3] = alpha*s0[p], alpha*s1[p], alpha*s2[p], alpha*s3[p]
+				}
 			}
-		}
-		for ; i < r; i++ {
-			src := a.Data[(row0+i)*ld+p0:][:kb]
-			for p, v := range src {
-				d[p*mr+i] = alpha * v
+			for ; i < r; i++ {
+				src := a.Data[(row0+i)*ld+p0+q0 : (row0+i)*ld+p0+q1]
+				for p, v := range src {
+					d[(q0+p)*mr+i] = alpha * v
+				}
 			}
 		}
 		if r < mr {
@@ -63,47 +68,70 @@ func packA[T Float](dst []T, a Matrix[T], trans bool, alpha T, i0, mb, p0, kb, m
 
 // packB packs rows [p0, p0+kb) and columns [j0, j0+nb) of op(B) as
 // ⌈nb/nr⌉ slivers: dst[s*kb*nr + p*nr + j] = op(B)[p0+p, j0+s*nr+j].
-// Columns past nb are zero.
+// Columns past nb are zero. Callers pass a few slivers at a time (see
+// packGroup) so that the rows of B are read in runs of a few hundred
+// elements while the packed slivers stay in L1/L2.
 func packB[T Float](dst []T, b Matrix[T], trans bool, p0, kb, j0, nb, nr int) {
 	ld := b.Stride
+	full := nb / nr
+	if !trans {
+		// op(B)[p, j] = B[p, j]: read each row of B once across all
+		// slivers.
+		for p := range kb {
+			src := b.Data[(p0+p)*ld+j0 : (p0+p)*ld+j0+nb]
+			for s := range full {
+				copy(dst[s*kb*nr+p*nr:s*kb*nr+p*nr+nr], src[s*nr:s*nr+nr])
+			}
+			if r := nb - full*nr; r > 0 {
+				dp := dst[full*kb*nr+p*nr : full*kb*nr+p*nr+nr]
+				copy(dp, src[full*nr:])
+				clear(dp[r:])
+			}
+		}
+		return
+	}
+	// op(B)[p, j] = B[j, p]: interleave r rows of B, pChunk values of p at
+	// a time so that the sources and the destination stay in L1.
 	for s := 0; s*nr < nb; s++ {
 		r := min(nr, nb-s*nr)
 		d := dst[s*kb*nr : (s+1)*kb*nr]
 		col0 := j0 + s*nr
-		if !trans {
-			// op(B)[p, j] = B[p, j]: each p is a contiguous run of r values.
-			for p := range kb {
-				dp := d[p*nr : p*nr+nr]
-				copy(dp, b.Data[(p0+p)*ld+col0:(p0+p)*ld+col0+r])
-				clear(dp[r:])
+		for q0 := 0; q0 < kb; q0 += pChunk {
+			q1 := min(q0+pChunk, kb)
+			j := 0
+			for ; j+4 <= r; j += 4 {
+				s0 := b.Data[(col0+j)*ld+p0+q0 : (col0+j)*ld+p0+q1]
+				s1 := b.Data[(col0+j+1)*ld+p0+q0:][:len(s0)]
+				s2 := b.Data[(col0+j+2)*ld+p0+q0:][:len(s0)]
+				s3 := b.Data[(col0+j+3)*ld+p0+q0:][:len(s0)]
+				for p := range s0 {
+					o := (q0+p)*nr + j
+					dp := d[o : o+4 : o+4]
+					dp[0], dp[1], dp[2], dp[3] = s0[p], s1[p], s2[p], s3[p]
+				}
 			}
-			continue
-		}
-		// op(B)[p, j] = B[j, p]: interleave r rows of B.
-		j := 0
-		for ; j+4 <= r; j += 4 {
-			s0 := b.Data[(col0+j)*ld+p0:][:kb]
-			s1 := b.Data[(col0+j+1)*ld+p0:][:kb]
-			s2 := b.Data[(col0+j+2)*ld+p0:][:kb]
-			s3 := b.Data[(col0+j+3)*ld+p0:][:kb]
-			for p := range kb {
-				dp := d[p*nr+j : p*nr+j+4 : p*nr+j+4]
-				dp[0], dp[1], dp[2], dp[3] = s0[p], s1[p], s2[p], s3[p]
+			for ; j < r; j++ {
+				src := b.Data[(col0+j)*ld+p0+q0 : (col0+j)*ld+p0+q1]
+				for p, v := range src {
+					d[(q0+p)*nr+j] = v
+				}
 			}
-		}
-		for ; j < r; j++ {
-			src := b.Data[(col0+j)*ld+p0:][:kb]
-			for p, v := range src {
-				d[p*nr+j] = v
-			}
-		}
-		if r < nr {
-			for p := range kb {
-				clear(d[p*nr+r : p*nr+nr])
+			if r < nr {
+				for p := q0; p < q1; p++ {
+					clear(d[p*nr+r : p*nr+nr])
+				}
 			}
 		}
 	}
 }
+
+// pChunk is how many values of the summation index the transposing packs
+// move at a time.
+const pChunk = 64
+
+// packGroup is the number of columns of op(B) packed at once before the
+// micro-kernel consumes them: a multiple of nr near 256.
+func packGroup(nr int) int { return max(1, 256/nr) * nr }
 
 // workspace is one worker's pack buffers: the packed block of A, the packed
 // panel of B and a scratch micro-tile. Workspaces are pooled so that

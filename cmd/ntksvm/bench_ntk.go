@@ -1,0 +1,290 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+
+	"github.com/ntksvm/ntksvm/asm"
+	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/mnist"
+	"github.com/ntksvm/ntksvm/ntk"
+)
+
+// "ntksvm bench ntk": the infinite-width NTK Gram against the bare Gram
+// GEMM X·Xᵀ of the same run. "ntksvm bench train": one forward+backward
+// pass of the Fig. 1 network against the same GEMMs run bare.
+
+func init() {
+	registerBench(&benchmark{
+		name:    "ntk",
+		summary: "NTK Gram matrix (GEMM + arc-cosine recursion) against the bare Gram GEMM of the same run",
+		run:     runNTKBench,
+	})
+	registerBench(&benchmark{
+		name:    "train",
+		summary: "forward+backward of the Fig. 1 network (L=2, m=10000, n=128) against its GEMMs run bare",
+		run:     runTrainBench,
+	})
+}
+
+// mnistOpt is the --mnist flag of the benchmarks: alone it selects the real
+// MNIST 0/1 train set from the default location ($NTKSVM_MNIST_DIR or the
+// user cache), --mnist=DIR from DIR.
+type mnistOpt struct {
+	set bool
+	dir string
+}
+
+func (m *mnistOpt) String() string   { return m.dir }
+func (m *mnistOpt) IsBoolFlag() bool { return true }
+func (m *mnistOpt) Set(s string) error {
+	switch s {
+	case "true":
+		m.set, m.dir = true, ""
+	case "false":
+		m.set, m.dir = false, ""
+	default:
+		m.set, m.dir = true, s
+	}
+	return nil
+}
+
+// ntkBenchRow is one line of "ntksvm bench ntk --json".
+type ntkBenchRow struct {
+	Op          string  `json:"op"`
+	N           int     `json:"n"`
+	D           int     `json:"d"`
+	Depth       int     `json:"depth"`
+	Dtype       string  `json:"dtype"`
+	Threads     int     `json:"threads"`
+	Impl        string  `json:"impl"`
+	Data        string  `json:"data"`
+	Seconds     float64 `json:"seconds"`
+	GemmSeconds float64 `json:"gemm_seconds"`
+	Ratio       float64 `json:"ratio"`
+}
+
+func runNTKBench(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "bench ntk", "[--n 12665] [--d 784] [--depth 1] [--float32|--float64] [--mnist[=DIR]] [--threads T] [--runs R] [--json]")
+	n := fs.Int("n", 12665, "number of inputs (rows of X)")
+	d := fs.Int("d", 784, "input dimension")
+	depth := fs.Int("depth", 1, "hidden ReLU layers L")
+	f32 := fs.Bool("float32", false, "float32 kernel")
+	f64 := fs.Bool("float64", false, "float64 kernel (the default)")
+	var mo mnistOpt
+	fs.Var(&mo, "mnist", "use the real MNIST 0/1 train set (first --n rows) instead of random data; --mnist=DIR names its directory")
+	c := addCommonFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := c.check(); err != nil {
+		return err
+	}
+	if *f32 && *f64 {
+		return usageError("--float32 and --float64 exclude each other")
+	}
+	if *n < 1 || *n > 200000 || *d < 1 || *d > 1<<20 {
+		return usageError("--n %d --d %d: want 1 ≤ n ≤ 200000 and 1 ≤ d ≤ 2^20", *n, *d)
+	}
+	if *depth < 1 || *depth > 100 {
+		return usageError("--depth %d: want 1…100", *depth)
+	}
+	if *f32 {
+		return ntkBench[float32](ctx, e, c, *n, *d, *depth, mo)
+	}
+	return ntkBench[float64](ctx, e, c, *n, *d, *depth, mo)
+}
+
+func dtypeName[T linalg.Float]() string {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return "float32"
+	}
+	return "float64"
+}
+
+func ntkBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, d, depth int, mo mnistOpt) error {
+	var x linalg.Matrix[T]
+	data := "random"
+	if mo.set {
+		train, _, err := loadBinary[T](e, &mnistFlags{dir: mo.dir}, 0, 1, mnist.Options{First: n})
+		if err != nil {
+			return err
+		}
+		x, d, data = train.X, train.X.Cols, "mnist01"
+		if x.Rows < n {
+			return usageError("--n %d: the MNIST 0/1 train set has %d rows", n, x.Rows)
+		}
+	} else {
+		// Pixel-like data: uniform in [0, 1), seeded.
+		rng := rand.New(rand.NewPCG(1, uint64(n)))
+		x = linalg.New[T](n, d)
+		for i := range x.Data {
+			x.Data[i] = T(rng.Float64())
+		}
+	}
+	old := linalg.Threads()
+	linalg.SetThreads(c.threads)
+	defer linalg.SetThreads(old)
+	k := linalg.New[T](n, n)
+	p := ntk.DefaultParams(depth)
+	var ferr error
+	gemm, err := medianTime(ctx, c.runs, func() {
+		if err := linalg.Gram(x, k); err != nil && ferr == nil {
+			ferr = err
+		}
+	})
+	if err != nil {
+		return err
+	}
+	secs, err := medianTime(ctx, c.runs, func() {
+		if err := ntk.GramInto(ctx, x, p, ntk.Options{Threads: c.threads}, k, linalg.Matrix[T]{}); err != nil && ferr == nil {
+			ferr = err
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if ferr != nil {
+		return ferr
+	}
+	row := ntkBenchRow{Op: "ntk", N: n, D: d, Depth: depth, Dtype: dtypeName[T](), Threads: c.threads,
+		Impl: asm.Implementation(), Data: data, Seconds: secs, GemmSeconds: gemm, Ratio: secs / gemm}
+	if c.json {
+		return writeJSONLine(e.stdout, row)
+	}
+	fmt.Fprintf(e.stdout, "NTK Gram %d×%d (d=%d, L=%d, %s, %s data), %d threads, kernels %s, median of %d:\n",
+		n, n, d, depth, row.Dtype, data, c.threads, row.Impl, c.runs)
+	fmt.Fprintf(e.stdout, "  Gram GEMM X·Xᵀ  %8.3f s\n  NTK Gram        %8.3f s  (%.2f× the GEMM; recursion and mirror %.3f s)\n",
+		gemm, secs, row.Ratio, secs-gemm)
+	return nil
+}
+
+// trainBenchRow is one line of "ntksvm bench train --json".
+type trainBenchRow struct {
+	Op          string  `json:"op"`
+	N           int     `json:"n"`
+	D           int     `json:"d"`
+	Width       int     `json:"width"`
+	Depth       int     `json:"depth"`
+	Dtype       string  `json:"dtype"`
+	Threads     int     `json:"threads"`
+	Impl        string  `json:"impl"`
+	Seconds     float64 `json:"seconds"`
+	GFlops      float64 `json:"gflops"`
+	GemmSeconds float64 `json:"sgemm_seconds"`
+	GemmGFlops  float64 `json:"sgemm_gflops"`
+	Pct         float64 `json:"pct"`
+}
+
+func runTrainBench(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "bench train", "[--n 128] [--d 784] [--width 10000] [--depth 2] [--float64] [--threads T] [--runs R] [--json]")
+	n := fs.Int("n", 128, "batch size (rows of X)")
+	d := fs.Int("d", 784, "input dimension")
+	m := fs.Int("width", 10000, "hidden width m")
+	depth := fs.Int("depth", 2, "hidden layers L (Fig. 1 is L = 2)")
+	f64 := fs.Bool("float64", false, "float64 network (default float32, as PyTorch)")
+	c := addCommonFlags(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := c.check(); err != nil {
+		return err
+	}
+	if *n < 1 || *d < 1 || *m < 1 || *depth < 1 || *depth > 100 || *n > 1<<20 {
+		return usageError("--n %d --d %d --width %d --depth %d: want positive sizes and depth ≤ 100", *n, *d, *m, *depth)
+	}
+	if *f64 {
+		return trainBench[float64](ctx, e, c, *n, *d, *m, *depth)
+	}
+	return trainBench[float32](ctx, e, c, *n, *d, *m, *depth)
+}
+
+func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, d, m, depth int) error {
+	net, err := ntk.NewNetwork[T](d, m, depth, 1, 0, 1)
+	if err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewPCG(2, 2))
+	x := linalg.New[T](n, d)
+	for i := range x.Data {
+		x.Data[i] = T(rng.Float64())
+	}
+	cot := make([]T, n)
+	for i := range cot {
+		cot[i] = T(rng.NormFloat64())
+	}
+	old := linalg.Threads()
+	linalg.SetThreads(c.threads)
+	defer linalg.SetThreads(old)
+	var ferr error
+	secs, err := medianTime(ctx, c.runs, func() {
+		p, err := net.Forward(x)
+		if err == nil {
+			_, err = net.Backward(p, cot)
+		}
+		if err != nil && ferr == nil {
+			ferr = err
+		}
+		runtime.KeepAlive(p)
+	})
+	if err != nil {
+		return err
+	}
+	if ferr != nil {
+		return ferr
+	}
+	// The same GEMMs, bare, on preallocated operands: forward z_l = a_l·W_lᵀ,
+	// backward dW_l = g_lᵀ·a_l and (l ≥ 1) g·W_l.
+	type gemmCall struct {
+		ta, tb  linalg.Op
+		a, b, c linalg.Matrix[T]
+	}
+	var calls []gemmCall
+	var flops float64
+	in := d
+	for l := 0; l <= depth; l++ {
+		out := m
+		if l == depth {
+			out = 1
+		}
+		a := linalg.New[T](n, in)
+		w := linalg.New[T](out, in)
+		z := linalg.New[T](n, out)
+		calls = append(calls, gemmCall{linalg.NoTrans, linalg.Trans, a, w, z})
+		calls = append(calls, gemmCall{linalg.Trans, linalg.NoTrans, z, a, linalg.New[T](out, in)})
+		flops += 4 * float64(n) * float64(in) * float64(out)
+		if l > 0 {
+			calls = append(calls, gemmCall{linalg.NoTrans, linalg.NoTrans, z, w, linalg.New[T](n, in)})
+			flops += 2 * float64(n) * float64(in) * float64(out)
+		}
+		in = out
+	}
+	gemm, err := medianTime(ctx, c.runs, func() {
+		for _, g := range calls {
+			if err := linalg.Gemm(g.ta, g.tb, 1, g.a, g.b, 0, g.c); err != nil && ferr == nil {
+				ferr = err
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if ferr != nil {
+		return ferr
+	}
+	row := trainBenchRow{Op: "train", N: n, D: d, Width: m, Depth: depth, Dtype: dtypeName[T](), Threads: c.threads,
+		Impl: asm.Implementation(), Seconds: secs, GFlops: flops / secs / 1e9, GemmSeconds: gemm, GemmGFlops: flops / gemm / 1e9}
+	row.Pct = 100 * row.GFlops / row.GemmGFlops
+	if c.json {
+		return writeJSONLine(e.stdout, row)
+	}
+	fmt.Fprintf(e.stdout, "forward+backward, %d→%s→1, batch %d, %s, %d threads, kernels %s, median of %d:\n",
+		d, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("%d×", m), depth), "×"), n, row.Dtype, c.threads, row.Impl, c.runs)
+	fmt.Fprintf(e.stdout, "  network  %8.3f s  %7.1f GFLOP/s\n  GEMMs    %8.3f s  %7.1f GFLOP/s (same shapes, bare)\n  %.0f%% of the GEMM rate\n",
+		secs, row.GFlops, gemm, row.GemmGFlops, row.Pct)
+	return nil
+}

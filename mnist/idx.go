@@ -2,11 +2,13 @@ package mnist
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"math"
 	"os"
@@ -72,7 +74,8 @@ func Read(r io.Reader, size int64) (*IDX, error) {
 		size = -1 // the compressed size does not bound the content
 	}
 	f := &IDX{Gzip: gz}
-	h := sha256.New()
+	h := newAsyncHash()
+	defer h.stop()
 
 	var magic [4]byte
 	if n, err := io.ReadFull(src, magic[:]); err != nil {
@@ -123,7 +126,7 @@ func Read(r io.Reader, size int64) (*IDX, error) {
 	}
 
 	var err error
-	f.Data, err = readData(src, n, size >= 0)
+	f.Data, err = readData(src, n, size >= 0, h.write)
 	if err != nil && len(f.Data) == n {
 		// All the data arrived, then the gzip stream failed.
 		return nil, readErr(err, gz, gzipTail)
@@ -132,7 +135,6 @@ func Read(r io.Reader, size int64) (*IDX, error) {
 		return nil, readErr(err, gz, fmt.Sprintf("truncated: the header promises %s = %d data bytes but only %d follow",
 			dimString(f.Dims), n, len(f.Data)))
 	}
-	h.Write(f.Data)
 	if t, err := countTrailing(src); err != nil {
 		return nil, readErr(err, gz, gzipTail)
 	} else if t > 0 {
@@ -144,32 +146,39 @@ func Read(r io.Reader, size int64) (*IDX, error) {
 		return nil, fmt.Errorf("%w: %s%d trailing bytes after the %s = %d data bytes the header promises",
 			ErrFormat, more, t, dimString(f.Dims), n)
 	}
-	h.Sum(f.SHA256[:0])
+	f.SHA256 = h.sum()
 	return f, nil
 }
 
 // gzipTail describes a gzip stream that fails after all the data arrived.
 const gzipTail = "the gzip stream is damaged after the data: cut short before its checksum trailer, or followed by stray bytes"
 
-// readData reads the n data bytes. If exact, the input is known to hold them
-// and the buffer is allocated at once; otherwise it grows as data arrives.
-// On error it returns what it read so far, which can be all n bytes when
-// the error came with the last of them.
-func readData(r io.Reader, n int, exact bool) ([]byte, error) {
+// readData reads the n data bytes, passing each piece to consume as soon as
+// it arrives (consume must not modify it). If exact, the input is known to
+// hold them and the buffer is allocated at once; otherwise it grows as data
+// arrives. On error it returns what it read so far, which can be all n bytes
+// when the error came with the last of them.
+func readData(r io.Reader, n int, exact bool, consume func([]byte)) ([]byte, error) {
+	var buf []byte
 	if exact {
-		buf := make([]byte, n)
-		k, err := io.ReadFull(r, buf)
-		return buf[:k], err
+		buf = make([]byte, 0, n)
+	} else {
+		buf = make([]byte, 0, min(n, growChunk))
 	}
-	buf := make([]byte, 0, min(n, growChunk))
+	done := 0 // bytes passed to consume
 	for len(buf) < n {
 		if len(buf) == cap(buf) {
+			// The old array stays valid for consume: it is never written again.
 			nb := make([]byte, len(buf), min(n, 2*cap(buf)))
 			copy(nb, buf)
 			buf = nb
 		}
-		k, err := r.Read(buf[len(buf):cap(buf)])
+		k, err := r.Read(buf[len(buf):min(cap(buf), len(buf)+readPiece)])
 		buf = buf[:len(buf)+k]
+		if len(buf)-done >= readPiece || len(buf) == n {
+			consume(buf[done:])
+			done = len(buf)
+		}
 		if err == io.EOF && len(buf) < n {
 			return buf, io.ErrUnexpectedEOF
 		}
@@ -178,6 +187,53 @@ func readData(r io.Reader, n int, exact bool) ([]byte, error) {
 		}
 	}
 	return buf, nil
+}
+
+// readPiece is the most readData reads at once, and so the granularity at
+// which the checksum overlaps reading.
+const readPiece = 1 << 20
+
+// asyncHash computes a SHA-256 checksum in its own goroutine, so that
+// hashing overlaps reading and decompression.
+type asyncHash struct {
+	h       hash.Hash
+	ch      chan []byte
+	done    chan struct{}
+	stopped bool
+}
+
+func newAsyncHash() *asyncHash {
+	a := &asyncHash{h: sha256.New(), ch: make(chan []byte, 64), done: make(chan struct{})}
+	go func() {
+		defer close(a.done)
+		for b := range a.ch {
+			a.h.Write(b)
+		}
+	}()
+	return a
+}
+
+// write queues b, which must not be modified afterwards.
+func (a *asyncHash) write(b []byte) { a.ch <- b }
+
+// Write queues a copy of b for hashing.
+func (a *asyncHash) Write(b []byte) { a.write(bytes.Clone(b)) }
+
+// stop ends the goroutine; later calls do nothing.
+func (a *asyncHash) stop() {
+	if !a.stopped {
+		a.stopped = true
+		close(a.ch)
+		<-a.done
+	}
+}
+
+// sum waits for everything queued and returns the checksum.
+func (a *asyncHash) sum() [32]byte {
+	a.stop()
+	var s [32]byte
+	a.h.Sum(s[:0])
+	return s
 }
 
 // maxTrailingCount bounds how many trailing bytes are counted for the error.

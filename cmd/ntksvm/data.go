@@ -281,7 +281,7 @@ func runDataFetch(ctx context.Context, e *env, args []string) error {
 		Progress: func(f mnist.File, url string, done, total int64) {
 			if done == 0 {
 				finish()
-				cur = newProgress(e, url, total).bytes()
+				cur = newProgress(e, f.Name()+".gz", total).bytes() // the log lines name the mirror
 			}
 			cur.Set(done)
 			if done == total {

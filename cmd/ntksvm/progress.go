@@ -113,7 +113,7 @@ func (p *progress) line(final bool) string {
 	if p.total > 0 {
 		f := min(max(float64(p.n)/float64(p.total), 0), 1)
 		if p.tty && !final {
-			const width = 30
+			const width = 20
 			k := int(f * width)
 			b.WriteString("[" + strings.Repeat("#", k) + strings.Repeat(".", width-k) + "] ")
 		}

@@ -35,21 +35,25 @@ func cacheSizes() (l1, l2, l3 int) {
 }
 
 // blockSizes derives the block sizes for an MR×NR micro-kernel on elements of
-// size bytes from the cache sizes:
+// size bytes from the cache sizes. The micro-kernels broadcast A and load
+// vectors of B, so the loops keep an A sliver in L1 and stream B slivers
+// past it from L2 (BLIS's arrangement with the roles of A and B swapped):
 //
 //   - kc: one MR×kc sliver of A and one kc×NR sliver of B fill about 3/4 of
-//     L1, so the B sliver stays in L1 while A slivers stream past it;
-//   - mc: the packed mc×kc block of A fills about half of L2;
-//   - nc: the packed kc×nc panel of B fills about a quarter of L3 (capped,
-//     since a shared L3 is shared with the other cores and programs).
+//     L1;
+//   - nc: the packed kc×nc panel of B fills about half of L2, where it is
+//     reused by every sliver of A;
+//   - mc: the packed mc×kc block of A, read once per panel of B, fills about
+//     a quarter of L3 (capped: an L3 is shared with the other cores and
+//     programs).
 func blockSizes(mr, nr, size int) blocking {
 	l1, l2, l3 := cacheSizes()
 	kc := (l1 * 3 / 4) / ((mr + nr) * size)
 	kc = clampRound(kc, 8, 64, 1024)
-	mc := (l2 / 2) / (kc * size)
-	mc = clampRound(mc, mr, mr, 4096)
-	nc := (l3 / 4) / (kc * size)
+	nc := (l2 / 2) / (kc * size)
 	nc = clampRound(nc, nr, 4*nr, 8192)
+	mc := (l3 / 4) / (kc * size)
+	mc = clampRound(mc, mr, 4*mr, 4096)
 	return blocking{mc: mc, kc: kc, nc: nc}
 }
 

@@ -231,19 +231,23 @@ func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 // macro runs the micro-kernel over the packed mb×kb block of A and columns
 // [j0, j1) of the packed kb×jn panel of B, updating
 // C[ic:ic+mb, jc+j0:jc+j1]. j0 is a multiple of NR.
+//
+// The micro-kernels broadcast elements of A and load vectors of B, so the
+// A sliver is the operand that must sit in L1: it is the outer loop here,
+// and the B slivers stream past it from L2.
 func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, j0, j1, kb int) {
 	mr, nr, ld := p.mr, p.nr, p.c.Stride
-	for jr := j0; jr < j1; jr += nr {
-		nn := min(nr, j1-jr)
-		bs := ws.b[jr*kb : jr*kb+kb*nr]
-		col := jc + jr
-		for ir := 0; ir < mb; ir += mr {
-			mm := min(mr, mb-ir)
-			as := ws.a[ir*kb : ir*kb+kb*mr]
-			row := ic + ir
+	for ir := 0; ir < mb; ir += mr {
+		mm := min(mr, mb-ir)
+		as := ws.a[ir*kb : ir*kb+kb*mr]
+		row := ic + ir
+		for jr := j0; jr < j1; jr += nr {
+			nn := min(nr, j1-jr)
+			bs := ws.b[jr*kb : jr*kb+kb*nr]
+			col := jc + jr
 			if p.lower {
 				if row+mm-1 < col {
-					continue // above the diagonal
+					break // above the diagonal, as is everything to its right
 				}
 				if row < col+nn-1 {
 					p.diagTile(ws, kb, as, bs, row, mm, col, nn)

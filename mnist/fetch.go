@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -52,7 +53,7 @@ var errStalled = errors.New("stalled: no data")
 // files. A file already there with the canonical content is kept; one with
 // other content is an error (Fetch never overwrites data it did not write).
 // A missing file is downloaded from each mirror in turn until one gives the
-// canonical content: the download goes to a temporary file in dir, its
+// canonical content (the last mirror that worked is tried first): the download goes to a temporary file in dir, its
 // uncompressed content is checked against the published SHA-256, and only
 // then is it renamed into place, so an interrupted or corrupt transfer
 // leaves no file behind. The error lists every mirror's failure.
@@ -71,6 +72,7 @@ func Fetch(ctx context.Context, dir string, opt FetchOptions) error {
 			opt.Log(fmt.Sprintf(format, args...))
 		}
 	}
+	mirrors := slices.Clone(opt.Mirrors)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("mnist: %w", err)
 	}
@@ -90,12 +92,15 @@ func Fetch(ctx context.Context, dir string, opt FetchOptions) error {
 		}
 		var errs []string
 		done := false
-		for _, m := range opt.Mirrors {
+		for i, m := range mirrors {
 			url := strings.TrimSuffix(m, "/") + "/" + f.Name() + ".gz"
 			p, err := download(ctx, &opt, dir, f, url)
 			if err == nil {
 				logf("%s: downloaded from %s, checksum OK", p, url)
 				done = true
+				// Try the mirror that worked first for the next files.
+				copy(mirrors[1:i+1], mirrors[:i])
+				mirrors[0] = m
 				break
 			}
 			if ctx.Err() != nil {

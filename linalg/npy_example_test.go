@@ -1,0 +1,47 @@
+package linalg_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ntksvm/ntksvm/linalg"
+)
+
+func ExampleNewNpyWriter() {
+	dir, _ := os.MkdirTemp("", "npy")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "gram.npy")
+
+	// Write a 4×3 matrix two rows at a time, stored as float32.
+	w, err := linalg.NewNpyWriter[float64](path, linalg.Float32, 4, 3)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer w.Discard() // no-op after a successful Close
+	for i := 0; i < 4; i += 2 {
+		tile := linalg.New[float64](2, 3)
+		for r := range 2 {
+			for c := range 3 {
+				tile.Set(r, c, float64(10*(i+r)+c))
+			}
+		}
+		if err := w.WriteRows(tile); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	if err := w.Close(); err != nil { // the file appears only now
+		fmt.Println(err)
+		return
+	}
+
+	m, err := linalg.ReadNpy[float64](path)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(m.Rows, m.Cols, m.Row(3))
+	// Output: 4 3 [30 31 32]
+}

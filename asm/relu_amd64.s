@@ -43,13 +43,11 @@
 	and off(BX), y, y; \
 	mov y, off(DI)
 
-// RELUBODY512 is the whole AVX-512 ReLU loop; lsh is log2 of the element
+// RELUBODY512 is the whole AVX-512 ReLU loop over CX elements from SI to DI
+// (the TEXT loads them from its arguments); lsh is log2 of the element
 // size, st the store (VMOVUPS or VMOVNTPS, …) and fence SFENCE after
 // non-temporal stores (else a second VZEROUPPER).
 #define RELUBODY512(cmp, mov, movz, st, lsh, fence) \
-	MOVQ    dst_base+0(FP), DI; \
-	MOVQ    x_base+24(FP), SI; \
-	MOVQ    x_len+32(FP), CX; \
 	SHLQ    $lsh, CX; \
 	JZ      done; \
 	VPXORD  Z31, Z31, Z31; \
@@ -79,12 +77,9 @@ end: \
 done: \
 	RET
 
-// GRADBODY512 is the whole AVX-512 derivative-mask loop.
+// GRADBODY512 is the whole AVX-512 derivative-mask loop over CX elements:
+// x from SI, g from BX, dst to DI.
 #define GRADBODY512(cmp, mov, movz, lsh) \
-	MOVQ    dst_base+0(FP), DI; \
-	MOVQ    g_base+24(FP), BX; \
-	MOVQ    x_base+48(FP), SI; \
-	MOVQ    x_len+56(FP), CX; \
 	SHLQ    $lsh, CX; \
 	JZ      done; \
 	VPXORD  Z31, Z31, Z31; \
@@ -117,9 +112,6 @@ done: \
 
 // RELUBODY256 is the whole AVX2 ReLU loop.
 #define RELUBODY256(cmp, and, mov, lsh) \
-	MOVQ    dst_base+0(FP), DI; \
-	MOVQ    x_base+24(FP), SI; \
-	MOVQ    x_len+32(FP), CX; \
 	SHLQ    $lsh, CX; \
 	JZ      done; \
 	VXORPS  Y15, Y15, Y15; \
@@ -151,9 +143,6 @@ done: \
 // RELUNTBODY256 is RELUBODY256 with non-temporal stores; dst is 32-byte
 // aligned.
 #define RELUNTBODY256(cmp, and, mov, st, lsh) \
-	MOVQ    dst_base+0(FP), DI; \
-	MOVQ    x_base+24(FP), SI; \
-	MOVQ    x_len+32(FP), CX; \
 	SHLQ    $lsh, CX; \
 	JZ      done; \
 	VXORPS  Y15, Y15, Y15; \
@@ -185,10 +174,6 @@ done: \
 
 // GRADBODY256 is the whole AVX2 derivative-mask loop.
 #define GRADBODY256(cmp, and, mov, lsh) \
-	MOVQ    dst_base+0(FP), DI; \
-	MOVQ    g_base+24(FP), BX; \
-	MOVQ    x_base+48(FP), SI; \
-	MOVQ    x_len+56(FP), CX; \
 	SHLQ    $lsh, CX; \
 	JZ      done; \
 	VXORPS  Y15, Y15, Y15; \
@@ -222,61 +207,101 @@ done: \
 // func reluAVX512F32(dst, x []float32)
 // Requires: AVX512F. len(x) is a multiple of 16, len(dst) ≥ len(x).
 TEXT ·reluAVX512F32(SB), NOSPLIT, $0-48
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    x_base+24(FP), SI
+	MOVQ    x_len+32(FP), CX
 	RELUBODY512(VCMPPS, VMOVUPS, VMOVUPS.Z, VMOVUPS, 2, VZEROUPPER)
 
 // func reluAVX512F64(dst, x []float64)
 // Requires: AVX512F. len(x) is a multiple of 8.
 TEXT ·reluAVX512F64(SB), NOSPLIT, $0-48
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    x_base+24(FP), SI
+	MOVQ    x_len+32(FP), CX
 	RELUBODY512(VCMPPD, VMOVUPD, VMOVUPD.Z, VMOVUPD, 3, VZEROUPPER)
 
 // func reluNTAVX512F32(dst, x []float32)
 // reluAVX512F32 with non-temporal stores, for large out-of-place arrays.
 // Requires: AVX512F. len(x) is a multiple of 16; dst is 64-byte aligned.
 TEXT ·reluNTAVX512F32(SB), NOSPLIT, $0-48
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    x_base+24(FP), SI
+	MOVQ    x_len+32(FP), CX
 	RELUBODY512(VCMPPS, VMOVUPS, VMOVUPS.Z, VMOVNTPS, 2, SFENCE)
 
 // func reluNTAVX512F64(dst, x []float64)
 // Requires: AVX512F. len(x) is a multiple of 8; dst is 64-byte aligned.
 TEXT ·reluNTAVX512F64(SB), NOSPLIT, $0-48
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    x_base+24(FP), SI
+	MOVQ    x_len+32(FP), CX
 	RELUBODY512(VCMPPD, VMOVUPD, VMOVUPD.Z, VMOVNTPD, 3, SFENCE)
 
 // func reluGradAVX512F32(dst, g, x []float32)
 // Requires: AVX512F. len(x) is a multiple of 16; g and dst are as long.
 TEXT ·reluGradAVX512F32(SB), NOSPLIT, $0-72
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    g_base+24(FP), BX
+	MOVQ    x_base+48(FP), SI
+	MOVQ    x_len+56(FP), CX
 	GRADBODY512(VCMPPS, VMOVUPS, VMOVUPS.Z, 2)
 
 // func reluGradAVX512F64(dst, g, x []float64)
 // Requires: AVX512F. len(x) is a multiple of 8; g and dst are as long.
 TEXT ·reluGradAVX512F64(SB), NOSPLIT, $0-72
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    g_base+24(FP), BX
+	MOVQ    x_base+48(FP), SI
+	MOVQ    x_len+56(FP), CX
 	GRADBODY512(VCMPPD, VMOVUPD, VMOVUPD.Z, 3)
 
 // func reluAVX2F32(dst, x []float32)
 // Requires: AVX. len(x) is a multiple of 8.
 TEXT ·reluAVX2F32(SB), NOSPLIT, $0-48
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    x_base+24(FP), SI
+	MOVQ    x_len+32(FP), CX
 	RELUBODY256(VCMPPS, VANDPS, VMOVUPS, 2)
 
 // func reluAVX2F64(dst, x []float64)
 // Requires: AVX. len(x) is a multiple of 4.
 TEXT ·reluAVX2F64(SB), NOSPLIT, $0-48
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    x_base+24(FP), SI
+	MOVQ    x_len+32(FP), CX
 	RELUBODY256(VCMPPD, VANDPD, VMOVUPD, 3)
 
 // func reluNTAVX2F32(dst, x []float32)
 // Requires: AVX. len(x) is a multiple of 8; dst is 32-byte aligned.
 TEXT ·reluNTAVX2F32(SB), NOSPLIT, $0-48
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    x_base+24(FP), SI
+	MOVQ    x_len+32(FP), CX
 	RELUNTBODY256(VCMPPS, VANDPS, VMOVUPS, VMOVNTPS, 2)
 
 // func reluNTAVX2F64(dst, x []float64)
 // Requires: AVX. len(x) is a multiple of 4; dst is 32-byte aligned.
 TEXT ·reluNTAVX2F64(SB), NOSPLIT, $0-48
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    x_base+24(FP), SI
+	MOVQ    x_len+32(FP), CX
 	RELUNTBODY256(VCMPPD, VANDPD, VMOVUPD, VMOVNTPD, 3)
 
 // func reluGradAVX2F32(dst, g, x []float32)
 // Requires: AVX. len(x) is a multiple of 8; g and dst are as long.
 TEXT ·reluGradAVX2F32(SB), NOSPLIT, $0-72
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    g_base+24(FP), BX
+	MOVQ    x_base+48(FP), SI
+	MOVQ    x_len+56(FP), CX
 	GRADBODY256(VCMPPS, VANDPS, VMOVUPS, 2)
 
 // func reluGradAVX2F64(dst, g, x []float64)
 // Requires: AVX. len(x) is a multiple of 4; g and dst are as long.
 TEXT ·reluGradAVX2F64(SB), NOSPLIT, $0-72
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    g_base+24(FP), BX
+	MOVQ    x_base+48(FP), SI
+	MOVQ    x_len+56(FP), CX
 	GRADBODY256(VCMPPD, VANDPD, VMOVUPD, 3)
 

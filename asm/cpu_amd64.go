@@ -5,10 +5,12 @@ package asm
 import "github.com/klauspost/cpuid/v2"
 
 // archKernels returns the amd64 kernel sets this CPU can run, best first.
-// cpuid's Supports also checks that the OS saves the vector registers.
+// cpuid's Supports also checks that the OS saves the vector registers (the
+// zmm and mask state for AVX512F). Each check lists every feature the set's
+// kernels use; a kernel added to a set that needs more must add it here.
 func archKernels() []*Kernels {
 	var ks []*Kernels
-	if cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX, cpuid.AVX2, cpuid.FMA3) {
+	if cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX) {
 		ks = append(ks, avx512Kernels())
 	}
 	if cpuid.CPU.Supports(cpuid.AVX, cpuid.AVX2, cpuid.FMA3) {

@@ -93,6 +93,26 @@ func tileCheck[T float](mr, nr, m, n, k int, a, b, c0, got []T, ldc int) string 
 	return ""
 }
 
+// tileAgree compares two computed tiles with each other: each is within
+// the rounding bound of the exact result, so they differ by at most twice
+// it.
+func tileAgree[T float](mr, nr, k int, a, b, c0, got, twin []T, ldc int) string {
+	u := eps[T]()
+	for i := range mr {
+		for j := range nr {
+			mag := math.Abs(float64(c0[i*ldc+j]))
+			for p := range k {
+				mag += math.Abs(float64(a[p*mr+i]) * float64(b[p*nr+j]))
+			}
+			g, w := float64(got[i*ldc+j]), float64(twin[i*ldc+j])
+			if tol := 2*float64(k+2)*u*mag + 1e-300; !(math.Abs(g-w) <= tol) {
+				return fmt.Sprintf("C[%d,%d] = %v, Go twin %v (tolerance %.3g)", i, j, g, w, tol)
+			}
+		}
+	}
+	return ""
+}
+
 // tileCase builds random packed panels for a k-deep tile and a guarded C
 // with leading dimension ldc; C holds m×n values and canaries elsewhere
 // inside its rows as well as around it.
@@ -172,6 +192,9 @@ func testFullTile[T float](t *testing.T, name string, f tileFuncs[T]) {
 			gemmTileRef(f.mr, f.nr, k, tc.a, tc.b, twin, ldc)
 			if msg := tileCheck(f.mr, f.nr, f.mr, f.nr, k, tc.a, tc.b, tc.c0, twin, ldc); msg != "" {
 				t.Fatalf("Go twin: k=%d ldc=%d: %s", k, ldc, msg)
+			}
+			if msg := tileAgree(f.mr, f.nr, k, tc.a, tc.b, tc.c0, tc.c, twin, ldc); msg != "" {
+				t.Fatalf("against the Go twin: k=%d ldc=%d: %s", k, ldc, msg)
 			}
 			if name == "generic" {
 				continue // the Go kernels use the compiler's choice of FMA or not

@@ -31,6 +31,25 @@ func ArcCosLayer64(sig, ntk []float64, ni, invi float64, nj, invj []float64, sw2
 	active.ArcCosLayer64(sig, ntk, ni, invi, nj, invj, sw2, sb2)
 }
 
+// ArcCosFirst64 is ArcCosLayer64 for the first ReLU layer, whose input is
+// the affine map of the raw inner products: for every j < len(g) it sets
+// Σ = Θ = a·g[j] + b (one FMA) and then sig[j], ntk[j] as ArcCosLayer64
+// does from Σ and Θ. sig or ntk may be g itself (in place); sig and ntk
+// must not overlap each other. It panics if sig, ntk, nj or invj is shorter
+// than g.
+func ArcCosFirst64(sig, ntk, g []float64, a, b, ni, invi float64, nj, invj []float64, sw2, sb2 float64) {
+	active.ArcCosFirst64(sig, ntk, g, a, b, ni, invi, nj, invj, sw2, sb2)
+}
+
+// ArcCosFirst64 is the package-level ArcCosFirst64 on this kernel set.
+func (k *Kernels) ArcCosFirst64(sig, ntk, g []float64, a, b, ni, invi float64, nj, invj []float64, sw2, sb2 float64) {
+	n := len(g)
+	if len(sig) < n || len(ntk) < n || len(nj) < n || len(invj) < n {
+		panic("asm: ArcCosFirst64: sig, ntk, nj or invj shorter than g")
+	}
+	k.arcCosFirst64(sig[:n], ntk[:n], g, a, b, ni, invi, nj[:n], invj[:n], sw2, sb2)
+}
+
 // Acos64 is the package-level Acos64 on this kernel set.
 func (k *Kernels) Acos64(dst, x []float64) {
 	if len(dst) < len(x) {
@@ -56,5 +75,8 @@ func fillArcCos(k *Kernels) {
 	}
 	if k.arcCosLayer64 == nil {
 		k.arcCosLayer64 = arcCosLayer64Generic
+	}
+	if k.arcCosFirst64 == nil {
+		k.arcCosFirst64 = arcCosFirst64Generic
 	}
 }

@@ -24,6 +24,30 @@ func arcCosLayer64AVX2Blocks(sig, ntk []float64, ni, invi float64, nj, invj []fl
 //go:noescape
 func arcCosLayer64AVX512Blocks(sig, ntk []float64, ni, invi float64, nj, invj []float64, sw2, sb2 float64)
 
+// arcCosFirst64AVX2Blocks is arcCosFirst64Generic for len(g) a multiple
+// of 4; the other slices are at least as long.
+//
+//go:noescape
+func arcCosFirst64AVX2Blocks(sig, ntk, g []float64, a, b, ni, invi float64, nj, invj []float64, sw2, sb2 float64)
+
+// arcCosFirst64AVX512Blocks is arcCosFirst64Generic for len(g) a multiple
+// of 8.
+//
+//go:noescape
+func arcCosFirst64AVX512Blocks(sig, ntk, g []float64, a, b, ni, invi float64, nj, invj []float64, sw2, sb2 float64)
+
+func arcCosFirst64AVX2(sig, ntk, g []float64, a, b, ni, invi float64, nj, invj []float64, sw2, sb2 float64) {
+	n := len(g) &^ 3
+	arcCosFirst64AVX2Blocks(sig, ntk, g[:n], a, b, ni, invi, nj, invj, sw2, sb2)
+	arcCosFirst64Generic(sig[n:], ntk[n:], g[n:], a, b, ni, invi, nj[n:], invj[n:], sw2, sb2)
+}
+
+func arcCosFirst64AVX512(sig, ntk, g []float64, a, b, ni, invi float64, nj, invj []float64, sw2, sb2 float64) {
+	n := len(g) &^ 7
+	arcCosFirst64AVX512Blocks(sig, ntk, g[:n], a, b, ni, invi, nj, invj, sw2, sb2)
+	arcCosFirst64Generic(sig[n:], ntk[n:], g[n:], a, b, ni, invi, nj[n:], invj[n:], sw2, sb2)
+}
+
 func acos64AVX2(dst, x []float64) {
 	n := len(x) &^ 3
 	acos64AVX2Blocks(dst[:n], x[:n])

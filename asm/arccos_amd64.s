@@ -190,6 +190,37 @@ loop:
 done:
 	RET
 
+// LAYER_AVX2 takes ρ unclamped in Y0 (Y9 = −1, Y10 = 1, Y11 = ni,
+// Y13 = sw2, Y14 = sb2, R8 → nj) and leaves Σ' = sw2·K + sb2 in Y2 and K̇
+// in Y3, as arcCosPair does. Clobbers Y0–Y8 and Y15 (ρ).
+#define LAYER_AVX2 \
+	VMAXPD       Y0, Y9, Y0          \
+	VMINPD       Y0, Y10, Y0         \
+	VANDPD       K(AC_ABS), Y0, Y1   \
+	VCMPPD       $0x1e, K(AC_SNAP), Y1, Y2 \
+	VANDPD       K(AC_SIGN), Y0, Y3  \
+	VORPD        Y10, Y3, Y3         \
+	VBLENDVPD    Y2, Y3, Y0, Y0      \
+	VMOVAPD      Y0, Y15             \
+	VXORPD       K(AC_SIGN), Y0, Y0  \
+	ACOS_AVX2                        \
+	VMOVAPD      Y10, Y1             \
+	VFNMADD231PD Y15, Y15, Y1        \
+	VSQRTPD      Y1, Y1              \
+	VFMADD231PD  Y15, Y0, Y1         \
+	VMULPD       (R8), Y11, Y2       \
+	VMULPD       K(AC_INV2PI), Y2, Y2 \
+	VMULPD       Y1, Y2, Y2          \
+	VXORPD       Y4, Y4, Y4          \
+	VMAXPD       Y4, Y2, Y2          \
+	VMULPD       K(AC_INV2PI), Y0, Y3 \
+	VFMADD213PD  Y14, Y13, Y2
+
+// In LAYER_AVX2, step by step: clamp ρ to [−1, 1] (x is the 2nd source of
+// max/min); snap |ρ| within 8 ulp of 1 to ±1; φ = acos(−ρ) = π − θ;
+// sin θ = √(1 − ρ²); K = max((ni·nj)/(2π)·(φ·ρ + sin θ), +0);
+// K̇ = φ/(2π); Σ' = sw2·K + sb2.
+
 // func arcCosLayer64AVX2Blocks(sig, ntk []float64, ni, invi float64, nj, invj []float64, sw2, sb2 float64)
 // Requires: AVX2, FMA3. len(sig) is a multiple of 4; the other slices are
 // at least as long.
@@ -211,29 +242,9 @@ TEXT ·arcCosLayer64AVX2Blocks(SB), NOSPLIT, $0-128
 lloop:
 	VMULPD      (R9), Y12, Y0       // invi·invj
 	VMULPD      (SI), Y0, Y0        // ρ = sig·(invi·invj)
-	VMAXPD      Y0, Y9, Y0
-	VMINPD      Y0, Y10, Y0
-	VANDPD      K(AC_ABS), Y0, Y1
-	VCMPPD      $0x1e, K(AC_SNAP), Y1, Y2 // |ρ| within 8 ulp of 1
-	VANDPD      K(AC_SIGN), Y0, Y3
-	VORPD       Y10, Y3, Y3
-	VBLENDVPD   Y2, Y3, Y0, Y0      // snap to ±1
-	VMOVAPD     Y0, Y15             // ρ
-	VXORPD      K(AC_SIGN), Y0, Y0  // −ρ
-	ACOS_AVX2                       // φ = acos(−ρ) = π − θ
-	VMOVAPD     Y10, Y1
-	VFNMADD231PD Y15, Y15, Y1       // 1 − ρ²
-	VSQRTPD     Y1, Y1              // sin θ
-	VFMADD231PD Y15, Y0, Y1         // φ·ρ + sin θ
-	VMULPD      (R8), Y11, Y2       // r = ni·nj
-	VMULPD      K(AC_INV2PI), Y2, Y2
-	VMULPD      Y1, Y2, Y2          // K
-	VXORPD      Y4, Y4, Y4
-	VMAXPD      Y4, Y2, Y2          // K = max(K, +0): rounding near ρ = −1 cannot make it negative
-	VMULPD      K(AC_INV2PI), Y0, Y3 // K̇
-	VFMADD213PD Y14, Y13, Y2        // sig' = sw2·K + sb2
+	LAYER_AVX2
 	VMULPD      (DI), Y3, Y3        // ntk·K̇
-	VFMADD213PD Y2, Y13, Y3         // ntk' = sw2·ntk·K̇ + sig'
+	VFMADD213PD Y2, Y13, Y3         // ntk' = sw2·ntk·K̇ + Σ'
 	VMOVUPD     Y2, (SI)
 	VMOVUPD     Y3, (DI)
 	ADDQ        $32, SI
@@ -245,6 +256,53 @@ lloop:
 	VZEROUPPER
 
 ldone:
+	RET
+
+// func arcCosFirst64AVX2Blocks(sig, ntk, g []float64, a, b, ni, invi float64, nj, invj []float64, sw2, sb2 float64)
+// Requires: AVX2, FMA3. len(g) is a multiple of 4; the other slices are at
+// least as long.
+TEXT ·arcCosFirst64AVX2Blocks(SB), NOSPLIT, $0-168
+	MOVQ         sig_base+0(FP), SI
+	MOVQ         ntk_base+24(FP), DI
+	MOVQ         g_base+48(FP), R10
+	MOVQ         g_len+56(FP), CX
+	MOVQ         nj_base+104(FP), R8
+	MOVQ         invj_base+128(FP), R9
+	SHRQ         $2, CX
+	JZ           fdone
+	VMOVUPD      K(AC_MONE), Y9
+	VMOVUPD      K(AC_ONE), Y10
+	VBROADCASTSD ni+88(FP), Y11
+	VBROADCASTSD invi+96(FP), Y12
+	VBROADCASTSD sw2+152(FP), Y13
+	VBROADCASTSD sb2+160(FP), Y14
+
+floop:
+	VBROADCASTSD a+72(FP), Y1
+	VBROADCASTSD b+80(FP), Y2
+	VMOVUPD      (R10), Y0
+	VFMADD213PD  Y2, Y1, Y0         // Σ = a·g + b
+	VMULPD       (R9), Y12, Y1      // invi·invj
+	VMULPD       Y1, Y0, Y0         // ρ
+	LAYER_AVX2
+	VBROADCASTSD a+72(FP), Y5
+	VBROADCASTSD b+80(FP), Y6
+	VMOVUPD      (R10), Y4
+	VFMADD213PD  Y6, Y5, Y4         // Θ = a·g + b
+	VMULPD       Y4, Y3, Y3         // Θ·K̇
+	VFMADD213PD  Y2, Y13, Y3        // ntk' = sw2·Θ·K̇ + Σ'
+	VMOVUPD      Y2, (SI)
+	VMOVUPD      Y3, (DI)
+	ADDQ         $32, SI
+	ADDQ         $32, DI
+	ADDQ         $32, R8
+	ADDQ         $32, R9
+	ADDQ         $32, R10
+	DECQ         CX
+	JNZ          floop
+	VZEROUPPER
+
+fdone:
 	RET
 
 // ACOS_AVX512 sets Z0 = acos(Z0) for Z0 in [−1, 1], as ACOS_AVX2. It needs
@@ -322,6 +380,33 @@ zloop:
 zdone:
 	RET
 
+// LAYER_AVX512 is LAYER_AVX2 on Z registers: ρ unclamped in Z0 (constants
+// in Z20–Z29, Z16 = ni, Z18 = sw2, Z19 = sb2, R8 → nj); leaves Σ' in Z2 and
+// K̇ in Z3. Clobbers Z0–Z8, Z15, K1 and K2.
+#define LAYER_AVX512 \
+	VMAXPD       Z0, Z22, Z0        \
+	VMINPD       Z0, Z20, Z0        \
+	VPANDQ       Z24, Z0, Z1        \
+	VBROADCASTSD K(AC_SNAP), Z2     \
+	VCMPPD       $0x1e, Z2, Z1, K2  \
+	VPANDQ       Z23, Z0, Z3        \
+	VPORQ        Z20, Z3, Z3        \
+	VMOVAPD      Z3, K2, Z0         \
+	VMOVAPD      Z0, Z15            \
+	VPXORQ       Z23, Z0, Z0        \
+	ACOS_AVX512                     \
+	VMOVAPD      Z20, Z1            \
+	VFNMADD231PD Z15, Z15, Z1       \
+	VSQRTPD      Z1, Z1             \
+	VFMADD231PD  Z15, Z0, Z1        \
+	VMULPD       (R8), Z16, Z2      \
+	VMULPD       Z26, Z2, Z2        \
+	VMULPD       Z1, Z2, Z2         \
+	VPXORQ       Z4, Z4, Z4         \
+	VMAXPD       Z4, Z2, Z2         \
+	VMULPD       Z26, Z0, Z3        \
+	VFMADD213PD  Z19, Z18, Z2
+
 // func arcCosLayer64AVX512Blocks(sig, ntk []float64, ni, invi float64, nj, invj []float64, sw2, sb2 float64)
 // Requires: AVX512F. len(sig) is a multiple of 8; the other slices are at
 // least as long.
@@ -340,41 +425,62 @@ TEXT ·arcCosLayer64AVX512Blocks(SB), NOSPLIT, $0-128
 	VBROADCASTSD sb2+120(FP), Z19
 
 zlloop:
-	VMULPD       (R9), Z17, Z0      // invi·invj
-	VMULPD       (SI), Z0, Z0       // ρ
-	VMAXPD       Z0, Z22, Z0
-	VMINPD       Z0, Z20, Z0
-	VPANDQ       Z24, Z0, Z1
-	VBROADCASTSD K(AC_SNAP), Z2
-	VCMPPD       $0x1e, Z2, Z1, K2  // |ρ| within 8 ulp of 1
-	VPANDQ       Z23, Z0, Z3
-	VPORQ        Z20, Z3, Z3
-	VMOVAPD      Z3, K2, Z0         // snap to ±1
-	VMOVAPD      Z0, Z15
-	VPXORQ       Z23, Z0, Z0        // −ρ
-	ACOS_AVX512                     // φ = π − θ
-	VMOVAPD      Z20, Z1
-	VFNMADD231PD Z15, Z15, Z1       // 1 − ρ²
-	VSQRTPD      Z1, Z1
-	VFMADD231PD  Z15, Z0, Z1        // φ·ρ + sin θ
-	VMULPD       (R8), Z16, Z2      // r
-	VMULPD       Z26, Z2, Z2
-	VMULPD       Z1, Z2, Z2         // K
-	VPXORQ       Z4, Z4, Z4
-	VMAXPD       Z4, Z2, Z2         // K = max(K, +0)
-	VMULPD       Z26, Z0, Z3        // K̇
-	VFMADD213PD  Z19, Z18, Z2       // sig'
-	VMULPD       (DI), Z3, Z3
-	VFMADD213PD  Z2, Z18, Z3        // ntk'
-	VMOVUPD      Z2, (SI)
-	VMOVUPD      Z3, (DI)
-	ADDQ         $64, SI
-	ADDQ         $64, DI
-	ADDQ         $64, R8
-	ADDQ         $64, R9
-	DECQ         CX
-	JNZ          zlloop
+	VMULPD      (R9), Z17, Z0      // invi·invj
+	VMULPD      (SI), Z0, Z0       // ρ
+	LAYER_AVX512
+	VMULPD      (DI), Z3, Z3       // ntk·K̇
+	VFMADD213PD Z2, Z18, Z3        // ntk'
+	VMOVUPD     Z2, (SI)
+	VMOVUPD     Z3, (DI)
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	ADDQ        $64, R8
+	ADDQ        $64, R9
+	DECQ        CX
+	JNZ         zlloop
 	VZEROUPPER
 
 zldone:
+	RET
+
+// func arcCosFirst64AVX512Blocks(sig, ntk, g []float64, a, b, ni, invi float64, nj, invj []float64, sw2, sb2 float64)
+// Requires: AVX512F. len(g) is a multiple of 8; the other slices are at
+// least as long.
+TEXT ·arcCosFirst64AVX512Blocks(SB), NOSPLIT, $0-168
+	MOVQ         sig_base+0(FP), SI
+	MOVQ         ntk_base+24(FP), DI
+	MOVQ         g_base+48(FP), R10
+	MOVQ         g_len+56(FP), CX
+	MOVQ         nj_base+104(FP), R8
+	MOVQ         invj_base+128(FP), R9
+	SHRQ         $3, CX
+	JZ           zfdone
+	AVX512_CONSTS
+	VBROADCASTSD ni+88(FP), Z16
+	VBROADCASTSD invi+96(FP), Z17
+	VBROADCASTSD sw2+152(FP), Z18
+	VBROADCASTSD sb2+160(FP), Z19
+	VBROADCASTSD a+72(FP), Z30
+	VBROADCASTSD b+80(FP), Z31
+
+zfloop:
+	VMOVUPD     (R10), Z9
+	VFMADD213PD Z31, Z30, Z9       // Σ = Θ = a·g + b
+	VMULPD      (R9), Z17, Z0      // invi·invj
+	VMULPD      Z0, Z9, Z0         // ρ
+	LAYER_AVX512
+	VMULPD      Z9, Z3, Z3         // Θ·K̇
+	VFMADD213PD Z2, Z18, Z3        // ntk'
+	VMOVUPD     Z2, (SI)
+	VMOVUPD     Z3, (DI)
+	ADDQ        $64, SI
+	ADDQ        $64, DI
+	ADDQ        $64, R8
+	ADDQ        $64, R9
+	ADDQ        $64, R10
+	DECQ        CX
+	JNZ         zfloop
+	VZEROUPPER
+
+zfdone:
 	RET

@@ -18,10 +18,11 @@ func TestArcCosAMD64Direct(t *testing.T) {
 		ok    bool
 		acos  func(dst, x []float64)
 		layer func(sig, ntk []float64, ni, invi float64, nj, invj []float64, sw2, sb2 float64)
+		first func(sig, ntk, g []float64, a, b, ni, invi float64, nj, invj []float64, sw2, sb2 float64)
 	}
 	impls := []impl{
-		{"avx2", cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3), acos64AVX2, arcCosLayer64AVX2},
-		{"avx512", cpuid.CPU.Supports(cpuid.AVX512F), acos64AVX512, arcCosLayer64AVX512},
+		{"avx2", cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3), acos64AVX2, arcCosLayer64AVX2, arcCosFirst64AVX2},
+		{"avx512", cpuid.CPU.Supports(cpuid.AVX512F), acos64AVX512, arcCosLayer64AVX512, arcCosFirst64AVX512},
 	}
 	rng := rand.New(rand.NewPCG(9, 10))
 	xs := acosSamples(rng, 5000)
@@ -63,6 +64,21 @@ func TestArcCosAMD64Direct(t *testing.T) {
 						math.Float64bits(ntk[j]) != math.Float64bits(gn[j]) {
 						t.Fatalf("n=%d j=%d: (%v, %v), generic (%v, %v)", n, j, sig[j], ntk[j], gs[j], gn[j])
 					}
+				}
+				// First layer, into separate outputs with canaries.
+				g := append([]float64(nil), sig[:n]...)
+				fs, fn := make([]float64, n+1), make([]float64, n+1)
+				fs[n], fn[n] = 42, 42
+				ws, wn := make([]float64, n), make([]float64, n)
+				arcCosFirst64Generic(ws, wn, g, 0.7, 0.1, ni, invi, nj, invj, 1.3, 0.1)
+				im.first(fs[:n], fn[:n], g, 0.7, 0.1, ni, invi, nj, invj, 1.3, 0.1)
+				for j := range n {
+					if math.Float64bits(fs[j]) != math.Float64bits(ws[j]) || math.Float64bits(fn[j]) != math.Float64bits(wn[j]) {
+						t.Fatalf("first n=%d j=%d: (%v, %v), generic (%v, %v)", n, j, fs[j], fn[j], ws[j], wn[j])
+					}
+				}
+				if fs[n] != 42 || fn[n] != 42 {
+					t.Fatalf("first n=%d: wrote past the end", n)
 				}
 			}
 		})

@@ -94,18 +94,33 @@ func arcCosLayer64Generic(sig, ntk []float64, ni, invi float64, nj, invj []float
 	n := len(sig)
 	ntk, nj, invj = ntk[:n], nj[:n], invj[:n]
 	for j, s := range sig {
-		r := float64(ni * nj[j])
-		rho := float64(s * float64(invi*invj[j]))
-		rho = min(max(rho, -1), 1)
-		if math.Abs(rho) > snapRho {
-			rho = math.Copysign(1, rho)
-		}
-		phi := acosCore(-rho) // π − θ
-		sn := math.Sqrt(math.FMA(-rho, rho, 1))
-		k := max(float64(float64(r*inv2Pi)*math.FMA(phi, rho, sn)), 0) // ≥ 0 as the exact K
-		kd := float64(phi * inv2Pi)
-		s2 := math.FMA(sw2, k, sb2)
-		sig[j] = s2
-		ntk[j] = math.FMA(sw2, float64(ntk[j]*kd), s2)
+		sig[j], ntk[j] = arcCosPair(s, ntk[j], ni, invi, nj[j], invj[j], sw2, sb2)
 	}
+}
+
+// arcCosFirst64Generic is the reference ArcCosFirst64.
+func arcCosFirst64Generic(sig, ntk, g []float64, a, b, ni, invi float64, nj, invj []float64, sw2, sb2 float64) {
+	n := len(g)
+	sig, ntk, nj, invj = sig[:n], ntk[:n], nj[:n], invj[:n]
+	for j, v := range g {
+		s := math.FMA(a, v, b)
+		sig[j], ntk[j] = arcCosPair(s, s, ni, invi, nj[j], invj[j], sw2, sb2)
+	}
+}
+
+// arcCosPair is one pair of ArcCosLayer64: Σ and Θ of the next layer from
+// those of this one.
+func arcCosPair(s, th, ni, invi, nj, invj, sw2, sb2 float64) (float64, float64) {
+	r := float64(ni * nj)
+	rho := float64(s * float64(invi*invj))
+	rho = min(max(rho, -1), 1)
+	if math.Abs(rho) > snapRho {
+		rho = math.Copysign(1, rho)
+	}
+	phi := acosCore(-rho) // π − θ
+	sn := math.Sqrt(math.FMA(-rho, rho, 1))
+	k := max(float64(float64(r*inv2Pi)*math.FMA(phi, rho, sn)), 0) // ≥ 0 as the exact K
+	kd := float64(phi * inv2Pi)
+	s2 := math.FMA(sw2, k, sb2)
+	return s2, math.FMA(sw2, float64(th*kd), s2)
 }

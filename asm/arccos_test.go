@@ -378,3 +378,48 @@ func BenchmarkAcos64(b *testing.B) {
 		})
 	}
 }
+
+// TestArcCosFirst64: the first-layer kernel equals the affine map followed
+// by ArcCosLayer64 with Θ = Σ, bit for bit on every set, with the outputs
+// separate from g or either one of them in place over g.
+func TestArcCosFirst64(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, k := range Available() {
+		t.Run(k.Name(), func(t *testing.T) {
+			for n := 0; n <= 70; n++ {
+				for alias := range 3 { // 0: separate, 1: sig is g, 2: ntk is g
+					sig0, _, nj, invj, ni, invi := layerCase(rng, n)
+					a, b := 0.5+rng.Float64(), rng.Float64()*0.2
+					if n%4 == 0 {
+						b = 0
+					}
+					g := make([]float64, n)
+					for j := range g {
+						g[j] = (sig0[j] - b) / a // so that a·g + b ≈ sig0
+					}
+					// Want: Σ = Θ = fma(a, g, b), then the layer.
+					ws, wt := make([]float64, n), make([]float64, n)
+					for j, v := range g {
+						ws[j] = math.FMA(a, v, b)
+						wt[j] = ws[j]
+					}
+					arcCosLayer64Generic(ws, wt, ni, invi, nj, invj, 1.1, 0.2)
+					gg := append([]float64(nil), g...)
+					sig, ntk := make([]float64, n), make([]float64, n)
+					switch alias {
+					case 1:
+						sig = gg
+					case 2:
+						ntk = gg
+					}
+					k.ArcCosFirst64(sig, ntk, gg, a, b, ni, invi, nj, invj, 1.1, 0.2)
+					for j := range n {
+						if math.Float64bits(sig[j]) != math.Float64bits(ws[j]) || math.Float64bits(ntk[j]) != math.Float64bits(wt[j]) {
+							t.Fatalf("n=%d alias=%d j=%d: (%v, %v), want (%v, %v)", n, alias, j, sig[j], ntk[j], ws[j], wt[j])
+						}
+					}
+				}
+			}
+		})
+	}
+}

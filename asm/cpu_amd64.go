@@ -41,6 +41,7 @@ func avx512Kernels() *Kernels {
 
 		acos64:        acos64AVX512,
 		arcCosLayer64: arcCosLayer64AVX512,
+		arcCosFirst64: arcCosFirst64AVX512,
 	}
 }
 
@@ -66,5 +67,6 @@ func avx2Kernels() *Kernels {
 
 		acos64:        acos64AVX2,
 		arcCosLayer64: arcCosLayer64AVX2,
+		arcCosFirst64: arcCosFirst64AVX2,
 	}
 }

@@ -33,10 +33,11 @@ type Kernels struct {
 	fmaPeak32 func(n int) int
 	fmaPeak64 func(n int) int
 
-	// acos64 and arcCosLayer64 are the arc-cosine kernels (arccos.go); a
-	// set that leaves them nil gets the generic ones in init.
+	// acos64, arcCosLayer64 and arcCosFirst64 are the arc-cosine kernels
+	// (arccos.go); a set that leaves them nil gets the generic ones in init.
 	acos64        func(dst, x []float64)
 	arcCosLayer64 func(sig, ntk []float64, ni, invi float64, nj, invj []float64, sw2, sb2 float64)
+	arcCosFirst64 func(sig, ntk, g []float64, a, b, ni, invi float64, nj, invj []float64, sw2, sb2 float64)
 }
 
 // Name is the short name of the instruction set: "generic", "avx2",

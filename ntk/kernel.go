@@ -138,16 +138,60 @@ func GramInto[T linalg.Float](ctx context.Context, x linalg.Matrix[T], p Params,
 	if err := linalg.SyrkLower(1, x, 0, g); err != nil {
 		return fmt.Errorf("ntk: Gram product: %w", err)
 	}
-	err = pl.rows(ctx, o, n, func(i int, sc *scratch) {
-		processRow(pl, g.Row(i)[:i+1], rowOf(ntk, i, i+1), rowOf(nngp, i, i+1), cols, cols, i, i, sc)
+	// Row blocks of gramRows rows, the largest (bottom) first; each is done
+	// in tiles of gramRows×gramCols pairs that are mirrored onto the upper
+	// triangle while they are in cache.
+	nb := (n + gramRows - 1) / gramRows
+	return pl.chunks(ctx, o, nb, n, func(c int, sc *scratch) int {
+		bi := nb - 1 - c
+		i0, i1 := bi*gramRows, min(bi*gramRows+gramRows, n)
+		for j0 := 0; j0 < i1; j0 += gramCols {
+			j1 := min(j0+gramCols, i1)
+			for i := max(i0, j0); i < i1; i++ {
+				je := min(j1, i+1)
+				diag := -1
+				if i < je {
+					diag = i - j0
+				}
+				processSeg(pl, g.Row(i)[j0:je], seg(ntk, i, j0, je), seg(nngp, i, j0, je), cols, cols, i, j0, diag, sc)
+			}
+			for _, m := range outs {
+				mirrorTile(m, i0, i1, j0, j1)
+			}
+		}
+		return i1 - i0
 	})
-	if err != nil {
-		return err
+}
+
+// Tile shape of GramInto: gramCols float64 pairs of two outputs stay in L1,
+// a gramRows×gramCols tile in L2.
+const (
+	gramRows = 64
+	gramCols = 256
+)
+
+// mirrorTile copies the pairs (i, j), i0 ≤ i < i1, j0 ≤ j < min(j1, i), to
+// (j, i).
+func mirrorTile[T linalg.Float](m linalg.Matrix[T], i0, i1, j0, j1 int) {
+	ld := m.Stride
+	for j := j0; j < j1; j++ {
+		lo := max(i0, j+1)
+		if lo >= i1 {
+			continue
+		}
+		dst := m.Data[j*ld+lo : j*ld+i1]
+		for k := range dst {
+			dst[k] = m.Data[(lo+k)*ld+j]
+		}
 	}
-	for _, m := range outs {
-		mirror(m, o.threads())
+}
+
+// seg returns row i, columns [j0, j1), of m, or nil if m is not given.
+func seg[T linalg.Float](m linalg.Matrix[T], i, j0, j1 int) []T {
+	if m.Data == nil {
+		return nil
 	}
-	return nil
+	return m.Row(i)[j0:j1]
 }
 
 // CrossInto writes Θ(Z, X) into ntk and Σ(Z, X) into nngp, each z.Rows ×
@@ -176,14 +220,26 @@ func crossInto[T linalg.Float](ctx context.Context, z, x linalg.Matrix[T], p Par
 	if err := linalg.CrossGram(z, x, g); err != nil {
 		return fmt.Errorf("ntk: cross Gram product: %w", err)
 	}
-	return pl.rows(ctx, o, z.Rows, func(i int, sc *scratch) {
-		diag := -1
-		if diagOff >= 0 {
-			diag = diagOff + i
+	const chunk = 8
+	m, n := z.Rows, x.Rows
+	return pl.chunks(ctx, o, (m+chunk-1)/chunk, m, func(c int, sc *scratch) int {
+		i0, i1 := c*chunk, min(c*chunk+chunk, m)
+		for i := i0; i < i1; i++ {
+			for j0 := 0; j0 < n; j0 += crossCols {
+				j1 := min(j0+crossCols, n)
+				diag := -1
+				if d := diagOff + i; diagOff >= 0 && d >= j0 && d < j1 {
+					diag = d - j0
+				}
+				processSeg(pl, g.Row(i)[j0:j1], seg(ntk, i, j0, j1), seg(nngp, i, j0, j1), rows, cols, i, j0, diag, sc)
+			}
 		}
-		processRow(pl, g.Row(i), rowOf(ntk, i, x.Rows), rowOf(nngp, i, x.Rows), rows, cols, i, diag, sc)
+		return i1 - i0
 	})
 }
+
+// crossCols is the segment length of CrossInto.
+const crossCols = 1024
 
 // Diag returns the diagonals Θ(x_i, x_i) and Σ(x_i, x_i) for the rows of x,
 // by the diagonal recursion (the correlation is exactly 1): Σ^{h+1} =
@@ -272,14 +328,6 @@ func rowSquares[T linalg.Float](x linalg.Matrix[T]) []float64 {
 	return s
 }
 
-// rowOf returns row i of m cut to n elements, or nil if m is not given.
-func rowOf[T linalg.Float](m linalg.Matrix[T], i, n int) []T {
-	if m.Data == nil {
-		return nil
-	}
-	return m.Row(i)[:n]
-}
-
 // plan holds the constants of one kernel computation.
 type plan struct {
 	p        Params
@@ -310,7 +358,7 @@ func (pl *plan) layerNorms(sq []float64) *layerNorms {
 		ln.norm[h], ln.inv[h] = make([]float64, len(sq)), make([]float64, len(sq))
 	}
 	for i, s := range sq {
-		sig := s*pl.a + pl.sb2 // Σ¹(x, x), as the row loop forms Σ¹(x, x')
+		sig := math.FMA(pl.a, s, pl.sb2) // Σ¹(x, x), formed as ArcCosFirst64 forms Σ¹(x, x')
 		th := sig
 		for h := range L {
 			nrm := math.Sqrt(sig)
@@ -327,41 +375,32 @@ func (pl *plan) layerNorms(sq []float64) *layerNorms {
 }
 
 // scratch is one worker's float64 rows.
-type scratch struct{ sig, th []float64 }
+type scratch struct{ sig, th, in []float64 }
 
-// rows runs fn for rows 0…n−1 on the workers, in chunks taken in order,
-// checking ctx between chunks and reporting progress.
-func (pl *plan) rows(ctx context.Context, o Options, n int, fn func(i int, sc *scratch)) error {
-	const chunk = 8
+// chunks runs fn for chunks 0…nc−1 on the workers, taken in order,
+// checking ctx between chunks; fn returns the rows it finished, out of
+// total, for the progress report.
+func (pl *plan) chunks(ctx context.Context, o Options, nc, total int, fn func(c int, sc *scratch) int) error {
 	var next, done atomic.Int64
 	var mu sync.Mutex
 	reported := 0
-	workers := max(1, min(o.threads(), (n+chunk-1)/chunk))
 	var wg sync.WaitGroup
-	var stop atomic.Bool
-	for range workers {
+	for range max(1, min(o.threads(), nc)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sc := &scratch{}
-			for !stop.Load() {
-				if ctx.Err() != nil {
-					stop.Store(true)
+			for ctx.Err() == nil {
+				c := int(next.Add(1)) - 1
+				if c >= nc {
 					return
 				}
-				i0 := int(next.Add(chunk)) - chunk
-				if i0 >= n {
-					return
-				}
-				for i := i0; i < min(i0+chunk, n); i++ {
-					fn(i, sc)
-				}
-				d := int(done.Add(int64(min(chunk, n-i0))))
-				if o.Progress != nil && (d == n || d-reported >= max(n/100, 1)) {
+				d := int(done.Add(int64(fn(c, sc))))
+				if o.Progress != nil && (d == total || d-reported >= max(total/100, 1)) {
 					mu.Lock()
 					if d > reported {
 						reported = d
-						o.Progress(d, n)
+						o.Progress(d, total)
 					}
 					mu.Unlock()
 				}
@@ -372,18 +411,26 @@ func (pl *plan) rows(ctx context.Context, o Options, n int, fn func(i int, sc *s
 	return ctx.Err()
 }
 
-// processRow applies the whole recursion to one row of pairs: g holds
-// x_i·x_j for j < len(g) (row ri of the row norms, columns 0… of the column
-// norms), and the results go to ntk and nngp (either may be nil, and either
-// may alias g). diag ≥ 0 is the column of the pair (x_i, x_i), which gets
-// the exact diagonal values.
-func processRow[T linalg.Float](pl *plan, g, ntk, nngp []T, rows, cols *layerNorms, ri, diag int, sc *scratch) {
+// processSeg applies the whole recursion to a segment of one row of pairs:
+// g holds x_i·x_j for the columns j = j0… (ri indexes the row norms, j0
+// the column norms), and the results go to ntk and nngp (either may be
+// nil, and either may be g itself). diag ≥ 0 is the position of the pair
+// (x_i, x_i) in the segment, which gets the exact diagonal values.
+func processSeg[T linalg.Float](pl *plan, g, ntk, nngp []T, rows, cols *layerNorms, ri, j0, diag int, sc *scratch) {
 	n := len(g)
-	var sig, th []float64
-	g64, is64 := any(g).([]float64)
-	if is64 {
+	if n == 0 {
+		return
+	}
+	var sig, th, in []float64
+	if g64, ok := any(g).([]float64); ok {
+		in = g64
 		sig, _ = any(nngp).([]float64)
 		th, _ = any(ntk).([]float64)
+	} else {
+		in = grow(&sc.in, n)
+		for j, v := range g {
+			in[j] = float64(v)
+		}
 	}
 	if sig == nil {
 		sig = grow(&sc.sig, n)
@@ -391,28 +438,16 @@ func processRow[T linalg.Float](pl *plan, g, ntk, nngp []T, rows, cols *layerNor
 	if th == nil {
 		th = grow(&sc.th, n)
 	}
-	a, b := pl.a, pl.sb2
-	if is64 {
-		// sig or th may be g itself: each element is read before it is written.
-		for j, v := range g64[:n] {
-			s := v*a + b
-			sig[j] = s
-			th[j] = s
-		}
-	} else {
-		for j, v := range g[:n] {
-			s := float64(v)*a + b
-			sig[j] = s
-			th[j] = s
-		}
-	}
-	for h := range pl.p.Depth {
-		asm.ArcCosLayer64(sig, th, rows.norm[h][ri], rows.inv[h][ri], cols.norm[h][:n], cols.inv[h][:n], pl.sw2, pl.sb2)
+	cn, ci := cols.norm, cols.inv
+	asm.ArcCosFirst64(sig, th, in, pl.a, pl.sb2, rows.norm[0][ri], rows.inv[0][ri],
+		cn[0][j0:j0+n], ci[0][j0:j0+n], pl.sw2, pl.sb2)
+	for h := 1; h < pl.p.Depth; h++ {
+		asm.ArcCosLayer64(sig, th, rows.norm[h][ri], rows.inv[h][ri], cn[h][j0:j0+n], ci[h][j0:j0+n], pl.sw2, pl.sb2)
 	}
 	if diag >= 0 {
 		sig[diag], th[diag] = rows.diagNNGP[ri], rows.diagNTK[ri]
 	}
-	if !is64 {
+	if _, ok := any(g).([]float64); !ok {
 		if ntk != nil {
 			for j, v := range th {
 				ntk[j] = T(v)
@@ -432,41 +467,4 @@ func grow(buf *[]float64, n int) []float64 {
 		*buf = make([]float64, n)
 	}
 	return (*buf)[:n]
-}
-
-// mirrorBlock is the tile edge of mirror: two tiles of float64 fit in L1.
-const mirrorBlock = 64
-
-// mirror copies the strict lower triangle of the square matrix c onto the
-// upper one, tile by tile, over threads workers.
-func mirror[T linalg.Float](c linalg.Matrix[T], threads int) {
-	n := c.Rows
-	nb := (n + mirrorBlock - 1) / mirrorBlock
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	ld := c.Stride
-	for range max(1, min(threads, nb)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				// Block row bi of the upper triangle: tiles (bi, bj), bj ≥ bi.
-				bi := int(next.Add(1)) - 1
-				if bi >= nb {
-					return
-				}
-				i0, i1 := bi*mirrorBlock, min(bi*mirrorBlock+mirrorBlock, n)
-				for j0 := i0; j0 < n; j0 += mirrorBlock {
-					j1 := min(j0+mirrorBlock, n)
-					for i := i0; i < i1; i++ {
-						row := c.Data[i*ld : i*ld+j1]
-						for j := max(j0, i+1); j < j1; j++ {
-							row[j] = c.Data[j*ld+i]
-						}
-					}
-				}
-			}
-		}()
-	}
-	wg.Wait()
 }

@@ -342,3 +342,58 @@ func contains(s, sub string) bool {
 	}
 	return false
 }
+
+// TestGramTiles: Grams larger than one tile (rows and columns) are exactly
+// symmetric and agree with the cross kernel of X with itself and with the
+// reference, in float64 and float32, for one or two outputs.
+func TestGramTiles(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 13))
+	const n, d = 300, 7
+	x := randX(rng, n, d)
+	p := Params{Depth: 2, WeightStd: 1.1, BiasStd: 0.2}
+	ntk, nngp, err := Kernels(x, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	only, err := NTK(x, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cross, err := CrossNTK(x, x, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x32 := linalg.New[float32](n, d)
+	for i, v := range x.Data {
+		x32.Data[i] = float32(v)
+	}
+	k32, err := NNGP(x32, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		for j := range n {
+			v := ntk.At(i, j)
+			if v != ntk.At(j, i) || nngp.At(i, j) != nngp.At(j, i) || k32.At(i, j) != k32.At(j, i) {
+				t.Fatalf("(%d,%d): not symmetric", i, j)
+			}
+			if v != only.At(i, j) {
+				t.Fatalf("(%d,%d): NTK alone %v, with NNGP %v", i, j, only.At(i, j), v)
+			}
+			if !relClose(cross.At(i, j), v, 1e-7, 1e-9) {
+				t.Fatalf("(%d,%d): cross %v, Gram %v", i, j, cross.At(i, j), v)
+			}
+			if !relClose(float64(k32.At(i, j)), nngp.At(i, j), 1e-3, 1e-3) {
+				t.Fatalf("(%d,%d): float32 %v, float64 %v", i, j, k32.At(i, j), nngp.At(i, j))
+			}
+		}
+		if i%37 == 5 {
+			for j := range n {
+				wn, wg := refKernel(x.Row(i), x.Row(j), p)
+				if !relClose(ntk.At(i, j), wn, 1e-7, 1e-9) || !relClose(nngp.At(i, j), wg, 1e-7, 1e-9) {
+					t.Fatalf("(%d,%d): %v %v, reference %v %v", i, j, ntk.At(i, j), nngp.At(i, j), wn, wg)
+				}
+			}
+		}
+	}
+}

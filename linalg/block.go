@@ -41,18 +41,17 @@ func cacheSizes() (l1, l2, l3 int) {
 //
 //   - kc: one MR×kc sliver of A and one kc×NR sliver of B fill about 3/4 of
 //     L1;
-//   - nc: the packed kc×nc panel of B fills about half of L2, where it is
-//     reused by every sliver of A;
-//   - mc: the packed mc×kc block of A, read once per panel of B, fills about
-//     a quarter of L3 (capped: an L3 is shared with the other cores and
-//     programs).
+//   - nc: the packed kc×nc panel of B fills about a quarter of L2, where
+//     every sliver of A passes it;
+//   - mc: the packed mc×kc block of A fills about half of L2, so that it is
+//     still there for the next panel of B.
 func blockSizes(mr, nr, size int) blocking {
-	l1, l2, l3 := cacheSizes()
+	l1, l2, _ := cacheSizes()
 	kc := (l1 * 3 / 4) / ((mr + nr) * size)
 	kc = clampRound(kc, 8, 64, 1024)
-	nc := (l2 / 2) / (kc * size)
+	nc := (l2 / 4) / (kc * size)
 	nc = clampRound(nc, nr, 4*nr, 8192)
-	mc := (l3 / 4) / (kc * size)
+	mc := (l2 / 2) / (kc * size)
 	mc = clampRound(mc, mr, 4*mr, 4096)
 	return blocking{mc: mc, kc: kc, nc: nc}
 }

@@ -187,62 +187,46 @@ func (p *gemmProblem[T]) scale(r region) {
 	}
 }
 
-// region computes region r of C: the Goto/BLIS loop nest jc → pc → ic →
-// jr → ir over the packed panels.
+// region computes region r of C with the loop nest ic → pc → jc → ir → jr:
+// a packed mc×kc block of A (alpha folded in) is reused by every kc×nc
+// panel of B, each panel is packed just before the micro-kernel consumes
+// it (so it is read from memory while the previous one is being used),
+// and the A slivers go through L1 against the B slivers of the panel.
 func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 	p.scale(r)
 	mc, kc, nc := p.blk.mc, p.blk.kc, p.blk.nc
-	for jc := r.j0; jc < r.j1; jc += nc {
-		jn := min(nc, r.j1-jc)
+	for ic := r.i0; ic < r.i1; ic += mc {
+		mb := min(mc, r.i1-ic)
+		j1 := r.j1
 		if p.lower {
-			if jc >= r.i1 {
-				break // every row of the region is above the diagonal here
-			}
-			jn = min(jn, r.i1-jc)
+			j1 = min(j1, ic+mb) // columns right of the block's last row are above the diagonal
 		}
 		for pc := 0; pc < p.k; pc += kc {
 			kb := min(kc, p.k-pc)
-			packed := false // B panel packed: by the first ic block, group by group
-			for ic := r.i0; ic < r.i1; ic += mc {
-				mb := min(mc, r.i1-ic)
-				if p.lower && ic+mb-1 < jc {
-					continue // the whole block is above the diagonal
-				}
-				packA(ws.a, p.a, p.tA, p.alpha, ic, mb, pc, kb, p.mr)
-				if packed {
-					p.macro(ws, ic, mb, jc, 0, jn, kb)
-					continue
-				}
-				// Pack B a group of slivers at a time and use each group
-				// at once, while it is in cache; for skinny A (a single
-				// ic block) this is the only pass over B.
-				g := packGroup(p.nr)
-				for j0 := 0; j0 < jn; j0 += g {
-					j1 := min(j0+g, jn)
-					packB(ws.b[j0*kb:], p.b, p.tB, pc, kb, jc+j0, j1-j0, p.nr)
-					p.macro(ws, ic, mb, jc, j0, j1, kb)
-				}
-				packed = true
+			packA(ws.a, p.a, p.tA, p.alpha, ic, mb, pc, kb, p.mr)
+			for jc := r.j0; jc < j1; jc += nc {
+				jn := min(nc, j1-jc)
+				packB(ws.b, p.b, p.tB, pc, kb, jc, jn, p.nr)
+				p.macro(ws, ic, mb, jc, jn, kb)
 			}
 		}
 	}
 }
 
-// macro runs the micro-kernel over the packed mb×kb block of A and columns
-// [j0, j1) of the packed kb×jn panel of B, updating
-// C[ic:ic+mb, jc+j0:jc+j1]. j0 is a multiple of NR.
+// macro runs the micro-kernel over the packed mb×kb block of A and kb×jn
+// panel of B, updating C[ic:ic+mb, jc:jc+jn].
 //
 // The micro-kernels broadcast elements of A and load vectors of B, so the
 // A sliver is the operand that must sit in L1: it is the outer loop here,
 // and the B slivers stream past it from L2.
-func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, j0, j1, kb int) {
+func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, jn, kb int) {
 	mr, nr, ld := p.mr, p.nr, p.c.Stride
 	for ir := 0; ir < mb; ir += mr {
 		mm := min(mr, mb-ir)
 		as := ws.a[ir*kb : ir*kb+kb*mr]
 		row := ic + ir
-		for jr := j0; jr < j1; jr += nr {
-			nn := min(nr, j1-jr)
+		for jr := 0; jr < jn; jr += nr {
+			nn := min(nr, jn-jr)
 			bs := ws.b[jr*kb : jr*kb+kb*nr]
 			col := jc + jr
 			if p.lower {

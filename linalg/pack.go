@@ -51,7 +51,17 @@ func packA[T Float](dst []T, a Matrix[T], trans bool, alpha T, i0, mb, p0, kb, m
 					dp[0], dp[1], dp[2], dp[3] = alpha*s0[p], alpha*s1[p], alpha*s2[p], alpha*s3[p]
 				}
 			}
-			for ; i < r; i++ {
+			if i+2 <= r {
+				s0 := a.Data[(row0+i)*ld+p0+q0 : (row0+i)*ld+p0+q1]
+				s1 := a.Data[(row0+i+1)*ld+p0+q0:][:len(s0)]
+				for p := range s0 {
+					o := (q0+p)*mr + i
+					dp := d[o : o+2 : o+2]
+					dp[0], dp[1] = alpha*s0[p], alpha*s1[p]
+				}
+				i += 2
+			}
+			if i < r {
 				src := a.Data[(row0+i)*ld+p0+q0 : (row0+i)*ld+p0+q1]
 				for p, v := range src {
 					d[(q0+p)*mr+i] = alpha * v
@@ -68,9 +78,7 @@ func packA[T Float](dst []T, a Matrix[T], trans bool, alpha T, i0, mb, p0, kb, m
 
 // packB packs rows [p0, p0+kb) and columns [j0, j0+nb) of op(B) as
 // ⌈nb/nr⌉ slivers: dst[s*kb*nr + p*nr + j] = op(B)[p0+p, j0+s*nr+j].
-// Columns past nb are zero. Callers pass a few slivers at a time (see
-// packGroup) so that the rows of B are read in runs of a few hundred
-// elements while the packed slivers stay in L1/L2.
+// Columns past nb are zero.
 func packB[T Float](dst []T, b Matrix[T], trans bool, p0, kb, j0, nb, nr int) {
 	ld := b.Stride
 	full := nb / nr
@@ -128,10 +136,6 @@ func packB[T Float](dst []T, b Matrix[T], trans bool, p0, kb, j0, nb, nr int) {
 // pChunk is how many values of the summation index the transposing packs
 // move at a time.
 const pChunk = 64
-
-// packGroup is the number of columns of op(B) packed at once before the
-// micro-kernel consumes them: a multiple of nr near 256.
-func packGroup(nr int) int { return max(1, 256/nr) * nr }
 
 // workspace is one worker's pack buffers: the packed block of A, the packed
 // panel of B and a scratch micro-tile. Workspaces are pooled so that

@@ -6,8 +6,12 @@ import (
 )
 
 // cholBlock is the block size of Cholesky: the width of the panels and of
-// the rank-k updates handed to SyrkLower.
-const cholBlock = 256
+// the rank-k updates handed to SyrkLower. Diagonal blocks wider than
+// cholLeaf are factored by the same blocked algorithm with block cholLeaf.
+const (
+	cholBlock = 256
+	cholLeaf  = 64
+)
 
 // NotSPDError reports that Cholesky met a pivot that is not safely
 // positive: the matrix is not symmetric positive definite, or is so only
@@ -27,11 +31,12 @@ func (e *NotSPDError) Error() string {
 // place: the lower triangle of A, diagonal included, is read and replaced by
 // L; the strict upper triangle is neither read nor written.
 //
-// The factorization is blocked and right-looking: each diagonal block of
-// order ≤ 256 is factored by an unblocked kernel, the panel below it is a
+// The factorization is blocked and right-looking with blocks of 256: each
+// diagonal block is factored the same way with blocks of 64 (whose own
+// diagonal blocks an unblocked kernel factors), the panel below it is a
 // triangular solve (recursive, its updates in Gemm) and the trailing matrix
-// gets a lower-triangle rank-k update by SyrkLower, so about n³/3 flops run
-// in the multi-threaded GEMM.
+// gets a lower-triangle rank-k update by SyrkLower, so nearly all of the
+// n³/3 flops run in the multi-threaded GEMM.
 //
 // Pivot j (the value of l_jj² before its square root) must exceed
 // (j+1)·u·a_jj, u being the unit roundoff of T (2⁻⁵³ for float64, 2⁻²⁴ for
@@ -42,11 +47,11 @@ func (e *NotSPDError) Error() string {
 // A NaN or infinite element in the lower triangle is an error found before
 // any work is done; so is a shape mismatch (wrapping ErrShape).
 func Cholesky[T Float](a Matrix[T]) error {
-	return choleskyBlocked(a, cholBlock)
+	return choleskyBlocked(a, cholBlock, cholLeaf)
 }
 
-// choleskyBlocked is Cholesky with block size nb.
-func choleskyBlocked[T Float](a Matrix[T], nb int) error {
+// choleskyBlocked is Cholesky with block size nb and leaf size leaf.
+func choleskyBlocked[T Float](a Matrix[T], nb, leaf int) error {
 	if err := checkMatrix("A", a); err != nil {
 		return fmt.Errorf("linalg: Cholesky: %w", err)
 	}
@@ -67,6 +72,20 @@ func choleskyBlocked[T Float](a Matrix[T], nb int) error {
 	if dtypeOf[T]() == Float32 {
 		u = 0x1p-24
 	}
+	return cholFactor(a, 0, diag, u, nb, leaf)
+}
+
+// cholFactor factors the diagonal block a, which starts at row off of the
+// whole matrix, with block size nb; diag is the original diagonal of the
+// whole matrix and u the unit roundoff, for the pivot test.
+func cholFactor[T Float](a Matrix[T], off int, diag []float64, u float64, nb, leaf int) error {
+	n := a.Rows
+	if n <= leaf {
+		return cholUnblocked(a, off, diag, u)
+	}
+	if nb >= n {
+		nb = leaf // a single block: split it at the leaf size
+	}
 	var ybuf, xbuf []T
 	if n > nb {
 		ybuf = make([]T, nb*cholStride(n-nb))
@@ -75,7 +94,7 @@ func choleskyBlocked[T Float](a Matrix[T], nb int) error {
 	for k := 0; k < n; k += nb {
 		kb := min(nb, n-k)
 		l11 := a.Slice(k, k+kb, k, k+kb)
-		if err := cholUnblocked(l11, k, diag, u); err != nil {
+		if err := cholFactor(l11, off+k, diag, u, leaf, leaf); err != nil {
 			return err
 		}
 		m := n - k - kb

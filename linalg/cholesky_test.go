@@ -87,7 +87,7 @@ func choleskyResidual[T Float](t *testing.T, rng *rand.Rand, n, nb int) {
 	for i := range n {
 		copy(view.Row(i)[:i+1], a.Row(i)[:i+1])
 	}
-	if err := choleskyBlocked(view, nb); err != nil {
+	if err := choleskyBlocked(view, nb, max(nb/4, 4)); err != nil {
 		t.Fatalf("n=%d nb=%d: %v", n, nb, err)
 	}
 	for i := range big.Rows {
@@ -173,9 +173,9 @@ func TestCholeskyNotSPD(t *testing.T) {
 		for _, f32 := range []bool{false, true} {
 			var err error
 			if f32 {
-				err = choleskyBlocked(convertMatrix[float32](a), tc.nb)
+				err = choleskyBlocked(convertMatrix[float32](a), tc.nb, max(tc.nb/4, 4))
 			} else {
-				err = choleskyBlocked(a.Clone(), tc.nb)
+				err = choleskyBlocked(a.Clone(), tc.nb, max(tc.nb/4, 4))
 			}
 			var nse *NotSPDError
 			if !errors.As(err, &nse) {

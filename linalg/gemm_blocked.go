@@ -121,8 +121,8 @@ func (p *gemmProblem[T]) gridSplit(t int) []region {
 			}
 			rows := float64((tm + r - 1) / r * p.mr) // the largest region
 			cols := float64((tn + c - 1) / c * p.nr)
-			panels := math.Ceil(cols / float64(p.blk.nc))
-			cost := 2*rows*cols + packCost*(rows*panels+cols)
+			blocks := math.Ceil(rows / float64(p.blk.mc)) // B is packed once per block of A
+			cost := 2*rows*cols + packCost*(rows+cols*blocks)
 			if cost < best {
 				bestR, best = r, cost
 			}

@@ -196,3 +196,74 @@ func BenchmarkEigenvaluesSym(b *testing.B) {
 		})
 	}
 }
+
+// TestEigenSymVectors checks ‖A·v − λ·v‖ and the orthonormality of the
+// eigenvectors, including repeated and clustered eigenvalues.
+func TestEigenSymVectors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	random := func(n int) Matrix[float64] {
+		a := New[float64](n, n)
+		for i := range n {
+			for j := 0; j <= i; j++ {
+				v := rng.NormFloat64()
+				a.Set(i, j, v)
+				a.Set(j, i, v)
+			}
+		}
+		return a
+	}
+	repeated := []float64{1, 1, 1, 2, 2, 3, 3 + 1e-12, -4, 0, 0}
+	tests := []struct {
+		name string
+		a    Matrix[float64]
+	}{
+		{"1×1", random(1)},
+		{"2×2", random(2)},
+		{"random 30", random(30)},
+		{"random 120", random(120)},
+		{"repeated", withSpectrum(rng, repeated)},
+		{"diagonal", withSpectrum(rng, []float64{5, 4, 3, 2, 1})},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := tt.a.Rows
+			vals, vecs, err := EigenSym(tt.a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			only, err := EigenvaluesSym(tt.a)
+			if err != nil || !slices.Equal(only, vals) {
+				t.Fatalf("EigenvaluesSym %v differs from EigenSym %v (%v)", only, vals, err)
+			}
+			var anorm float64
+			for _, v := range tt.a.Data {
+				anorm += v * v
+			}
+			anorm = math.Sqrt(anorm)
+			tol := 20 * float64(n) * 0x1p-52
+			av := make([]float64, n)
+			for i := range n {
+				v := vecs.Row(i)
+				for r := range n {
+					av[r] = cholDot(tt.a.Row(r), v)
+				}
+				var res float64
+				for r := range n {
+					res = max(res, math.Abs(av[r]-vals[i]*v[r]))
+				}
+				if res > tol*anorm {
+					t.Fatalf("eigenpair %d: ‖Av − λv‖∞ = %.3g > %.3g", i, res, tol*anorm)
+				}
+				for j := 0; j <= i; j++ {
+					want := 0.0
+					if i == j {
+						want = 1
+					}
+					if got := cholDot(vecs.Row(j), v); math.Abs(got-want) > tol {
+						t.Fatalf("vᵢ·vⱼ for %d, %d = %v, want %v", i, j, got, want)
+					}
+				}
+			}
+		})
+	}
+}

@@ -124,14 +124,16 @@ func Lanczos(ctx context.Context, n int, mulVec func(dst, x []float64), opts Lan
 
 		// Ritz values of T_k and the last components of their vectors.
 		m := k + 1
-		d, e, z := make([]float64, m), make([]float64, m), make([]float64, m)
+		d, e := make([]float64, m), make([]float64, m)
 		copy(d, alpha)
 		copy(e, beta[:m-1])
-		z[m-1] = 1
-		if err := tridiagQL(d, e, z); err != nil {
+		zm := New[float64](m, 1) // last components of the eigenvectors of T_k
+		zm.Data[m-1] = 1
+		if err := tridiagQL(d, e, zm); err != nil {
 			return res, fmt.Errorf("linalg: Lanczos: %w", err)
 		}
-		sortEigen(d, z)
+		sortEigen(d, zm)
+		z := zm.Data
 		anorm := max(math.Abs(d[0]), math.Abs(d[m-1]))
 		invariant := b <= 64*0x1p-53*anorm*math.Sqrt(float64(m)) || m == n
 		if invariant {

@@ -63,22 +63,24 @@ func syrkLowerWith[T Float](cfg gemmConfig, fn string, alpha T, a Matrix[T], bet
 	return nil
 }
 
-// mirrorBlock is the side of the square blocks mirrorLower transposes, so
-// that both the rows read and the rows written stay in cache.
-const mirrorBlock = 64
+// mirrorTile is the side of the square tiles mirrorLower transposes
+// through a local buffer: whole rows of a tile are read and written, so
+// that no column walk strides through memory (row strides that are
+// multiples of 4 KiB would alias in L1).
+const mirrorTile = 16
 
 // mirrorLower copies the strict lower triangle of the square matrix c onto
-// its upper triangle, block by block, on up to threads goroutines (≤ 0:
+// its upper triangle, tile by tile, on up to threads goroutines (≤ 0:
 // Threads()).
 func mirrorLower[T Float](c Matrix[T], threads int) {
 	n := c.Rows
 	if threads <= 0 {
 		threads = Threads()
 	}
-	nb := (n + mirrorBlock - 1) / mirrorBlock
-	t := max(1, min(threads, n*n/(1<<18)))
-	// Block row bi of the upper triangle has nb-bi blocks; cut the block
-	// rows into bands of about equal block counts.
+	nb := (n + mirrorTile - 1) / mirrorTile
+	t := max(1, min(threads, n*n/(1<<18), nb))
+	// Tile row bi of the upper triangle has nb-bi tiles; cut the tile
+	// rows into bands of about equal tile counts.
 	cuts := make([]int, t+1)
 	for w := 1; w < t; w++ {
 		cuts[w] = nb - int(float64(nb)*math.Sqrt(float64(t-w)/float64(t)))
@@ -86,15 +88,20 @@ func mirrorLower[T Float](c Matrix[T], threads int) {
 	cuts[t] = nb
 	ld := c.Stride
 	parallel(t, func(w int) {
+		var buf [mirrorTile * mirrorTile]T
 		for bi := cuts[w]; bi < cuts[w+1]; bi++ {
-			i0 := bi * mirrorBlock
-			i1 := min(i0+mirrorBlock, n)
-			for j0 := i0; j0 < n; j0 += mirrorBlock {
-				j1 := min(j0+mirrorBlock, n)
+			i0 := bi * mirrorTile
+			i1 := min(i0+mirrorTile, n)
+			for j0 := i0; j0 < n; j0 += mirrorTile {
+				j1 := min(j0+mirrorTile, n)
+				// buf[(j-j0)*mirrorTile + (i-i0)] = C[j, i], read by rows of C.
+				for j := j0; j < j1; j++ {
+					copy(buf[(j-j0)*mirrorTile:(j-j0)*mirrorTile+i1-i0], c.Data[j*ld+i0:j*ld+i1])
+				}
 				for i := i0; i < i1; i++ {
 					row := c.Data[i*ld : i*ld+j1]
 					for j := max(j0, i+1); j < j1; j++ {
-						row[j] = c.Data[j*ld+i]
+						row[j] = buf[(j-j0)*mirrorTile+i-i0]
 					}
 				}
 			}

@@ -119,7 +119,7 @@ func TestGram(t *testing.T) {
 
 // TestMirrorLower checks the blocked mirror on sizes around its block.
 func TestMirrorLower(t *testing.T) {
-	for _, n := range []int{1, 2, mirrorBlock - 1, mirrorBlock + 1, 3*mirrorBlock + 5} {
+	for _, n := range []int{1, 2, mirrorTile - 1, mirrorTile + 1, 3*mirrorTile + 5, 700} {
 		for _, th := range []int{1, 2, 3} {
 			c := New[float64](n, n)
 			for i := range n {

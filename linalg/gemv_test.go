@@ -156,3 +156,40 @@ func TestGemvErrors(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGemv times y = A·x and y = Aᵀ·x on a 4096×4096 matrix (64 MiB
+// in float32), reporting the matrix bytes streamed per second.
+func BenchmarkGemv(b *testing.B) {
+	const n = 4096
+	rng := rand.New(rand.NewPCG(17, 18))
+	a := randMatrix[float32](rng, n, n, 0)
+	x32, y32 := make([]float32, n), make([]float32, n)
+	x64, y64 := make([]float64, n), make([]float64, n)
+	for i := range n {
+		x32[i], x64[i] = float32(rng.NormFloat64()), rng.NormFloat64()
+	}
+	for _, op := range []Op{NoTrans, Trans} {
+		for _, th := range []int{1, Threads()} {
+			name := fmt.Sprintf("op=%v/threads=%d", map[Op]string{NoTrans: "N", Trans: "T"}[op], th)
+			b.Run("float32/"+name, func(b *testing.B) {
+				b.SetBytes(4 * n * n)
+				for b.Loop() {
+					if err := gemv("Gemv", op, 1, a, x32, 0, y32, th, gemvMinWork); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("f32f64/"+name, func(b *testing.B) {
+				b.SetBytes(4 * n * n)
+				for b.Loop() {
+					if err := gemv("GemvF32F64", op, 1, a, x64, 0, y64, th, gemvMinWork); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			if th == Threads() {
+				break
+			}
+		}
+	}
+}

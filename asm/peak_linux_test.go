@@ -1,0 +1,104 @@
+//go:build linux
+
+package asm
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// threadSeconds is the CPU time of the calling OS thread: unlike wall time
+// it does not count the time other processes of a busy machine hold the
+// core.
+func threadSeconds() float64 {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		panic(err)
+	}
+	return float64(ts.Sec) + float64(ts.Nsec)*1e-9
+}
+
+// BenchmarkGemmTileVsPeak reports each micro-kernel's speed as a fraction
+// of the FMA peak of its set, measured in short alternating intervals of
+// thread CPU time so that clock changes and other load cancel out: the
+// median of 31 kernel/peak ratios is the "%peak" metric. The panels are
+// those of BenchmarkGemmTile (8 A and 4 B panels of depth k, in L1/L2).
+func BenchmarkGemmTileVsPeak(b *testing.B) {
+	for _, kc := range []int{128, 256, 384} {
+		for _, k := range available {
+			benchVsPeak(b, k.name, "float32", kc, tiles32(k), k.PeakFMA32)
+			benchVsPeak(b, k.name, "float64", kc, tiles64(k), k.PeakFMA64)
+		}
+	}
+}
+
+// lastingMs returns an n for which fn(n) takes at least a millisecond of
+// thread CPU time.
+func lastingMs(fn func(n int)) int {
+	for n := 1; ; n *= 2 {
+		t0 := threadSeconds()
+		fn(n)
+		if threadSeconds()-t0 >= 1e-3 {
+			return n
+		}
+	}
+}
+
+func benchVsPeak[T float](b *testing.B, name, dtype string, kc int, f tileFuncs[T], peak func(int) int) {
+	const ma, nb, pairs = 8, 4, 31
+	a := make([]T, ma*kc*f.mr)
+	bp := make([]T, nb*kc*f.nr)
+	for i := range a {
+		a[i] = T(i%7) / 8
+	}
+	for i := range bp {
+		bp[i] = T(i%5) / 4
+	}
+	ldc := nb * f.nr
+	c := make([]T, ma*f.mr*ldc)
+	sweep := func() float64 {
+		for j := range nb {
+			bj := bp[j*kc*f.nr : (j+1)*kc*f.nr]
+			for i := range ma {
+				f.raw(kc, a[i*kc*f.mr:(i+1)*kc*f.mr], bj, c[i*f.mr*ldc+j*f.nr:], ldc)
+			}
+		}
+		return 2 * float64(ma*nb*f.mr*f.nr*kc)
+	}
+	b.Run(fmt.Sprintf("impl=%s/dtype=%s/m=%d,n=%d,k=%d", name, dtype, f.mr, f.nr, kc), func(b *testing.B) {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		// Size both intervals to about a millisecond.
+		reps := lastingMs(func(n int) {
+			for range n {
+				sweep()
+			}
+		})
+		iters := lastingMs(func(n int) { peak(n) })
+		var ratios, gflops []float64
+		for b.Loop() {
+			ratios, gflops = ratios[:0], gflops[:0]
+			for range pairs {
+				t0 := threadSeconds()
+				flops := 0.0
+				for range reps {
+					flops += sweep()
+				}
+				t1 := threadSeconds()
+				pf := float64(peak(iters))
+				t2 := threadSeconds()
+				g := flops / (t1 - t0)
+				ratios = append(ratios, g/(pf/(t2-t1)))
+				gflops = append(gflops, g/1e9)
+			}
+		}
+		slices.Sort(ratios)
+		slices.Sort(gflops)
+		b.ReportMetric(100*ratios[pairs/2], "%peak")
+		b.ReportMetric(gflops[pairs/2], "GFLOP/s")
+	})
+}

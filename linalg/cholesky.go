@@ -43,7 +43,11 @@ func (e *NotSPDError) Error() string {
 // float32). That is the size of the rounding errors the pivot may carry, so
 // a smaller pivot cannot be told from zero: the matrix is singular to
 // working precision. Then, or for a non-positive or NaN pivot, Cholesky
-// returns a *NotSPDError naming the pivot; A is partly overwritten.
+// returns a *NotSPDError naming the pivot; A is partly overwritten. (The
+// test is reliable for rank-deficient matrices whose leading blocks are well
+// conditioned; otherwise, without pivoting, rounding may lift a zero pivot
+// above the threshold, and the failure comes at a later pivot or not at
+// all. Use the eigenvalues to judge numerical rank.)
 // A NaN or infinite element in the lower triangle is an error found before
 // any work is done; so is a shape mismatch (wrapping ErrShape).
 func Cholesky[T Float](a Matrix[T]) error {

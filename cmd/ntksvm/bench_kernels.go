@@ -211,7 +211,10 @@ const maxMicroK = 4096
 
 // microRunTime is the wall time one timed run of the micro benchmark aims
 // at; a variable so that tests can shorten it.
-var microRunTime = 25 * time.Millisecond
+var microRunTime = 40 * time.Millisecond
+
+// microSlices is the number of alternating peak and kernel slices in a run.
+const microSlices = 8
 
 func runMicroBench(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "bench micro", "[--k K] [--threads T] [--runs R] [--json]")
@@ -247,7 +250,7 @@ func runMicroBench(ctx context.Context, e *env, args []string) error {
 		return nil
 	}
 	fmt.Fprintf(e.stdout, "micro: GEMM micro-kernel over packed panels in cache (k=%d), median of %d runs;\n"+
-		"peak = FMA loop of the same set, run just before each kernel run; %% = median of the per-run ratios\n", *k, c.runs)
+		"peak = FMA loop of the same set, alternating with the kernel within each run; %% = median of the per-run ratios\n", *k, c.runs)
 	printCPU(e.stdout)
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "dtype\timpl\tthreads\ttile\tGFLOP/s\tpeak GFLOP/s\t% of peak\t")
@@ -331,7 +334,8 @@ func microOne(ctx context.Context, ks *asm.Kernels, dtype string, kc, threads, r
 	for t := range sweeps {
 		sweeps[t] = mk(ks, kc)
 	}
-	// Calibrate the repetitions so that one run takes about microRunTime.
+	// Calibrate the repetitions so that one slice takes about
+	// microRunTime/microSlices.
 	reps := calibrate(func(n int) {
 		for range n {
 			sweeps[0]()
@@ -344,34 +348,43 @@ func microOne(ctx context.Context, ks *asm.Kernels, dtype string, kc, threads, r
 		if err := ctx.Err(); err != nil {
 			return microRow{}, err
 		}
-		pf, pt := onThreads(threads, func(int) float64 { return float64(peak(peakIters)) })
-		kf, kt := onThreads(threads, func(t int) float64 {
-			f := 0.0
-			for range reps {
-				f += sweeps[t]()
-			}
-			return f
-		})
+		// A run alternates short slices of peak loop and kernel, so that
+		// both see the same clock speed and the same share of a busy
+		// machine.
+		var pf, pt, kf, kt float64
+		for range microSlices {
+			f, s := onThreads(threads, func(int) float64 { return float64(peak(peakIters)) })
+			pf, pt = pf+f, pt+s
+			f, s = onThreads(threads, func(t int) float64 {
+				f := 0.0
+				for range reps {
+					f += sweeps[t]()
+				}
+				return f
+			})
+			kf, kt = kf+f, kt+s
+		}
 		if r >= 0 {
 			top = append(top, pf/pt/1e9)
 			kern = append(kern, kf/kt/1e9)
 			ratio = append(ratio, (kf/kt)/(pf/pt))
 		}
 	}
-	// pct is the median of the per-run ratios: a peak and a kernel run taken
-	// moments apart share the clock speed and the load of a busy machine.
+	// pct is the median of the per-run ratios.
 	return microRow{"micro", dtype, ks.Name(), threads, mr, kc, nr, median(kern), median(top), 100 * median(ratio)}, nil
 }
 
-// calibrate returns how many repetitions of fn take about microRunTime.
+// calibrate returns how many repetitions of fn take about one slice,
+// microRunTime/microSlices.
 func calibrate(fn func(n int)) int {
 	n := 1
 	for {
 		t0 := time.Now()
 		fn(n)
 		d := time.Since(t0)
-		if d >= microRunTime/8 || n >= 1<<30 {
-			return max(1, int(float64(n)*float64(microRunTime)/float64(max(d, 1))))
+		slice := microRunTime / microSlices
+		if d >= slice/4 || n >= 1<<30 {
+			return max(1, int(float64(n)*float64(slice)/float64(max(d, 1))))
 		}
 		n *= 4
 	}

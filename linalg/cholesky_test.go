@@ -412,3 +412,28 @@ func BenchmarkCholesky(b *testing.B) {
 		})
 	}
 }
+
+// TestCholeskyThreads: the factor is bitwise the same on any number of
+// threads (Gemm splits over blocks of C only, the panel solve over columns).
+func TestCholeskyThreads(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	n := 600 // panel solves of over 512 columns run on 2 goroutines
+	if testing.Short() {
+		n = 200
+	}
+	a := spdMatrix[float64](rng, n, 0.1)
+	defer SetThreads(0)
+	var first Matrix[float64]
+	for _, th := range []int{1, 2, 3} {
+		SetThreads(th)
+		l := a.Clone()
+		if err := choleskyBlocked(l, 64, 16); err != nil {
+			t.Fatal(err)
+		}
+		if th == 1 {
+			first = l
+		} else if npyBitsDiffer(l.Data, first.Data) {
+			t.Fatalf("%d threads give a different factor than 1 thread", th)
+		}
+	}
+}

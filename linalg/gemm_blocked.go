@@ -106,6 +106,17 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 
 func roundUp(v, q int) int { return (v + q - 1) / q * q }
 
+// balanced returns the block size, a multiple of q and at most limit (itself
+// a multiple of q), that covers n with as few and as equal blocks as
+// possible.
+func balanced(n, limit, q int) int {
+	if n <= limit {
+		return roundUp(n, q)
+	}
+	blocks := (n + limit - 1) / limit
+	return min(roundUp((n+blocks-1)/blocks, q), limit)
+}
+
 // gridSplit splits C into a pr×pc grid of regions for t workers, region
 // edges on micro-tile boundaries. Of the factorizations pr·pc = t it takes
 // the one whose slowest worker has least to do, counting its arithmetic
@@ -194,7 +205,10 @@ func (p *gemmProblem[T]) scale(r region) {
 // and the A slivers go through L1 against the B slivers of the panel.
 func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 	p.scale(r)
-	mc, kc, nc := p.blk.mc, p.blk.kc, p.blk.nc
+	// Blocks of about equal size rather than full ones and a runt.
+	mc := balanced(r.i1-r.i0, p.blk.mc, p.mr)
+	nc := balanced(r.j1-r.j0, p.blk.nc, p.nr)
+	kc := balanced(p.k, p.blk.kc, 1)
 	for ic := r.i0; ic < r.i1; ic += mc {
 		mb := min(mc, r.i1-ic)
 		j1 := r.j1

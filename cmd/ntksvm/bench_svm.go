@@ -185,27 +185,24 @@ func svmSum[T linalg.Float](x []T, threads int) float64 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var s [8]T
+			var s0, s1, s2, s3, s4, s5, s6, s7 T
 			v := x[lo:hi]
 			i := 0
 			for ; i+8 <= len(v); i += 8 {
 				b := v[i : i+8 : i+8]
-				s[0] += b[0]
-				s[1] += b[1]
-				s[2] += b[2]
-				s[3] += b[3]
-				s[4] += b[4]
-				s[5] += b[5]
-				s[6] += b[6]
-				s[7] += b[7]
+				s0 += b[0]
+				s1 += b[1]
+				s2 += b[2]
+				s3 += b[3]
+				s4 += b[4]
+				s5 += b[5]
+				s6 += b[6]
+				s7 += b[7]
 			}
 			for ; i < len(v); i++ {
-				s[0] += v[i]
+				s0 += v[i]
 			}
-			var t float64
-			for _, a := range s {
-				t += float64(a)
-			}
+			t := float64(((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)))
 			parts[w] = t
 		}()
 	}

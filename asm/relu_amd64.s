@@ -7,20 +7,29 @@
 // float64), runs a loop of four vectors and then one vector at a time; the
 // Go wrappers in relu_amd64.go handle the shorter tail.
 //
-// ReLU keeps x bit for bit where x > 0 or x is NaN ("not x ≤ 0", predicate
-// NLE_UQ = 0x16) and gives +0 elsewhere, so −0 becomes +0 and a NaN keeps its
-// sign and payload. The mask is a compare, never max+add, because adding +0
-// would quiet a signalling NaN. The derivative mask selects g where x > 0
-// (GT_OQ = 0x1e: a NaN x gives false) and +0 elsewhere.
+// ReLU keeps x bit for bit where x > 0 or x is NaN and gives +0 elsewhere,
+// so −0 becomes +0 and a NaN keeps its sign and payload. It is never
+// max+add, because adding +0 would quiet a signalling NaN: AVX2 masks x
+// with a compare ("not x ≤ 0", predicate NLE_UQ = 0x16); AVX-512 uses one
+// VFIXUPIMM per vector (a compare into a mask register and a masked move
+// would be two operations, the compare on port 5 only). The derivative
+// mask selects g where x > 0 (GT_OQ = 0x1e: a NaN x gives false) and +0
+// elsewhere.
 
 // RELU512 applies ReLU to one zmm of x at off(SI), storing with st to
-// off(DI); Z31 holds zeros. cmp is VCMPPS or VCMPPD, mov the matching
-// load and movz its zeroing-masked form.
-#define RELU512(cmp, mov, movz, st, off, z) \
-	mov  off(SI), z; \
-	cmp  $0x16, Z31, z, K1; \
-	movz z, K1, z; \
-	st   z, off(DI)
+// off(DI): fix (VFIXUPIMMPS or VFIXUPIMMPD) classifies each element and
+// replaces it as the table in Z30 says (see RELUTABLE).
+#define RELU512(fix, mov, st, off, z) \
+	mov off(SI), z; \
+	fix $0, Z30, z, z; \
+	st  z, off(DI)
+
+// RELUTABLE is the VFIXUPIMM table for ReLU, one 4-bit response per input
+// class: QNaN, SNaN, +1, +Inf and positive values keep the input bit for
+// bit (response 1), ±0, −Inf and negative values become +0 (response 8).
+// From the lowest nibble: QNaN 1, SNaN 1, zero 8, +1 1, −Inf 8, +Inf 1,
+// negative 8, positive 1. (DAZ is off in Go, so subnormals are values.)
+#define RELUTABLE $0x18181811
 
 // GRAD512 selects one zmm of g at off(BX) where x at off(SI) is positive.
 #define GRAD512(cmp, mov, movz, off, z) \
@@ -47,17 +56,18 @@
 // (the TEXT loads them from its arguments); lsh is log2 of the element
 // size, st the store (VMOVUPS or VMOVNTPS, …) and fence SFENCE after
 // non-temporal stores (else a second VZEROUPPER).
-#define RELUBODY512(cmp, mov, movz, st, lsh, fence) \
+#define RELUBODY512(fix, bcast, mov, st, lsh, fence) \
 	SHLQ    $lsh, CX; \
 	JZ      done; \
-	VPXORD  Z31, Z31, Z31; \
+	MOVQ    RELUTABLE, AX; \
+	bcast   AX, Z30; \
 	CMPQ    CX, $256; \
 	JB      one; \
 loop4: \
-	RELU512(cmp, mov, movz, st, 0, Z0); \
-	RELU512(cmp, mov, movz, st, 64, Z1); \
-	RELU512(cmp, mov, movz, st, 128, Z2); \
-	RELU512(cmp, mov, movz, st, 192, Z3); \
+	RELU512(fix, mov, st, 0, Z0); \
+	RELU512(fix, mov, st, 64, Z1); \
+	RELU512(fix, mov, st, 128, Z2); \
+	RELU512(fix, mov, st, 192, Z3); \
 	ADDQ    $256, SI; \
 	ADDQ    $256, DI; \
 	SUBQ    $256, CX; \
@@ -66,7 +76,7 @@ loop4: \
 	TESTQ   CX, CX; \
 	JZ      end; \
 one: \
-	RELU512(cmp, mov, movz, st, 0, Z0); \
+	RELU512(fix, mov, st, 0, Z0); \
 	ADDQ    $64, SI; \
 	ADDQ    $64, DI; \
 	SUBQ    $64, CX; \
@@ -210,7 +220,7 @@ TEXT ·reluAVX512F32(SB), NOSPLIT, $0-48
 	MOVQ    dst_base+0(FP), DI
 	MOVQ    x_base+24(FP), SI
 	MOVQ    x_len+32(FP), CX
-	RELUBODY512(VCMPPS, VMOVUPS, VMOVUPS.Z, VMOVUPS, 2, VZEROUPPER)
+	RELUBODY512(VFIXUPIMMPS, VPBROADCASTD, VMOVUPS, VMOVUPS, 2, VZEROUPPER)
 
 // func reluAVX512F64(dst, x []float64)
 // Requires: AVX512F. len(x) is a multiple of 8.
@@ -218,7 +228,7 @@ TEXT ·reluAVX512F64(SB), NOSPLIT, $0-48
 	MOVQ    dst_base+0(FP), DI
 	MOVQ    x_base+24(FP), SI
 	MOVQ    x_len+32(FP), CX
-	RELUBODY512(VCMPPD, VMOVUPD, VMOVUPD.Z, VMOVUPD, 3, VZEROUPPER)
+	RELUBODY512(VFIXUPIMMPD, VPBROADCASTQ, VMOVUPD, VMOVUPD, 3, VZEROUPPER)
 
 // func reluNTAVX512F32(dst, x []float32)
 // reluAVX512F32 with non-temporal stores, for large out-of-place arrays.
@@ -227,7 +237,7 @@ TEXT ·reluNTAVX512F32(SB), NOSPLIT, $0-48
 	MOVQ    dst_base+0(FP), DI
 	MOVQ    x_base+24(FP), SI
 	MOVQ    x_len+32(FP), CX
-	RELUBODY512(VCMPPS, VMOVUPS, VMOVUPS.Z, VMOVNTPS, 2, SFENCE)
+	RELUBODY512(VFIXUPIMMPS, VPBROADCASTD, VMOVUPS, VMOVNTPS, 2, SFENCE)
 
 // func reluNTAVX512F64(dst, x []float64)
 // Requires: AVX512F. len(x) is a multiple of 8; dst is 64-byte aligned.
@@ -235,7 +245,7 @@ TEXT ·reluNTAVX512F64(SB), NOSPLIT, $0-48
 	MOVQ    dst_base+0(FP), DI
 	MOVQ    x_base+24(FP), SI
 	MOVQ    x_len+32(FP), CX
-	RELUBODY512(VCMPPD, VMOVUPD, VMOVUPD.Z, VMOVNTPD, 3, SFENCE)
+	RELUBODY512(VFIXUPIMMPD, VPBROADCASTQ, VMOVUPD, VMOVNTPD, 3, SFENCE)
 
 // func reluGradAVX512F32(dst, g, x []float32)
 // Requires: AVX512F. len(x) is a multiple of 16; g and dst are as long.

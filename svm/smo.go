@@ -334,46 +334,119 @@ func (s *smo) move(t int, da float64, capped bool) {
 	s.a[t] = min(max(s.a[t], 0), s.ub)
 }
 
-// stepSingle does one greedy coordinate step (no bias): among the
-// variables whose projected gradient exceeds eps it picks the one whose
-// exact (clipped) coordinate minimisation decreases the dual most — the
-// one-variable analogue of WSS2. It reports whether no projected gradient
-// exceeds eps.
+// stepSingle does one step of the box-only dual (no bias) on two
+// variables: i is the variable whose exact (clipped) coordinate
+// minimisation decreases the dual most (among those whose projected
+// gradient exceeds eps), j the one that decreases it most after that
+// step; then the two-variable box QP in (i, j) is solved exactly. It
+// reports whether no projected gradient exceeds eps.
 func (s *smo) stepSingle(eps float64) bool {
 	best, i := 0.0, -1
-	var bestNew float64
+	var newI float64
 	for _, t := range s.active {
-		pg := s.projGrad(t)
-		if math.Abs(pg) < eps {
+		if math.Abs(s.projGrad(t)) < eps {
 			continue
 		}
-		na, gain := s.coordinate(t)
+		na, gain := s.coordinate(t, s.G[t])
 		if gain > best || i < 0 {
-			best, i, bestNew = gain, t, na
+			best, i, newI = gain, t, na
 		}
 	}
 	if i < 0 {
 		return true
 	}
-	da := bestNew - s.a[i]
-	if da == 0 {
+	ki := s.row(s.idx[i], s.rowI)
+	di := newI - s.a[i]
+	ci := s.sgn[i] * di
+	best, j := 0.0, -1
+	for _, t := range s.active {
+		if t == i {
+			continue
+		}
+		// The gradient at t after the step on i.
+		if _, gain := s.coordinate(t, s.G[t]+s.sgn[t]*ci*ki[s.idx[t]]); gain > best {
+			best, j = gain, t
+		}
+	}
+	var dj float64
+	var kj []float64
+	if j >= 0 {
+		kj = s.row(s.idx[j], s.rowJ)
+		h12 := s.sgn[i] * s.sgn[j] * ki[s.idx[j]]
+		di, dj = s.box2(i, j, h12)
+	}
+	if di == 0 && dj == 0 {
 		return true
 	}
-	s.a[i] = bestNew
-	ki := s.row(s.idx[i], s.rowI)
-	c := s.sgn[i] * da
+	s.a[i] = min(max(s.a[i]+di, 0), s.ub)
+	ci = s.sgn[i] * di
 	for _, t := range s.active {
-		s.G[t] += s.sgn[t] * c * ki[s.idx[t]]
+		s.G[t] += s.sgn[t] * ci * ki[s.idx[t]]
 	}
-	s.G[i] += s.shift * da
+	s.G[i] += s.shift * di
+	if dj != 0 {
+		s.a[j] = min(max(s.a[j]+dj, 0), s.ub)
+		cj := s.sgn[j] * dj
+		for _, t := range s.active {
+			s.G[t] += s.sgn[t] * cj * kj[s.idx[t]]
+		}
+		s.G[j] += s.shift * dj
+	}
 	return false
 }
 
+// box2 minimises gᵀd + ½dᵀHd over the box of variables i and j
+// (dₜ ∈ [−aₜ, ub − aₜ]) with H = [[Q_ii, h12], [h12, Q_jj]]: the
+// unconstrained minimiser if it is inside, else the best of the minimisers
+// along the four edges (the minimum of a convex QP that is not interior
+// lies on the boundary).
+func (s *smo) box2(i, j int, h12 float64) (di, dj float64) {
+	h11 := s.diag[s.idx[i]] + s.shift
+	h22 := s.diag[s.idx[j]] + s.shift
+	g1, g2 := s.G[i], s.G[j]
+	lo1, hi1 := -s.a[i], s.ub-s.a[i]
+	lo2, hi2 := -s.a[j], s.ub-s.a[j]
+	f := func(x, y float64) float64 { return g1*x + g2*y + (h11*x*x+2*h12*x*y+h22*y*y)/2 }
+	if det := h11*h22 - h12*h12; det > 1e-12*h11*h22 {
+		x := (-g1*h22 + g2*h12) / det
+		y := (-g2*h11 + g1*h12) / det
+		if x >= lo1 && x <= hi1 && y >= lo2 && y <= hi2 {
+			return x, y
+		}
+	}
+	// 1-D minimiser of c·z + ½h·z² over [lo, hi].
+	line := func(c, h, lo, hi float64) float64 {
+		switch {
+		case h > 0:
+			return min(max(-c/h, lo), hi)
+		case c < 0:
+			return hi
+		default:
+			return lo
+		}
+	}
+	bestF := 0.0 // d = 0 is feasible
+	try := func(x, y float64) {
+		if math.IsInf(x, 0) || math.IsInf(y, 0) || math.IsNaN(x) || math.IsNaN(y) {
+			return
+		}
+		if v := f(x, y); v < bestF {
+			bestF, di, dj = v, x, y
+		}
+	}
+	for _, x := range []float64{lo1, hi1} {
+		try(x, line(g2+h12*x, h22, lo2, hi2))
+	}
+	for _, y := range []float64{lo2, hi2} {
+		try(line(g1+h12*y, h11, lo1, hi1), y)
+	}
+	return di, dj
+}
+
 // coordinate returns the minimiser of the dual along variable t within
-// its box and the decrease of the dual it gives.
-func (s *smo) coordinate(t int) (na, gain float64) {
+// its box, given its gradient g, and the decrease of the dual it gives.
+func (s *smo) coordinate(t int, g float64) (na, gain float64) {
 	q := s.diag[s.idx[t]] + s.shift
-	g := s.G[t]
 	switch {
 	case q > 0:
 		na = min(max(s.a[t]-g/q, 0), s.ub)

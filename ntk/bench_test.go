@@ -38,3 +38,34 @@ func BenchmarkGram(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkForwardBackward is one forward+backward pass of an L = 2 network
+// of width 4000 on a batch of 128 (the Fig. 1 shape at a smaller width).
+func BenchmarkForwardBackward(b *testing.B) {
+	const n, d, m = 128, 784, 4000
+	net, err := NewNetwork[float32](d, m, 2, 1, 0, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	x := linalg.New[float32](n, d)
+	c := make([]float32, n)
+	rng := rand.New(rand.NewPCG(2, 2))
+	for i := range x.Data {
+		x.Data[i] = float32(rng.Float64())
+	}
+	for i := range c {
+		c[i] = float32(rng.NormFloat64())
+	}
+	var p Pass[float32]
+	var g Grads[float32]
+	flops := 6*float64(n)*(float64(d*m)+float64(m*m)+float64(m)) - 2*float64(n)*float64(d*m)
+	for b.Loop() {
+		if err := net.ForwardInto(&p, x); err != nil {
+			b.Fatal(err)
+		}
+		if err := net.BackwardInto(&g, &p, c); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}

@@ -103,27 +103,50 @@ func (net *Network[T]) Params() Params {
 
 // Pass holds what a forward pass keeps for the backward pass: the input
 // of every layer (A[0] = X, A[l] = relu(Z[l−1])), the pre-activations Z[l]
-// of the hidden layers (n×Width each), and the outputs F.
+// of the hidden layers (n×Width each), and the outputs F. A Pass can be
+// given back to ForwardInto to reuse its memory.
 type Pass[T linalg.Float] struct {
 	A []linalg.Matrix[T] // A[l] is the input of layer l, l = 0…Depth
 	Z []linalg.Matrix[T] // Z[l] is the output of layer l before the ReLU, l = 0…Depth−1
 	F []T                // f(x_i), one per row of X
+
+	out linalg.Matrix[T] // n×1 storage of F
+	ga  linalg.Matrix[T] // n×Width scratch of the backward pass
 }
 
 // Forward evaluates the network on the rows of x (n×D) and returns the
 // outputs with the activations the backward pass needs. Every layer is one
 // GEMM (linalg.Gemm) and one ReLU (asm).
 func (net *Network[T]) Forward(x linalg.Matrix[T]) (*Pass[T], error) {
+	p := &Pass[T]{}
+	return p, net.ForwardInto(p, x)
+}
+
+// ForwardInto is Forward writing into p, whose buffers are reused when they
+// have the right shapes (a training loop allocates nothing per step). p
+// keeps a reference to x.
+func (net *Network[T]) ForwardInto(p *Pass[T], x linalg.Matrix[T]) error {
 	if x.Cols != net.D {
-		return nil, fmt.Errorf("%w: ntk: inputs have %d features, the network %d", linalg.ErrShape, x.Cols, net.D)
+		return fmt.Errorf("%w: ntk: inputs have %d features, the network %d", linalg.ErrShape, x.Cols, net.D)
 	}
 	n := x.Rows
-	p := &Pass[T]{A: []linalg.Matrix[T]{x}}
+	p.A = append(p.A[:0], x)
+	p.Z = p.Z[:cap(p.Z)]
 	for l := 0; l <= net.Depth; l++ {
 		out, _ := net.layerShape(l)
-		z := linalg.New[T](n, out)
+		var z linalg.Matrix[T]
+		if l == net.Depth {
+			p.out = reuse(p.out, n, 1)
+			z = p.out
+		} else {
+			if l >= len(p.Z) {
+				p.Z = append(p.Z, linalg.Matrix[T]{})
+			}
+			p.Z[l] = reuse(p.Z[l], n, out)
+			z = p.Z[l]
+		}
 		if err := linalg.Gemm(linalg.NoTrans, linalg.Trans, T(net.scale(l)), p.A[l], net.W[l], 0, z); err != nil {
-			return nil, fmt.Errorf("ntk: layer %d: %w", l, err)
+			return fmt.Errorf("ntk: layer %d: %w", l, err)
 		}
 		if net.B != nil {
 			sb := T(net.BiasStd)
@@ -135,15 +158,30 @@ func (net *Network[T]) Forward(x linalg.Matrix[T]) (*Pass[T], error) {
 			}
 		}
 		if l == net.Depth {
-			p.F = z.Data[:n:n] // 1 column, Stride 1
+			p.F = z.Data[:n:n] // one column, Stride 1
 			break
 		}
-		a := linalg.New[T](n, out)
+		var a linalg.Matrix[T]
+		if l+1 < cap(p.A) {
+			a = p.A[:l+2][l+1]
+		}
+		a = reuse(a, n, out)
 		relu(a.Data, z.Data)
-		p.Z = append(p.Z, z)
 		p.A = append(p.A, a)
 	}
-	return p, nil
+	p.Z = p.Z[:net.Depth]
+	return nil
+}
+
+// reuse returns m if it is a compact rows×cols matrix, else a new one.
+func reuse[T linalg.Float](m linalg.Matrix[T], rows, cols int) linalg.Matrix[T] {
+	if m.Rows == rows && m.Cols == cols && m.Stride == cols && len(m.Data) == rows*cols {
+		return m
+	}
+	if cap(m.Data) >= rows*cols && m.Data != nil {
+		return linalg.Matrix[T]{Rows: rows, Cols: cols, Stride: cols, Data: m.Data[:rows*cols]}
+	}
+	return linalg.New[T](rows, cols)
 }
 
 // Grads are gradients with the shapes of a Network's W and B.
@@ -157,44 +195,66 @@ type Grads[T linalg.Float] struct {
 // cotangents (e.g. the loss derivatives l'(f(x_i), y_i), or one-hot for the
 // gradient of one output).
 func (net *Network[T]) Backward(p *Pass[T], c []T) (*Grads[T], error) {
+	g := &Grads[T]{}
+	return g, net.BackwardInto(g, p, c)
+}
+
+// BackwardInto is Backward writing into gr, whose buffers are reused when
+// they have the right shapes.
+func (net *Network[T]) BackwardInto(gr *Grads[T], p *Pass[T], c []T) error {
 	n := len(p.F)
 	if len(c) != n {
-		return nil, fmt.Errorf("%w: ntk: %d cotangents for %d outputs", linalg.ErrShape, len(c), n)
+		return fmt.Errorf("%w: ntk: %d cotangents for %d outputs", linalg.ErrShape, len(c), n)
 	}
-	gr := &Grads[T]{W: make([]linalg.Matrix[T], net.Depth+1)}
-	if net.B != nil {
+	if len(p.A) != net.Depth+1 {
+		return fmt.Errorf("ntk: the pass is of a network of depth %d, not %d", len(p.A)-1, net.Depth)
+	}
+	if len(gr.W) != net.Depth+1 {
+		gr.W = make([]linalg.Matrix[T], net.Depth+1)
+	}
+	if net.B == nil {
+		gr.B = nil
+	} else if len(gr.B) != net.Depth+1 {
 		gr.B = make([][]T, net.Depth+1)
 	}
 	g, _ := linalg.FromSlice(n, 1, c) // ∂/∂z of the current layer's output, n×out
 	for l := net.Depth; l >= 0; l-- {
 		out, in := net.layerShape(l)
 		s := T(net.scale(l))
-		dw := linalg.New[T](out, in)
-		if err := linalg.Gemm(linalg.Trans, linalg.NoTrans, s, g, p.A[l], 0, dw); err != nil {
-			return nil, fmt.Errorf("ntk: layer %d: %w", l, err)
+		gr.W[l] = reuse(gr.W[l], out, in)
+		if err := linalg.Gemm(linalg.Trans, linalg.NoTrans, s, g, p.A[l], 0, gr.W[l]); err != nil {
+			return fmt.Errorf("ntk: layer %d: %w", l, err)
 		}
-		gr.W[l] = dw
 		if gr.B != nil {
-			db := make([]T, out)
+			if len(gr.B[l]) != out {
+				gr.B[l] = make([]T, out)
+			}
+			db := gr.B[l]
+			clear(db)
 			sb := T(net.BiasStd)
 			for i := range n {
 				for j, v := range g.Row(i) {
 					db[j] += sb * v
 				}
 			}
-			gr.B[l] = db
 		}
 		if l == 0 {
 			break
 		}
-		ga := linalg.New[T](n, in)
+		// The scratch alternates with the cotangent it is computed from:
+		// g is c (l = Depth) or p.ga, so take the other half of p.ga.
+		p.ga = reuse(p.ga, 2*n, in)
+		ga := p.ga.Slice(0, n, 0, in)
+		if l < net.Depth && (net.Depth-l)%2 == 1 {
+			ga = p.ga.Slice(n, 2*n, 0, in)
+		}
 		if err := linalg.Gemm(linalg.NoTrans, linalg.NoTrans, s, g, net.W[l], 0, ga); err != nil {
-			return nil, fmt.Errorf("ntk: layer %d: %w", l, err)
+			return fmt.Errorf("ntk: layer %d: %w", l, err)
 		}
 		reluGrad(ga.Data, ga.Data, p.Z[l-1].Data)
 		g = ga
 	}
-	return gr, nil
+	return nil
 }
 
 // relu and reluGrad call the asm kernels for T.

@@ -279,3 +279,46 @@ func TestNetworkErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPassReuse: ForwardInto and BackwardInto on reused buffers, with batch
+// sizes changing between calls, give what fresh Forward and Backward give.
+func TestPassReuse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 14))
+	for _, L := range []int{1, 2, 3, 4} {
+		net, _ := NewNetwork[float64](5, 8, L, 1.2, 0.3, 5)
+		var p Pass[float64]
+		var g Grads[float64]
+		for _, n := range []int{6, 6, 3, 9} {
+			x := randX(rng, n, 5)
+			c := make([]float64, n)
+			for i := range c {
+				c[i] = rng.NormFloat64()
+			}
+			if err := net.ForwardInto(&p, x); err != nil {
+				t.Fatal(err)
+			}
+			if err := net.BackwardInto(&g, &p, c); err != nil {
+				t.Fatal(err)
+			}
+			fp, _ := net.Forward(x)
+			fg, _ := net.Backward(fp, c)
+			for i := range fp.F {
+				if fp.F[i] != p.F[i] {
+					t.Fatalf("L=%d n=%d: f differs", L, n)
+				}
+			}
+			for l := range fg.W {
+				for i, v := range fg.W[l].Data {
+					if g.W[l].Data[i] != v {
+						t.Fatalf("L=%d n=%d: dW[%d] differs", L, n, l)
+					}
+				}
+				for i, v := range fg.B[l] {
+					if g.B[l][i] != v {
+						t.Fatalf("L=%d n=%d: dB[%d] differs", L, n, l)
+					}
+				}
+			}
+		}
+	}
+}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"strings"
+	"time"
 
 	"github.com/ntksvm/ntksvm/asm"
 	"github.com/ntksvm/ntksvm/linalg"
@@ -132,15 +132,11 @@ func ntkBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, d,
 	k := linalg.New[T](n, n)
 	p := ntk.DefaultParams(depth)
 	var ferr error
-	gemm, err := medianTime(ctx, c.runs, func() {
+	gemm, secs, err := pairedMedians(ctx, c.runs, func() {
 		if err := linalg.Gram(x, k); err != nil && ferr == nil {
 			ferr = err
 		}
-	})
-	if err != nil {
-		return err
-	}
-	secs, err := medianTime(ctx, c.runs, func() {
+	}, func() {
 		if err := ntk.GramInto(ctx, x, p, ntk.Options{Threads: c.threads}, k, linalg.Matrix[T]{}); err != nil && ferr == nil {
 			ferr = err
 		}
@@ -220,23 +216,6 @@ func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, 
 	old := linalg.Threads()
 	linalg.SetThreads(c.threads)
 	defer linalg.SetThreads(old)
-	var ferr error
-	secs, err := medianTime(ctx, c.runs, func() {
-		p, err := net.Forward(x)
-		if err == nil {
-			_, err = net.Backward(p, cot)
-		}
-		if err != nil && ferr == nil {
-			ferr = err
-		}
-		runtime.KeepAlive(p)
-	})
-	if err != nil {
-		return err
-	}
-	if ferr != nil {
-		return ferr
-	}
 	// The same GEMMs, bare, on preallocated operands: forward z_l = a_l·W_lᵀ,
 	// backward dW_l = g_lᵀ·a_l and (l ≥ 1) g·W_l.
 	type gemmCall struct {
@@ -263,7 +242,18 @@ func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, 
 		}
 		in = out
 	}
-	gemm, err := medianTime(ctx, c.runs, func() {
+	var ferr error
+	var pass ntk.Pass[T]
+	var grads ntk.Grads[T]
+	secs, gemm, err := pairedMedians(ctx, c.runs, func() {
+		err := net.ForwardInto(&pass, x)
+		if err == nil {
+			err = net.BackwardInto(&grads, &pass, cot)
+		}
+		if err != nil && ferr == nil {
+			ferr = err
+		}
+	}, func() {
 		for _, g := range calls {
 			if err := linalg.Gemm(g.ta, g.tb, 1, g.a, g.b, 0, g.c); err != nil && ferr == nil {
 				ferr = err
@@ -287,4 +277,25 @@ func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, 
 	fmt.Fprintf(e.stdout, "  network  %8.3f s  %7.1f GFLOP/s\n  GEMMs    %8.3f s  %7.1f GFLOP/s (same shapes, bare)\n  %.0f%% of the GEMM rate\n",
 		secs, row.GFlops, gemm, row.GemmGFlops, row.Pct)
 	return nil
+}
+
+// pairedMedians times a and b alternately, runs times each after one
+// untimed warm-up of each, and returns their median wall times in seconds:
+// alternating keeps a changing machine load from favouring either.
+func pairedMedians(ctx context.Context, runs int, a, b func()) (ta, tb float64, err error) {
+	a()
+	b()
+	var as, bs []float64
+	for range runs {
+		if err := ctx.Err(); err != nil {
+			return 0, 0, err
+		}
+		t0 := time.Now()
+		a()
+		t1 := time.Now()
+		b()
+		t2 := time.Now()
+		as, bs = append(as, t1.Sub(t0).Seconds()), append(bs, t2.Sub(t1).Seconds())
+	}
+	return median(as), median(bs), nil
 }

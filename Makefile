@@ -5,7 +5,7 @@ PKGS    := ./...
 # qemu for arm64.
 ASMPKGS := ./asm ./linalg
 # Packages that run goroutines: their tests also run under the race detector.
-RACEPKGS := ./linalg ./ntk ./svm
+RACEPKGS := ./linalg ./ntk ./svm ./mnist
 BIN     := bin
 QEMU    ?= qemu-aarch64-static
 

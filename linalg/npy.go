@@ -22,6 +22,7 @@ import (
 // Dtype is the element type of a .npy file.
 type Dtype int
 
+// The supported element types; the value of each is its size in bytes.
 const (
 	Float32 Dtype = 4 // NumPy '<f4' (or '>f4' on read)
 	Float64 Dtype = 8 // NumPy '<f8' (or '>f8' on read)

@@ -24,7 +24,9 @@ func packA[T Float](dst []T, a Matrix[T], trans bool, alpha T, i0, mb, p0, kb, m
 			for p := range kb {
 				src := a.Data[(p0+p)*ld+row0 : (p0+p)*ld+row0+r]
 				dp := d[p*mr : p*mr+mr]
-				if alpha == 1 {
+				if alpha == 1 && r == mr {
+					copyRun(dp, src)
+				} else if alpha == 1 {
 					copy(dp, src)
 				} else {
 					for i, v := range src {
@@ -88,7 +90,7 @@ func packB[T Float](dst []T, b Matrix[T], trans bool, p0, kb, j0, nb, nr int) {
 		for p := range kb {
 			src := b.Data[(p0+p)*ld+j0 : (p0+p)*ld+j0+nb]
 			for s := range full {
-				copy(dst[s*kb*nr+p*nr:s*kb*nr+p*nr+nr], src[s*nr:s*nr+nr])
+				copyRun(dst[s*kb*nr+p*nr:s*kb*nr+p*nr+nr], src[s*nr:s*nr+nr])
 			}
 			if r := nb - full*nr; r > 0 {
 				dp := dst[full*kb*nr+p*nr : full*kb*nr+p*nr+nr]
@@ -136,6 +138,24 @@ func packB[T Float](dst []T, b Matrix[T], trans bool, p0, kb, j0, nb, nr int) {
 // pChunk is how many values of the summation index the transposing packs
 // move at a time.
 const pChunk = 64
+
+// copyRun is copy(dst, src) for len(dst) == len(src), with the lengths of
+// common micro-tile sides done as fixed-size array copies, which the
+// compiler inlines, instead of a call to memmove per sliver row.
+func copyRun[T Float](dst, src []T) {
+	switch len(dst) {
+	case 32:
+		*(*[32]T)(dst) = *(*[32]T)(src)
+	case 16:
+		*(*[16]T)(dst) = *(*[16]T)(src)
+	case 14:
+		*(*[14]T)(dst) = *(*[14]T)(src)
+	case 8:
+		*(*[8]T)(dst) = *(*[8]T)(src)
+	default:
+		copy(dst, src)
+	}
+}
 
 // workspace is one worker's pack buffers: the packed block of A, the packed
 // panel of B and a scratch micro-tile. Workspaces are pooled so that

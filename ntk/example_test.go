@@ -28,3 +28,29 @@ func ExampleNTK() {
 	// 0.1592 2.0000 0.1592
 	// 0.0000 0.1592 0.5000
 }
+
+// A finite network of the paper's parameterisation and its empirical
+// tangent kernel, which tends to the analytic NTK as the width grows.
+func ExampleNetwork_EmpiricalNTK() {
+	x, _ := linalg.FromSlice(2, 3, []float64{
+		1, 0, 1,
+		0, 1, 1,
+	})
+	analytic, _ := ntk.NTK(x, ntk.DefaultParams(1))
+	for _, width := range []int{16, 65536} {
+		net, err := ntk.NewNetwork[float64](3, width, 1, 1, 0, 6)
+		if err != nil {
+			panic(err)
+		}
+		k, err := net.EmpiricalNTK(x, x)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Printf("width %5d: Θ̂(x1, x2) = %.2f\n", width, k.At(0, 1))
+	}
+	fmt.Printf("infinite:    Θ(x1, x2) = %.2f\n", analytic.At(0, 1))
+	// Output:
+	// width    16: Θ̂(x1, x2) = 0.15
+	// width 65536: Θ̂(x1, x2) = 0.32
+	// infinite:    Θ(x1, x2) = 0.31
+}

@@ -305,10 +305,10 @@ func (net *Network[T]) EmpiricalNTK(x1, x2 linalg.Matrix[T]) (linalg.Matrix[T], 
 	dd, aa := linalg.New[T](n1, n2), linalg.New[T](n1, n2)
 	sb2 := T(net.BiasStd * net.BiasStd)
 	for l := 0; l <= net.Depth; l++ {
-		if err := linalg.CrossGram(d1[l], d2[l], dd); err != nil {
+		if err := gram(d1[l], d2[l], dd, same); err != nil {
 			return linalg.Matrix[T]{}, err
 		}
-		if err := linalg.CrossGram(p1.A[l], p2.A[l], aa); err != nil {
+		if err := gram(p1.A[l], p2.A[l], aa, same); err != nil {
 			return linalg.Matrix[T]{}, err
 		}
 		s := net.scale(l)
@@ -318,6 +318,14 @@ func (net *Network[T]) EmpiricalNTK(x1, x2 linalg.Matrix[T]) (linalg.Matrix[T], 
 		}
 	}
 	return k, nil
+}
+
+// gram sets c = a·bᵀ, through the symmetric Gram product when a is b.
+func gram[T linalg.Float](a, b, c linalg.Matrix[T], same bool) error {
+	if same {
+		return linalg.Gram(a, c)
+	}
+	return linalg.CrossGram(a, b, c)
 }
 
 // deltas returns Δ_l = ∂f/∂(output of layer l) for every sample, n×out_l,

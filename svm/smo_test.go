@@ -252,3 +252,34 @@ func TestPredictFunc(t *testing.T) {
 		t.Error("wrong output length accepted")
 	}
 }
+
+// TestMulVec32 checks the float32 product against a float64 reference on
+// the same float32 elements, for row counts around the 4-row blocks and
+// column counts around the float32 summation blocks.
+func TestMulVec32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, rows := range []int{1, 3, 4, 5, 9, 70} {
+		for _, cols := range []int{1, 127, 128, 129, 300} {
+			k := linalg.New[float32](rows, cols)
+			x := make([]float64, cols)
+			for j := range x {
+				x[j] = rng.NormFloat64()
+			}
+			for i := range k.Data {
+				k.Data[i] = float32(rng.Float64())
+			}
+			got := make([]float64, rows)
+			(&Dense[float32]{M: k, Float32Sums: true}).MulVec(got, x)
+			for i := range rows {
+				var want, abs float64
+				for j, v := range k.Row(i) {
+					want += float64(v) * x[j]
+					abs += math.Abs(float64(v) * x[j])
+				}
+				if math.Abs(got[i]-want) > 1e-5*abs {
+					t.Fatalf("%d×%d row %d: %g, want %g (Σ|·| = %g)", rows, cols, i, got[i], want, abs)
+				}
+			}
+		}
+	}
+}

@@ -205,9 +205,11 @@ func Train(ctx context.Context, k KernelMatrix, y []float64, cfg Config) (*Resul
 		logPos  int
 	)
 	ev.init(&cfg, n)
+	var u, ku []float64
 	if full {
 		idx = make([]int, 0, n)
 		w = make([]float64, 0, n)
+		u, ku = make([]float64, n), make([]float64, n)
 	}
 	for step := 1; step <= cfg.Steps; step++ {
 		if err := ctx.Err(); err != nil {
@@ -248,7 +250,20 @@ func Train(ctx context.Context, k KernelMatrix, y []float64, cfg Config) (*Resul
 			for i := range g {
 				g[i] *= decay
 			}
-			k.AddRows(g, idx, w)
+			if len(idx) > n/8 {
+				// Most losses have a nonzero derivative: one product K·u
+				// (K is symmetric) streams K once instead of row by row.
+				clear(u)
+				for j, i := range idx {
+					u[i] = w[j]
+				}
+				k.MulVec(ku, u)
+				for i, v := range ku {
+					g[i] += v
+				}
+			} else {
+				k.AddRows(g, idx, w)
+			}
 		} else {
 			sB := 1 / float64(len(batch))
 			if cfg.Objective == Sum {

@@ -19,6 +19,10 @@ var neon = &Kernels{
 	gemmTile64: gemmNEON6x8,
 	fmaPeak32:  fmaPeakNEON32,
 	fmaPeak64:  fmaPeakNEON64,
+
+	acos64:        acos64NEON,
+	arcCosLayer64: arcCosLayer64NEON,
+	arcCosFirst64: arcCosFirst64NEON,
 }
 
 // archKernels returns the arm64 kernel sets this CPU can run, best first.

@@ -256,3 +256,48 @@ func blobsX(n int) linalgMatrix {
 	x, _ := blobs(rand.New(rand.NewPCG(1, 1)), n, 1)
 	return x
 }
+
+func TestParseObjectiveDecay(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		obj  Objective
+		fail bool
+	}{{"sum", Sum, false}, {"mean", Mean, false}, {"Sum", 0, true}, {"", 0, true}} {
+		o, err := ParseObjective(tc.in)
+		if (err != nil) != tc.fail || !tc.fail && (o != tc.obj || o.String() != tc.in) {
+			t.Errorf("ParseObjective(%q) = %v, %v", tc.in, o, err)
+		}
+	}
+	for _, tc := range []struct {
+		in   string
+		d    Decay
+		fail bool
+	}{{"lazy", Lazy, false}, {"exact", Exact, false}, {"eager", 0, true}} {
+		d, err := ParseDecay(tc.in)
+		if (err != nil) != tc.fail || !tc.fail && (d != tc.d || d.String() != tc.in) {
+			t.Errorf("ParseDecay(%q) = %v, %v", tc.in, d, err)
+		}
+	}
+}
+
+func TestSolveDualRejectsBadInput(t *testing.T) {
+	k := NewDense(rbfGram(blobsX(4), blobsX(4), 1))
+	y := []float64{1, -1, 1, -1}
+	for name, tc := range map[string]struct {
+		k   KernelMatrix
+		y   []float64
+		cfg DualConfig
+	}{
+		"lambda0":  {k, y, DualConfig{Loss: Hinge}},
+		"logistic": {k, y, DualConfig{Loss: Logistic, Lambda: 1}},
+		"squared":  {k, y, DualConfig{Loss: Squared, Lambda: 1}},
+		"labels":   {k, []float64{1, 2, 1, -1}, DualConfig{Loss: Hinge, Lambda: 1}},
+		"length":   {k, y[:3], DualConfig{Loss: Hinge, Lambda: 1}},
+		"nonsq":    {NewDense(rbfGram(blobsX(3), blobsX(4), 1)), y[:3], DualConfig{Loss: Hinge, Lambda: 1}},
+		"tol":      {k, y, DualConfig{Loss: Hinge, Lambda: 1, Tol: -1}},
+	} {
+		if _, err := SolveDual(context.Background(), tc.k, tc.y, tc.cfg); !errors.Is(err, ErrInput) {
+			t.Errorf("%s: err %v, want ErrInput", name, err)
+		}
+	}
+}

@@ -22,6 +22,9 @@ type LanczosOptions struct {
 	// Seed selects the random start vector; the same seed, operator and
 	// options give the same result.
 	Seed uint64
+	// Progress, if not nil, is called after every step with the current
+	// estimates (Converged false until the last call).
+	Progress func(LanczosResult)
 }
 
 // LanczosResult holds the extreme eigenvalue estimates of Lanczos with
@@ -142,8 +145,11 @@ func Lanczos(ctx context.Context, n int, mulVec func(dst, x []float64), opts Lan
 		res = LanczosResult{Min: d[0], Max: d[m-1], MinErr: math.Abs(b * z[0]), MaxErr: math.Abs(b * z[m-1]),
 			Iterations: m}
 		goal := max(opts.AbsTol, tol*anorm)
-		if res.MinErr <= goal && res.MaxErr <= goal {
-			res.Converged = true
+		res.Converged = res.MinErr <= goal && res.MaxErr <= goal
+		if opts.Progress != nil {
+			opts.Progress(res)
+		}
+		if res.Converged {
 			return res, nil
 		}
 		if invariant {

@@ -121,7 +121,16 @@ func TestLanczosInvariant(t *testing.T) {
 func TestLanczosReproducible(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 34))
 	a := spdMatrix[float64](rng, 60, 0.01)
-	r1, err1 := LanczosSym(context.Background(), a, LanczosOptions{Seed: 5})
+	calls := 0
+	r1, err1 := LanczosSym(context.Background(), a, LanczosOptions{Seed: 5, Progress: func(r LanczosResult) {
+		calls++
+		if r.Iterations != calls {
+			t.Errorf("progress call %d reports %d iterations", calls, r.Iterations)
+		}
+	}})
+	if calls != r1.Iterations {
+		t.Errorf("%d progress calls for %d iterations", calls, r1.Iterations)
+	}
 	r2, err2 := LanczosSym(context.Background(), a, LanczosOptions{Seed: 5})
 	r3, err3 := LanczosSym(context.Background(), a, LanczosOptions{Seed: 6})
 	if err1 != nil || err2 != nil || err3 != nil || r1 != r2 {

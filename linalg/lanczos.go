@@ -23,7 +23,7 @@ type LanczosOptions struct {
 	// options give the same result.
 	Seed uint64
 	// Progress, if not nil, is called after every step with the current
-	// estimates (Converged false until the last call).
+	// estimates; Converged is true on the call that meets the tolerance.
 	Progress func(LanczosResult)
 }
 

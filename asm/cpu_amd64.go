@@ -20,8 +20,8 @@ func archKernels() []*Kernels {
 }
 
 // avx512Kernels is the AVX-512 set: every kernel uses AVX512F only (zmm
-// loads, stores, compares into mask registers, zeroing-masked moves,
-// broadcasts and FMAs); VZEROUPPER is AVX.
+// loads and stores, VFIXUPIMM, compares into mask registers, zeroing-masked
+// moves, broadcasts, FMAs and the other arithmetic); VZEROUPPER is AVX.
 func avx512Kernels() *Kernels {
 	return &Kernels{
 		name:       "avx512",

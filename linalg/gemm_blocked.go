@@ -36,6 +36,7 @@ type gemmProblem[T Float] struct {
 	a, b, c     Matrix[T]
 	m, n, k     int
 	lower       bool
+	mirror      bool // with lower: copy each finished block onto the upper triangle (Gram)
 
 	mr, nr int
 	blk    blocking
@@ -62,10 +63,16 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 	}
 	if p.k == 0 || p.alpha == 0 {
 		p.scale(region{0, p.m, 0, p.n})
+		if p.mirror {
+			mirrorRect(p.c, 0, p.m, 0, p.n)
+		}
 		return
 	}
 	if !cfg.noSmall && p.m*p.n*p.k <= smallWork {
 		p.direct()
+		if p.mirror {
+			mirrorRect(p.c, 0, p.m, 0, p.n)
+		}
 		return
 	}
 	ks := cfg.kern
@@ -222,6 +229,11 @@ func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 				jn := min(nc, j1-jc)
 				packB(ws.b, p.b, p.tB, pc, kb, jc, jn, p.nr)
 				p.macro(ws, ic, mb, jc, jn, kb)
+				if p.mirror && pc+kb == p.k {
+					// The block is final and still in cache: mirror it now
+					// rather than in a pass over all of C.
+					mirrorRect(p.c, ic, ic+mb, jc, jc+jn)
+				}
 			}
 		}
 	}

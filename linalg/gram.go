@@ -1,9 +1,6 @@
 package linalg
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // Gram computes the Gram matrix of the rows of A: C = A·Aᵀ, C[i, j] being
 // the inner product of rows i and j. A is n×k and C n×n. Only the
@@ -16,11 +13,7 @@ func Gram[T Float](a, c Matrix[T]) error {
 }
 
 func gramWith[T Float](cfg gemmConfig, a, c Matrix[T]) error {
-	if err := syrkLowerWith(cfg, "Gram", 1, a, 0, c); err != nil {
-		return err
-	}
-	mirrorLower(c, cfg.threads)
-	return nil
+	return syrkLowerWith(cfg, "Gram", 1, a, 0, c)
 }
 
 // CrossGram computes C = A·Bᵀ, the inner products of the rows of A (m×k)
@@ -41,6 +34,10 @@ func SyrkLower[T Float](alpha T, a Matrix[T], beta T, c Matrix[T]) error {
 	return syrkLowerWith(gemmConfig{}, "SyrkLower", alpha, a, beta, c)
 }
 
+// syrkLowerWith is SyrkLower with a configuration; fn names the caller in
+// errors, and Gram (fn "Gram") also mirrors the result onto the upper
+// triangle.
+
 func syrkLowerWith[T Float](cfg gemmConfig, fn string, alpha T, a Matrix[T], beta T, c Matrix[T]) error {
 	if c.Rows != a.Rows || c.Cols != a.Rows {
 		return fmt.Errorf("%w: %s: A is %d×%d, so C must be %d×%d, not %d×%d",
@@ -57,54 +54,49 @@ func syrkLowerWith[T Float](cfg gemmConfig, fn string, alpha T, a Matrix[T], bet
 	}
 	p := &gemmProblem[T]{
 		tA: false, tB: true, alpha: alpha, beta: beta,
-		a: a, b: a, c: c, m: a.Rows, n: a.Rows, k: a.Cols, lower: true,
+		a: a, b: a, c: c, m: a.Rows, n: a.Rows, k: a.Cols, lower: true, mirror: fn == "Gram",
 	}
 	p.run(cfg)
 	return nil
 }
 
-// mirrorTile is the side of the square tiles mirrorLower transposes
-// through a local buffer: whole rows of a tile are read and written, so
-// that no column walk strides through memory (row strides that are
-// multiples of 4 KiB would alias in L1).
-const mirrorTile = 16
+// mirrorCols×mirrorRows is the shape of the tiles mirrorRect transposes
+// through a local buffer: mirrorCols columns (one cache line of float32) of
+// mirrorRows rows become mirrorCols row segments of mirrorRows elements.
+const (
+	mirrorCols = 16
+	mirrorRows = 256
+)
 
-// mirrorLower copies the strict lower triangle of the square matrix c onto
-// its upper triangle, tile by tile, on up to threads goroutines (≤ 0:
-// Threads()).
-func mirrorLower[T Float](c Matrix[T], threads int) {
-	n := c.Rows
-	if threads <= 0 {
-		threads = Threads()
-	}
-	nb := (n + mirrorTile - 1) / mirrorTile
-	t := max(1, min(threads, n*n/(1<<18), nb))
-	// Tile row bi of the upper triangle has nb-bi tiles; cut the tile
-	// rows into bands of about equal tile counts.
-	cuts := make([]int, t+1)
-	for w := 1; w < t; w++ {
-		cuts[w] = nb - int(float64(nb)*math.Sqrt(float64(t-w)/float64(t)))
-	}
-	cuts[t] = nb
+// mirrorRect copies the elements of the strict lower triangle of the square
+// matrix c that lie in rows [i0, i1) and columns [j0, j1) onto their mirror
+// images: C[j, i] = C[i, j] for i0 ≤ i < i1, j0 ≤ j < min(j1, i). The
+// writes, which miss the cache, are long row segments; the reads are the
+// block of C just computed, still in cache.
+func mirrorRect[T Float](c Matrix[T], i0, i1, j0, j1 int) {
+	var buf [mirrorCols * mirrorRows]T
 	ld := c.Stride
-	parallel(t, func(w int) {
-		var buf [mirrorTile * mirrorTile]T
-		for bi := cuts[w]; bi < cuts[w+1]; bi++ {
-			i0 := bi * mirrorTile
-			i1 := min(i0+mirrorTile, n)
-			for j0 := i0; j0 < n; j0 += mirrorTile {
-				j1 := min(j0+mirrorTile, n)
-				// buf[(j-j0)*mirrorTile + (i-i0)] = C[j, i], read by rows of C.
-				for j := j0; j < j1; j++ {
-					copy(buf[(j-j0)*mirrorTile:(j-j0)*mirrorTile+i1-i0], c.Data[j*ld+i0:j*ld+i1])
-				}
-				for i := i0; i < i1; i++ {
-					row := c.Data[i*ld : i*ld+j1]
-					for j := max(j0, i+1); j < j1; j++ {
-						row[j] = buf[(j-j0)*mirrorTile+i-i0]
+	for c0 := j0; c0 < min(j1, i1-1); c0 += mirrorCols {
+		c1 := min(c0+mirrorCols, j1)
+		for r0 := max(i0, c0+1); r0 < i1; r0 += mirrorRows {
+			r1 := min(r0+mirrorRows, i1)
+			// buf[(j-c0)*mirrorRows + (i-r0)] = C[i, j] for j < i only:
+			// the rest of the row may be upper triangle that another
+			// goroutine is writing.
+			for i := r0; i < r1; i++ {
+				if e := min(c1, i); e > c0 {
+					for j, v := range c.Data[i*ld+c0 : i*ld+e] {
+						buf[j*mirrorRows+i-r0] = v
 					}
 				}
 			}
+			for j := c0; j < c1; j++ {
+				lo := max(r0, j+1) // C[j, i] for i > j
+				if lo >= r1 {
+					continue
+				}
+				copy(c.Data[j*ld+lo:j*ld+r1], buf[(j-c0)*mirrorRows+lo-r0:(j-c0)*mirrorRows+r1-r0])
+			}
 		}
-	})
+	}
 }

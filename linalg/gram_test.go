@@ -117,21 +117,26 @@ func TestGram(t *testing.T) {
 	}
 }
 
-// TestMirrorLower checks the blocked mirror on sizes around its block.
-func TestMirrorLower(t *testing.T) {
-	for _, n := range []int{1, 2, mirrorTile - 1, mirrorTile + 1, 3*mirrorTile + 5, 700} {
-		for _, th := range []int{1, 2, 3} {
+// TestMirrorRect mirrors the lower triangle through rectangles of
+// assorted shapes and checks the whole matrix.
+func TestMirrorRect(t *testing.T) {
+	for _, n := range []int{1, 2, mirrorCols - 1, mirrorCols + 1, 3*mirrorCols + 5, mirrorRows + 3, 600} {
+		for _, step := range [][2]int{{n, n}, {7, 5}, {mirrorCols, 3 * mirrorCols}, {33, 20}, {mirrorRows + 1, 40}} {
 			c := New[float64](n, n)
 			for i := range n {
 				for j := range i + 1 {
 					c.Set(i, j, float64(i*n+j))
 				}
 			}
-			mirrorLower(c, th)
+			for i0 := 0; i0 < n; i0 += step[0] {
+				for j0 := 0; j0 < n; j0 += step[1] {
+					mirrorRect(c, i0, min(i0+step[0], n), j0, min(j0+step[1], n))
+				}
+			}
 			for i := range n {
 				for j := range n {
 					if want := float64(max(i, j)*n + min(i, j)); c.At(i, j) != want {
-						t.Fatalf("n=%d threads=%d: C[%d,%d] = %g, want %g", n, th, i, j, c.At(i, j), want)
+						t.Fatalf("n=%d rects %v: C[%d,%d] = %g, want %g", n, step, i, j, c.At(i, j), want)
 					}
 				}
 			}

@@ -161,6 +161,8 @@ type smo struct {
 	iter    int
 	rowI    []float64
 	rowJ    []float64
+	nz      []int // support vectors and their α, for reconstruct
+	nzw     []float64
 	dense64 *Dense[float64]
 }
 
@@ -192,7 +194,21 @@ func (s *smo) reconstruct() {
 	for t, at := range s.a {
 		s.alpha[s.idx[t]] += s.sgn[t] * at
 	}
-	s.k.MulVec(s.g, s.alpha)
+	// g = Kα from the rows of the support vectors (K is symmetric) when
+	// they are few, else one product.
+	s.nz, s.nzw = s.nz[:0], s.nzw[:0]
+	for i, a := range s.alpha {
+		if a != 0 {
+			s.nz = append(s.nz, i)
+			s.nzw = append(s.nzw, a)
+		}
+	}
+	if len(s.nz) < s.n/4 {
+		clear(s.g)
+		s.k.AddRows(s.g, s.nz, s.nzw)
+	} else {
+		s.k.MulVec(s.g, s.alpha)
+	}
 	for t := range s.nv {
 		s.G[t] = s.sgn[t]*s.g[s.idx[t]] + s.shift*s.a[t] + s.p[t]
 	}

@@ -110,14 +110,14 @@ func ntkBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, d,
 	var x linalg.Matrix[T]
 	data := "random"
 	if mo.set {
-		train, _, err := loadBinary[T](e, &mnistFlags{dir: mo.dir}, 0, 1, mnist.Options{First: n})
+		train, _, err := loadBinary[T](e, &mnistFlags{dir: mo.dir}, 0, 1, mnist.Options{})
 		if err != nil {
 			return err
 		}
-		x, d, data = train.X, train.X.Cols, "mnist01"
-		if x.Rows < n {
-			return usageError("--n %d: the MNIST 0/1 train set has %d rows", n, x.Rows)
+		if train.X.Rows < n {
+			return usageError("--n %d: the MNIST 0/1 train set has %d rows", n, train.X.Rows)
 		}
+		x, d, data = train.X.Slice(0, n, 0, train.X.Cols), train.X.Cols, "mnist01"
 	} else {
 		// Pixel-like data: uniform in [0, 1), seeded.
 		rng := rand.New(rand.NewPCG(1, uint64(n)))

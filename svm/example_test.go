@@ -36,3 +36,23 @@ func Example() {
 	// exact: objective 0.0500, outputs [-2.00 -1.00 1.00 2.00]
 	// subgradient: objective 0.050
 }
+
+// ExampleBatchStream shows the minibatch order a kernel machine and a
+// network share: the same n, batch size and seed give the same batches.
+func ExampleBatchStream() {
+	s, err := svm.NewBatchStream(10, 4, 6)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("steps per epoch:", s.StepsPerEpoch())
+	for range 4 {
+		b, epoch := s.Next()
+		fmt.Println(epoch, b)
+	}
+	// Output:
+	// steps per epoch: 3
+	// 0 [4 3 2 0]
+	// 0 [5 6 1 9]
+	// 0 [8 7]
+	// 1 [7 2 3 0]
+}

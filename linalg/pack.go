@@ -37,11 +37,27 @@ func packA[T Float](dst []T, a Matrix[T], trans bool, alpha T, i0, mb, p0, kb, m
 			}
 			continue
 		}
-		// op(A)[i, p] = A[i, p]: interleave r rows, pChunk values of p at
-		// a time.
+		// op(A)[i, p] = A[i, p]: interleave r rows, eight, four, two or
+		// one at a time, pChunk values of p at a time.
 		for q0 := 0; q0 < kb; q0 += pChunk {
 			q1 := min(q0+pChunk, kb)
 			i := 0
+			for ; i+8 <= r; i += 8 {
+				s0 := a.Data[(row0+i)*ld+p0+q0 : (row0+i)*ld+p0+q1]
+				s1 := a.Data[(row0+i+1)*ld+p0+q0:][:len(s0)]
+				s2 := a.Data[(row0+i+2)*ld+p0+q0:][:len(s0)]
+				s3 := a.Data[(row0+i+3)*ld+p0+q0:][:len(s0)]
+				s4 := a.Data[(row0+i+4)*ld+p0+q0:][:len(s0)]
+				s5 := a.Data[(row0+i+5)*ld+p0+q0:][:len(s0)]
+				s6 := a.Data[(row0+i+6)*ld+p0+q0:][:len(s0)]
+				s7 := a.Data[(row0+i+7)*ld+p0+q0:][:len(s0)]
+				for p := range s0 {
+					o := (q0+p)*mr + i
+					dp := d[o : o+8 : o+8]
+					dp[0], dp[1], dp[2], dp[3] = alpha*s0[p], alpha*s1[p], alpha*s2[p], alpha*s3[p]
+					dp[4], dp[5], dp[6], dp[7] = alpha*s4[p], alpha*s5[p], alpha*s6[p], alpha*s7[p]
+				}
+			}
 			for ; i+4 <= r; i += 4 {
 				s0 := a.Data[(row0+i)*ld+p0+q0 : (row0+i)*ld+p0+q1]
 				s1 := a.Data[(row0+i+1)*ld+p0+q0:][:len(s0)]
@@ -109,6 +125,22 @@ func packB[T Float](dst []T, b Matrix[T], trans bool, p0, kb, j0, nb, nr int) {
 		for q0 := 0; q0 < kb; q0 += pChunk {
 			q1 := min(q0+pChunk, kb)
 			j := 0
+			for ; j+8 <= r; j += 8 {
+				s0 := b.Data[(col0+j)*ld+p0+q0 : (col0+j)*ld+p0+q1]
+				s1 := b.Data[(col0+j+1)*ld+p0+q0:][:len(s0)]
+				s2 := b.Data[(col0+j+2)*ld+p0+q0:][:len(s0)]
+				s3 := b.Data[(col0+j+3)*ld+p0+q0:][:len(s0)]
+				s4 := b.Data[(col0+j+4)*ld+p0+q0:][:len(s0)]
+				s5 := b.Data[(col0+j+5)*ld+p0+q0:][:len(s0)]
+				s6 := b.Data[(col0+j+6)*ld+p0+q0:][:len(s0)]
+				s7 := b.Data[(col0+j+7)*ld+p0+q0:][:len(s0)]
+				for p := range s0 {
+					o := (q0+p)*nr + j
+					dp := d[o : o+8 : o+8]
+					dp[0], dp[1], dp[2], dp[3] = s0[p], s1[p], s2[p], s3[p]
+					dp[4], dp[5], dp[6], dp[7] = s4[p], s5[p], s6[p], s7[p]
+				}
+			}
 			for ; j+4 <= r; j += 4 {
 				s0 := b.Data[(col0+j)*ld+p0+q0 : (col0+j)*ld+p0+q1]
 				s1 := b.Data[(col0+j+1)*ld+p0+q0:][:len(s0)]

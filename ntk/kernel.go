@@ -7,6 +7,7 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/ntksvm/ntksvm/asm"
 	"github.com/ntksvm/ntksvm/linalg"
@@ -286,10 +287,25 @@ func checkOutputs[T linalg.Float](p Params, x linalg.Matrix[T], m, n int, ntk, n
 	if len(outs) == 0 {
 		return nil, errNoOutput
 	}
-	if len(outs) == 2 && len(ntk.Data) > 0 && len(nngp.Data) > 0 && &ntk.Data[0] == &nngp.Data[0] {
+	if len(outs) == 2 && overlaps(ntk.Data, nngp.Data) {
 		return nil, errors.New("ntk: the NTK and NNGP outputs share storage")
 	}
+	for _, o := range outs {
+		if overlaps(o.Data, x.Data) {
+			return nil, errors.New("ntk: an output shares storage with the inputs")
+		}
+	}
 	return outs, nil
+}
+
+// overlaps reports whether a and b may share elements.
+func overlaps[T linalg.Float](a, b []T) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	a0, a1 := uintptr(unsafe.Pointer(&a[0])), uintptr(unsafe.Pointer(&a[len(a)-1]))
+	b0, b1 := uintptr(unsafe.Pointer(&b[0])), uintptr(unsafe.Pointer(&b[len(b)-1]))
+	return a0 <= b1 && b0 <= a1
 }
 
 // checkFinite returns an error naming the first row of x with a NaN or an

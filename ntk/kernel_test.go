@@ -318,6 +318,14 @@ func TestErrors(t *testing.T) {
 		"cross d":     CrossInto(ctx, linalg.New[float64](2, 3), x, DefaultParams(1), Options{}, linalg.New[float64](2, 3), linalg.Matrix[float64]{}),
 		"cross NaN":   CrossInto(ctx, bad, x, DefaultParams(1), Options{}, linalg.New[float64](3, 3), linalg.Matrix[float64]{}),
 		"no features": GramInto(ctx, linalg.New[float64](3, 0), DefaultParams(1), Options{}, linalg.New[float64](3, 3), linalg.Matrix[float64]{}),
+		"same outputs": func() error {
+			k := linalg.New[float64](3, 3)
+			return GramInto(ctx, x, DefaultParams(1), Options{}, k, k)
+		}(),
+		"output is X": func() error {
+			y := linalg.New[float64](3, 3)
+			return GramInto(ctx, y, DefaultParams(1), Options{}, linalg.Matrix[float64]{}, y)
+		}(),
 	} {
 		if err == nil {
 			t.Errorf("%s: no error", name)

@@ -57,8 +57,13 @@ type DualResult struct {
 // ε-insensitive SVM exactly on the training Gram k (n×n, symmetric PSD,
 // held in memory) by SMO with libsvm's second-order working-set selection
 // (WSS2 of Fan, Chen and Lin, JMLR 2005) and shrinking; without a bias it
-// is greedy dual coordinate descent on one variable at a time. It tightens
-// the KKT tolerance until the relative duality gap is at most cfg.Tol.
+// is greedy dual coordinate descent, two variables at a time (the pair
+// with the best second-order gain, its 2-D box QP solved exactly). The KKT
+// tolerance starts at 1 and is tightened tenfold until the relative
+// duality gap, computed from an exact g = Kα, is at most cfg.Tol; a
+// result that misses it (MaxIter, or a tolerance below 1e-14) comes back
+// with Converged false and no error. Cancelling ctx returns its error with
+// the state reached.
 // The bias, when asked for, minimises the primal given β.
 func SolveDual(ctx context.Context, k KernelMatrix, y []float64, cfg DualConfig) (*DualResult, error) {
 	n, c := k.Dims()

@@ -89,6 +89,10 @@ func tridiagonalize(a, z Matrix[float64]) (d, e []float64) {
 	v := make([]float64, n)
 	p := make([]float64, n)
 	zr := make([]float64, z.Cols)
+	var scatter [eigMaxBands][]float64
+	for b := range eigBandCount(n) {
+		scatter[b] = make([]float64, n)
+	}
 	for k := 0; k+2 < n; k++ {
 		// x = A[k+1:n, k]; the reflection H = I − β·v·vᵀ maps x to α·e₁.
 		m := n - k - 1
@@ -117,18 +121,33 @@ func tridiagonalize(a, z Matrix[float64]) (d, e []float64) {
 			continue
 		}
 		beta := 2 / vv
-		// p = β·A22·v using the lower triangle of A22 = A[k+1:, k+1:].
+		// p = β·A22·v using the lower triangle of A22 = A[k+1:, k+1:]:
+		// row i gives its own dot product and scatters aᵢⱼ·vᵢ to j < i
+		// into its band's buffer; the buffers are summed in band order, so
+		// the result does not depend on the thread count.
 		q := p[:m]
-		clear(q)
-		for i := range m {
-			row := a.Data[(k+1+i)*a.Stride+k+1 : (k+1+i)*a.Stride+k+1+i+1]
-			vi := x[i]
-			var s float64
-			for j, aij := range row[:i] {
-				s += aij * x[j]
-				q[j] += aij * vi
+		nb := eigBandCount(m)
+		cuts := eigTriangleCuts(m, nb)
+		for b := range nb {
+			clear(scatter[b][:m])
+		}
+		eigRunBands(nb, func(b int) {
+			sb := scatter[b][:m]
+			for i := cuts[b]; i < cuts[b+1]; i++ {
+				row := a.Data[(k+1+i)*a.Stride+k+1 : (k+1+i)*a.Stride+k+1+i+1]
+				vi := x[i]
+				var s float64
+				for j, aij := range row[:i] {
+					s += aij * x[j]
+					sb[j] += aij * vi
+				}
+				q[i] = s + row[i]*vi
 			}
-			q[i] += s + row[i]*vi
+		})
+		for b := range nb {
+			for j, v := range scatter[b][:m] {
+				q[j] += v
+			}
 		}
 		var vp float64
 		for i := range m {
@@ -140,23 +159,34 @@ func tridiagonalize(a, z Matrix[float64]) (d, e []float64) {
 		for i := range m {
 			q[i] -= kk * x[i]
 		}
-		for i := range m {
-			row := a.Data[(k+1+i)*a.Stride+k+1 : (k+1+i)*a.Stride+k+1+i+1]
-			vi, wi := x[i], q[i]
-			for j := range row {
-				row[j] -= vi*q[j] + wi*x[j]
+		eigRunBands(nb, func(b int) {
+			for i := cuts[b]; i < cuts[b+1]; i++ {
+				row := a.Data[(k+1+i)*a.Stride+k+1 : (k+1+i)*a.Stride+k+1+i+1]
+				vi, wi := x[i], q[i]
+				for j := range row {
+					row[j] -= vi*q[j] + wi*x[j]
+				}
 			}
-		}
-		// z[k+1:] ← (I − β·v·vᵀ)·z[k+1:].
+		})
+		// z[k+1:] ← (I − β·v·vᵀ)·z[k+1:]: r = vᵀ·z by column bands, then
+		// the rows.
 		if z.Cols > 0 {
-			r := zr
-			clear(r)
-			for i := range m {
-				triAxpy(x[i], z.Row(k+1+i), r)
-			}
-			for i := range m {
-				triAxpy(-beta*x[i], r, z.Row(k+1+i))
-			}
+			zb := nb
+			ccuts := evenCuts(z.Cols, 8, zb)
+			eigRunBands(zb, func(b int) {
+				c0, c1 := ccuts[b], ccuts[b+1]
+				r := zr[c0:c1]
+				clear(r)
+				for i := range m {
+					triAxpy(x[i], z.Row(k+1+i)[c0:c1], r)
+				}
+			})
+			rcuts := evenCuts(m, 1, zb)
+			eigRunBands(zb, func(b int) {
+				for i := rcuts[b]; i < rcuts[b+1]; i++ {
+					triAxpy(-beta*x[i], zr, z.Row(k+1+i))
+				}
+			})
 		}
 	}
 	switch {
@@ -168,6 +198,41 @@ func tridiagonalize(a, z Matrix[float64]) (d, e []float64) {
 		d[0] = a.Data[0]
 	}
 	return d, e
+}
+
+// eigMaxBands is the most bands the reduction splits its work into; the
+// band count depends only on the order, never on the thread count, so
+// results are the same on any number of threads.
+const eigMaxBands = 4
+
+// eigBandCount returns the number of bands for a trailing matrix of order
+// m: one below 256 (the goroutines would cost more than they save).
+func eigBandCount(m int) int {
+	if m < 256 {
+		return 1
+	}
+	return eigMaxBands
+}
+
+// eigTriangleCuts splits the rows [0, m) of a lower triangle into nb bands
+// of about equal area: band b is rows [cuts[b], cuts[b+1]).
+func eigTriangleCuts(m, nb int) []int {
+	cuts := make([]int, nb+1)
+	for b := 1; b < nb; b++ {
+		cuts[b] = int(float64(m) * math.Sqrt(float64(b)/float64(nb)))
+	}
+	cuts[nb] = m
+	return cuts
+}
+
+// eigRunBands runs fn(0), …, fn(nb−1) on up to Threads() goroutines.
+func eigRunBands(nb int, fn func(b int)) {
+	t := max(1, min(Threads(), nb))
+	parallel(t, func(w int) {
+		for b := w; b < nb; b += t {
+			fn(b)
+		}
+	})
 }
 
 // tridiagQL computes the eigenvalues of the symmetric tridiagonal matrix

@@ -221,6 +221,7 @@ func TestEigenSymVectors(t *testing.T) {
 		{"2×2", random(2)},
 		{"random 30", random(30)},
 		{"random 120", random(120)},
+		{"random 300 (banded reduction)", random(300)},
 		{"repeated", withSpectrum(rng, repeated)},
 		{"diagonal", withSpectrum(rng, []float64{5, 4, 3, 2, 1})},
 	}
@@ -265,5 +266,28 @@ func TestEigenSymVectors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEigenSymThreads: the reduction splits its work into bands fixed by
+// the order alone, so values and vectors are bitwise the same on any
+// number of threads.
+func TestEigenSymThreads(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 28))
+	n := 280
+	a := New[float64](n, n)
+	for i := range a.Data {
+		a.Data[i] = rng.NormFloat64()
+	}
+	defer SetThreads(0)
+	SetThreads(1)
+	v1, z1, err1 := EigenSym(a)
+	SetThreads(3)
+	v3, z3, err3 := EigenSym(a)
+	if err1 != nil || err3 != nil {
+		t.Fatal(err1, err3)
+	}
+	if npyBitsDiffer(v1, v3) || npyBitsDiffer(z1.Data, z3.Data) {
+		t.Fatal("1 and 3 threads give different results")
 	}
 }

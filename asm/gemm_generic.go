@@ -1,5 +1,10 @@
 package asm
 
+import (
+	"math"
+	"sync/atomic"
+)
+
 // generic is the pure-Go kernel set; it is always available and last in
 // preference.
 var generic = &Kernels{
@@ -86,9 +91,10 @@ func fmaPeakGeneric[T float32 | float64](n int) int {
 		x6 = x6*m + a
 		x7 = x7*m + a
 	}
-	sink = float64(x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7)
+	sink.Store(math.Float64bits(float64(x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7)))
 	return 16 * n
 }
 
-// sink keeps peak loops from being optimised away.
-var sink float64
+// sink keeps peak loops from being optimised away; atomic because the
+// benchmarks run peak loops on several goroutines at once.
+var sink atomic.Uint64

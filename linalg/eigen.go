@@ -178,7 +178,7 @@ func tridiagonalize(a, z Matrix[float64]) (d, e []float64) {
 				r := zr[c0:c1]
 				clear(r)
 				for i := range m {
-					triAxpy(x[i], z.Row(k+1+i)[c0:c1], r)
+					triAxpy(x[i], z.Row(k + 1 + i)[c0:c1], r)
 				}
 			})
 			rcuts := evenCuts(m, 1, zb)

@@ -264,7 +264,27 @@ func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, jn, kb int) {
 					continue
 				}
 			}
-			p.tile(kb, mm, nn, as, bs, p.c.Data[row*ld+col:], ld)
+			if mm < mr || nn < nr {
+				p.edgeTile(ws, kb, as, bs, row, mm, col, nn)
+				continue
+			}
+			p.tile(kb, mr, nr, as, bs, p.c.Data[row*ld+col:], ld)
+		}
+	}
+}
+
+// edgeTile computes a micro-tile cut by the edge of C into the worker's
+// scratch tile and adds its mm×nn corner to C (the asm wrapper would do the
+// same with a pooled scratch tile of its own).
+func (p *gemmProblem[T]) edgeTile(ws *workspace[T], kb int, as, bs []T, row, mm, col, nn int) {
+	mr, nr, ld := p.mr, p.nr, p.c.Stride
+	t := ws.tile[:mr*nr]
+	clear(t)
+	p.tile(kb, mr, nr, as, bs, t, nr)
+	for i := range mm {
+		ci := p.c.Data[(row+i)*ld+col : (row+i)*ld+col+nn]
+		for j, v := range t[i*nr : i*nr+nn] {
+			ci[j] += v
 		}
 	}
 }

@@ -18,8 +18,10 @@ var ErrNoConvergence = errors.New("linalg: eigenvalue iteration did not converge
 // The method is Householder reduction to tridiagonal form (4n³/3 flops)
 // followed by the implicit QL iteration with Wilkinson-type shifts. Each
 // computed eigenvalue is exact for a matrix within a few n·u·‖A‖ of A (u =
-// 2⁻⁵³), so its absolute error is about that much; the routine is meant for
-// n up to a few thousand (it is single-threaded). A non-square matrix (an
+// 2⁻⁵³), so its absolute error is about that much. The reduction runs on up
+// to Threads() goroutines (the result does not depend on their number) but
+// is not blocked, so the routine is meant for n up to a few thousand; use
+// Lanczos for the extremes of larger matrices. A non-square matrix (an
 // error wrapping ErrShape) and NaN or infinite elements are errors.
 func EigenvaluesSym[T Float](a Matrix[T]) ([]float64, error) {
 	vals, _, err := eigenSym(a, false)

@@ -207,10 +207,10 @@ func (p *gemmProblem[T]) scale(r region) {
 }
 
 // region computes region r of C with the loop nest ic → pc → jc → ir → jr:
-// a packed mc×kc block of A (alpha folded in) is reused by every kc×nc
-// panel of B, each panel is packed just before the micro-kernel consumes
-// it (so it is read from memory while the previous one is being used),
-// and the A slivers go through L1 against the B slivers of the panel.
+// a packed mc×kc block of A (alpha folded in, kept in L2) is reused by
+// every kc×nc panel of B, each panel is packed just before the micro-kernel
+// consumes it, and each A sliver stays in L1 while the B slivers of the
+// panel stream past it. A is packed once per region; B once per block of A.
 func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 	p.scale(r)
 	// Blocks of about equal size rather than full ones and a runt.

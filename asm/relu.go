@@ -2,8 +2,9 @@ package asm
 
 // ReLU32 sets dst[i] = max(x[i], 0) for every i < len(x).
 //
-// Special values: NaN stays NaN (the payload of x is kept), −0 becomes +0,
-// +Inf stays +Inf and −Inf becomes +0. dst may be x (in place); any other
+// Special values: NaN stays NaN with its sign and payload (the NEON kernels
+// may return a signalling NaN quieted), −0 becomes +0, +Inf stays +Inf and
+// −Inf becomes +0. dst may be x (in place); any other
 // overlap is not allowed. It panics if len(dst) < len(x).
 func ReLU32(dst, x []float32) { active.ReLU32(dst, x) }
 

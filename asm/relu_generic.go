@@ -1,11 +1,16 @@
 package asm
 
-// reluGeneric is the reference ReLU: Go's max keeps NaN and orders −0 below
-// +0, which is exactly the documented behaviour.
+// reluGeneric is the reference ReLU. It passes a NaN through bit for bit
+// (Go's max would clear its sign on amd64 and quiet it on arm64) and maps
+// −0 to +0.
 func reluGeneric[T float32 | float64](dst, x []T) {
 	dst = dst[:len(x)]
 	for i, v := range x {
-		dst[i] = max(v, 0)
+		if v > 0 || v != v {
+			dst[i] = v
+		} else {
+			dst[i] = 0
+		}
 	}
 }
 

@@ -114,9 +114,7 @@ func cholFactor[T Float](a Matrix[T], off int, diag []float64, u float64, nb, le
 		cholPanelSolve(l11, y)
 		x := Matrix[T]{Rows: m, Cols: kb, Stride: xs, Data: xbuf[:minLen(m, kb, xs)]}
 		triTransposePar(x, y)
-		for i := range m {
-			copy(a21.Row(i), x.Row(i))
-		}
+		cholCopyPar(a21, x)
 		// Trailing update of the lower triangle: A22 -= L21·L21ᵀ.
 		if err := SyrkLower(-1, x, 1, a.Slice(k+kb, n, k+kb, n)); err != nil {
 			panic("linalg: Cholesky: " + err.Error()) // shapes and storage are ours
@@ -134,6 +132,18 @@ func cholPanelSolve[T Float](l, y Matrix[T]) {
 	parallel(t, func(w int) {
 		if c0, c1 := cuts[w], cuts[w+1]; c0 < c1 {
 			trsmLower(l, false, y.Slice(0, y.Rows, c0, c1))
+		}
+	})
+}
+
+// cholCopyPar copies src into dst (same shape), row bands on up to
+// Threads() goroutines.
+func cholCopyPar[T Float](dst, src Matrix[T]) {
+	t := max(1, min(Threads(), src.Rows*src.Cols/(1<<16)))
+	cuts := evenCuts(src.Rows, 8, t)
+	parallel(t, func(w int) {
+		for i := cuts[w]; i < cuts[w+1]; i++ {
+			copy(dst.Row(i), src.Row(i))
 		}
 	})
 }

@@ -230,8 +230,15 @@ func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, 
 		if l == depth {
 			out = 1
 		}
+		// Operands hold data: pages that were never written would all map
+		// to the zero page and be read from cache.
 		a := linalg.New[T](n, in)
 		w := linalg.New[T](out, in)
+		for _, m := range []linalg.Matrix[T]{a, w} {
+			for i := range m.Data {
+				m.Data[i] = T(rng.Float64())
+			}
+		}
 		z := linalg.New[T](n, out)
 		calls = append(calls, gemmCall{linalg.NoTrans, linalg.Trans, a, w, z})
 		calls = append(calls, gemmCall{linalg.Trans, linalg.NoTrans, z, a, linalg.New[T](out, in)})

@@ -166,9 +166,13 @@ type smo struct {
 	iter    int
 	rowI    []float64
 	rowJ    []float64
-	nz      []int // support vectors and their α, for reconstruct
-	nzw     []float64
-	dense64 *Dense[float64]
+	up, low []bool // t ∈ I_up, t ∈ I_low (kept by status)
+	// The selection of i for the next stepPair, computed while updating G.
+	nextI    int
+	nextGmax float64
+	nz       []int // support vectors and their α, for reconstruct
+	nzw      []float64
+	dense64  *Dense[float64]
 }
 
 func (s *smo) setup(nv int, ub, shift float64) {
@@ -178,6 +182,9 @@ func (s *smo) setup(nv int, ub, shift float64) {
 	s.p = make([]float64, nv)
 	s.a = make([]float64, nv)
 	s.G = make([]float64, nv)
+	s.up = make([]bool, nv)
+	s.low = make([]bool, nv)
+	s.nextI = -1
 	s.rowI = make([]float64, s.n)
 	s.rowJ = make([]float64, s.n)
 	s.dense64, _ = s.k.(*Dense[float64])
@@ -220,21 +227,22 @@ func (s *smo) reconstruct() {
 	s.active = s.active[:0]
 	for t := range s.nv {
 		s.active = append(s.active, t)
+		s.status(t)
 	}
+	s.nextI = -1
 }
 
-func (s *smo) inUp(t int) bool {
-	if s.sgn[t] > 0 {
-		return s.a[t] < s.ub
-	}
-	return s.a[t] > 0
-}
+func (s *smo) inUp(t int) bool  { return s.up[t] }
+func (s *smo) inLow(t int) bool { return s.low[t] }
 
-func (s *smo) inLow(t int) bool {
+// status recomputes whether t is in I_up (y·a can grow) and I_low (y·a
+// can shrink) after a[t] changed.
+func (s *smo) status(t int) {
 	if s.sgn[t] > 0 {
-		return s.a[t] > 0
+		s.up[t], s.low[t] = s.a[t] < s.ub, s.a[t] > 0
+	} else {
+		s.up[t], s.low[t] = s.a[t] > 0, s.a[t] < s.ub
 	}
-	return s.a[t] < s.ub
 }
 
 // run iterates until the maximal KKT violation over all variables is
@@ -277,14 +285,18 @@ func (s *smo) run(ctx context.Context, eps float64, maxIter int) error {
 // stepPair does one SMO step with WSS2 on the active set; it reports
 // whether the active set already satisfies m(a) − M(a) < eps.
 func (s *smo) stepPair(eps float64) bool {
-	gmax, i := math.Inf(-1), -1
-	for _, t := range s.active {
-		if s.inUp(t) {
-			if v := -s.sgn[t] * s.G[t]; v >= gmax {
-				gmax, i = v, t
+	gmax, i := s.nextGmax, s.nextI
+	if i < 0 {
+		gmax = math.Inf(-1)
+		for _, t := range s.active {
+			if s.up[t] {
+				if v := -s.sgn[t] * s.G[t]; v >= gmax {
+					gmax, i = v, t
+				}
 			}
 		}
 	}
+	s.nextI = -1
 	if i < 0 {
 		return true
 	}
@@ -292,7 +304,7 @@ func (s *smo) stepPair(eps float64) bool {
 	qii := s.diag[s.idx[i]] + s.shift
 	gmin, j, best := math.Inf(1), -1, math.Inf(1)
 	for _, t := range s.active {
-		if !s.inLow(t) {
+		if !s.low[t] {
 			continue
 		}
 		v := -s.sgn[t] * s.G[t]
@@ -332,13 +344,25 @@ func (s *smo) stepPair(eps float64) bool {
 	}
 	s.move(i, s.sgn[i]*d, d == capI)
 	s.move(j, -s.sgn[j]*d, d == capJ)
-	// G_t += sgn_t·d·(K[t, i] − K[t, j]) (+ the shift on i and j).
+	// G_t += sgn_t·d·(K[t, i] − K[t, j]) (+ the shift on i and j), and
+	// the next i = argmax over I_up of −y_t·G_t in the same pass.
+	next, nextMax := -1, math.Inf(-1)
 	for _, t := range s.active {
 		it := s.idx[t]
-		s.G[t] += s.sgn[t] * d * (ki[it] - kj[it])
+		g := s.G[t] + s.sgn[t]*d*(ki[it]-kj[it])
+		if t == i {
+			g += s.shift * s.sgn[i] * d
+		} else if t == j {
+			g -= s.shift * s.sgn[j] * d
+		}
+		s.G[t] = g
+		if s.up[t] {
+			if v := -s.sgn[t] * g; v >= nextMax {
+				next, nextMax = t, v
+			}
+		}
 	}
-	s.G[i] += s.shift * s.sgn[i] * d
-	s.G[j] -= s.shift * s.sgn[j] * d
+	s.nextI, s.nextGmax = next, nextMax
 	return false
 }
 
@@ -353,6 +377,7 @@ func (s *smo) move(t int, da float64, capped bool) {
 		}
 	}
 	s.a[t] = min(max(s.a[t], 0), s.ub)
+	s.status(t)
 }
 
 // stepSingle does one step of the box-only dual (no bias) on two
@@ -400,6 +425,7 @@ func (s *smo) stepSingle(eps float64) bool {
 		return true
 	}
 	s.a[i] = min(max(s.a[i]+di, 0), s.ub)
+	s.status(i)
 	ci = s.sgn[i] * di
 	for _, t := range s.active {
 		s.G[t] += s.sgn[t] * ci * ki[s.idx[t]]
@@ -407,6 +433,7 @@ func (s *smo) stepSingle(eps float64) bool {
 	s.G[i] += s.shift * di
 	if dj != 0 {
 		s.a[j] = min(max(s.a[j]+dj, 0), s.ub)
+		s.status(j)
 		cj := s.sgn[j] * dj
 		for _, t := range s.active {
 			s.G[t] += s.sgn[t] * cj * kj[s.idx[t]]
@@ -500,6 +527,7 @@ func (s *smo) projGrad(t int) float64 {
 // variable at a bound whose projected gradient is 0 and whose gradient
 // points outside by more than the current largest violation).
 func (s *smo) doShrink() {
+	s.nextI = -1
 	keep := s.active[:0]
 	if s.bias {
 		gmax1, gmax2 := math.Inf(-1), math.Inf(-1) // m(a) and −M(a)

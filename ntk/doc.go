@@ -18,7 +18,10 @@
 //	Σ^{h+1} = σ_w²·K^h + σ_b²,  Θ^{h+1} = Σ^{h+1} + σ_w²·Θ^h·K̇^h,
 //
 // θ being the angle whose cosine is the correlation Σ^h_xx'/√(Σ^h_xx Σ^h_x'x'),
-// clamped to [−1, 1]. NNGP = Σ^{L+1}, NTK = Θ^{L+1}. For L = 1, σ_w = 1,
+// clamped to [−1, 1] (and taken as ±1 within 8 ulp of ±1, the size of its
+// own rounding, so that duplicate and opposite inputs get exact values; the
+// diagonal of a Gram matrix is computed by the exact diagonal recursion).
+// NNGP = Σ^{L+1}, NTK = Θ^{L+1}. For L = 1, σ_w = 1,
 // σ_b = 0 this is the paper's eq. (63): Θ = ‖x‖‖x'‖·h(u)/(2πd) with
 // h(u) = 2u(π − arccos u) + √(1 − u²). On the diagonal (σ_b = 0, σ_w = 1)
 // Θ(x, x) = (L+1)·‖x‖²/(d·2^L) and Σ(x, x) = ‖x‖²/(d·2^L).
@@ -29,6 +32,15 @@
 // below 1e-150) the correlation is taken as 0 and K^h = 0, so a zero input
 // gives finite values (all 0 when σ_b = 0), never NaN.
 //
+// # Finite networks
+//
+// Network is that MLP at finite width, with weights from the portable
+// seeded generator Normal (same weights on every platform), a batched
+// forward pass and the gradients of Σ c_i f(x_i) with respect to every
+// parameter, the empirical NTK Θ̂ by the per-layer identity (GEMMs, no
+// per-sample gradients), and weights saved and loaded as .npz or a folder
+// of .npy files in PyTorch's out×in orientation (see Save).
+//
 // # Speed
 //
 // Gram matrices start with X·Xᵀ on linalg's packed GEMM (the lower
@@ -36,5 +48,8 @@
 // pairs at a time while it is in cache, with the fused SIMD kernel
 // asm.ArcCosLayer64, over GOMAXPROCS workers; each pair is computed once and
 // the upper triangle mirrored. float32 matrices get a float32 Gram product
-// (as JAX does) and a float64 recursion, rounded once at the end.
+// (as JAX does) and a float64 recursion, rounded once at the end; pairs
+// that are nearly parallel then carry the float32 product's error in their
+// angle (about 1e-4 relative), as in any float32 implementation. WriteNpy
+// streams a kernel larger than memory to a .npy file in row blocks.
 package ntk

@@ -110,7 +110,7 @@ func printHelp(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-14s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintf(w, "\nKernels: %s (override with NTKSVM_SIMD=%s)\n",
 		asm.Implementation(), strings.Join(kernelNames(), "|"))

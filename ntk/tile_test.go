@@ -64,3 +64,39 @@ func TestWriteNpyTiled(t *testing.T) {
 		t.Error("cap below one row: no error")
 	}
 }
+
+// TestWriteNpyTiled32: the float32 kernel in row blocks equals the
+// in-memory float32 kernel and is written as float32.
+func TestWriteNpyTiled32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	x64 := randX(rng, 29, 5)
+	x := linalg.New[float32](29, 5)
+	for i, v := range x64.Data {
+		x.Data[i] = float32(v)
+	}
+	p := DefaultParams(3)
+	want, err := NTK(x, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "k32.npy")
+	if err := WriteNpy(context.Background(), path, nil, x, p, KindNTK, Options{}, 3*29*4); err != nil {
+		t.Fatal(err)
+	}
+	h, err := linalg.ReadNpyHeader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Dtype != linalg.Float32 {
+		t.Fatalf("dtype %v, want float32", h.Dtype)
+	}
+	got, err := linalg.ReadNpy[float32](path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range want.Data {
+		if !relClose(float64(got.Data[i]), float64(v), 1e-6, 1e-6) {
+			t.Fatalf("element %d: %v, in memory %v", i, got.Data[i], v)
+		}
+	}
+}

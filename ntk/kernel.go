@@ -413,9 +413,9 @@ func (pl *plan) chunks(ctx context.Context, o Options, nc, total int, fn func(c 
 					return
 				}
 				d := int(done.Add(int64(fn(c, sc))))
-				if o.Progress != nil && (d == total || d-reported >= max(total/100, 1)) {
+				if o.Progress != nil {
 					mu.Lock()
-					if d > reported {
+					if d > reported && (d == total || d-reported >= max(total/100, 1)) {
 						reported = d
 						o.Progress(d, total)
 					}

@@ -1,11 +1,11 @@
 # ntksvm — build, test and benchmark. `make test` is what CI runs.
 GO      ?= go
 PKGS    := ./...
-# Packages with assembly: their tests also run once per kernel set and under
-# qemu for arm64.
-ASMPKGS := ./asm ./linalg
+# Packages with assembly or built on it: their tests also run once per kernel
+# set, and under qemu for arm64 (ntk checks its portable weight generator there).
+ASMPKGS := ./asm ./linalg ./ntk
 # Packages that run goroutines: their tests also run under the race detector.
-RACEPKGS := ./linalg ./ntk ./svm ./mnist
+RACEPKGS := ./linalg ./ntk ./svm ./mnist ./cmd/ntksvm
 BIN     := bin
 QEMU    ?= qemu-aarch64-static
 

@@ -43,15 +43,17 @@ func cacheSizes() (l1, l2, l3 int) {
 //     L1;
 //   - nc: the packed kc×nc panel of B fills about a quarter of L2, where
 //     every sliver of A passes it;
-//   - mc: the packed mc×kc block of A fills about half of L2, so that it is
-//     still there for the next panel of B.
+//   - mc: the packed mc×kc block of A fills up to a quarter of L3 (capped at
+//     4096 rows: an L3 is shared with the other cores and programs). B is
+//     packed once per block of A, so large blocks pack B fewer times; the
+//     A slivers are read from L3 only once per panel of B.
 func blockSizes(mr, nr, size int) blocking {
-	l1, l2, _ := cacheSizes()
+	l1, l2, l3 := cacheSizes()
 	kc := (l1 * 3 / 4) / ((mr + nr) * size)
 	kc = clampRound(kc, 8, 64, 1024)
 	nc := (l2 / 4) / (kc * size)
 	nc = clampRound(nc, nr, 4*nr, 8192)
-	mc := (l2 / 2) / (kc * size)
+	mc := (l3 / 4) / (kc * size)
 	mc = clampRound(mc, mr, 4*mr, 4096)
 	return blocking{mc: mc, kc: kc, nc: nc}
 }

@@ -207,7 +207,7 @@ func (p *gemmProblem[T]) scale(r region) {
 }
 
 // region computes region r of C with the loop nest ic → pc → jc → ir → jr:
-// a packed mc×kc block of A (alpha folded in, kept in L2) is reused by
+// a packed mc×kc block of A (alpha folded in, kept in L3) is reused by
 // every kc×nc panel of B, each panel is packed just before the micro-kernel
 // consumes it, and each A sliver stays in L1 while the B slivers of the
 // panel stream past it. A is packed once per region; B once per block of A.

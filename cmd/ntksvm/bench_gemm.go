@@ -25,9 +25,10 @@ func init() {
 }
 
 // gemmShape is one benchmark case: op(A) m×k times op(B) k×n, or for op
-// "gram" the n×n Gram matrix of an n×k matrix (m = n).
+// "gram" the n×n Gram matrix of an n×k matrix (m = n), or for "syrk" its
+// lower triangle only (linalg.SyrkLower, what BLAS ?syrk computes).
 type gemmShape struct {
-	op      string // "gemm" or "gram"
+	op      string // "gemm", "gram" or "syrk"
 	dtype   string // "float32" or "float64"
 	m, k, n int
 }
@@ -71,7 +72,7 @@ type gemmRow struct {
 func runGemmBench(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "bench gemm", "[--sweep | --shapes MxKxN,…] [--float32 | --float64] [--threads T] [--runs R] [--json]")
 	sweep := fs.Bool("sweep", false, "square sizes 64…4096 instead of the paper's shapes")
-	shapes := fs.String("shapes", "", "comma-separated GEMM shapes MxKxN (op(A) is M×K, op(B) K×N), or gram:NxK")
+	shapes := fs.String("shapes", "", "comma-separated GEMM shapes MxKxN (op(A) is M×K, op(B) K×N), gram:NxK or syrk:NxK")
 	f32 := fs.Bool("float32", false, "only float32")
 	f64 := fs.Bool("float64", false, "only float64")
 	c := addCommonFlags(fs)
@@ -113,7 +114,7 @@ func runGemmBench(ctx context.Context, e *env, args []string) error {
 		"float64": measurePeak(ks.PeakFMA64) * float64(c.threads),
 	}
 	if !c.json {
-		fmt.Fprintf(e.stdout, "gemm: linalg.Gemm/Gram, C = A·B (Gram: A·Aᵀ, counted as 2·n²·k flops), median of %d runs\n", c.runs)
+		fmt.Fprintf(e.stdout, "gemm: linalg.Gemm/Gram/SyrkLower, C = A·B (gram, syrk: A·Aᵀ, counted as 2·n²·k flops), median of %d runs\n", c.runs)
 		printCPU(e.stdout)
 	}
 	// Fixed-width columns rather than a tabwriter: each line is printed as
@@ -165,23 +166,25 @@ func filterDtype(cases []gemmShape, f32, f64 bool) []gemmShape {
 	return out
 }
 
-// parseGemmShapes parses --shapes: "MxKxN" entries (× also accepted) and
-// "gram:NxK", each run in float32 and float64.
+// parseGemmShapes parses --shapes: "MxKxN" entries (× also accepted),
+// "gram:NxK" and "syrk:NxK", each run in float32 and float64.
 func parseGemmShapes(s string) ([]gemmShape, error) {
 	var out []gemmShape
 	for _, f := range strings.Split(s, ",") {
 		f = strings.TrimSpace(f)
 		op, dims := "gemm", f
-		if rest, ok := strings.CutPrefix(f, "gram:"); ok {
-			op, dims = "gram", rest
+		for _, o := range []string{"gram", "syrk"} {
+			if rest, ok := strings.CutPrefix(f, o+":"); ok {
+				op, dims = o, rest
+			}
 		}
 		parts := strings.FieldsFunc(dims, func(r rune) bool { return r == 'x' || r == 'X' || r == '×' })
 		want := 3
-		if op == "gram" {
+		if op != "gemm" {
 			want = 2
 		}
 		if len(parts) != want {
-			return nil, usageError("--shapes entry %q: want MxKxN or gram:NxK", f)
+			return nil, usageError("--shapes entry %q: want MxKxN, gram:NxK or syrk:NxK", f)
 		}
 		v := make([]int, want)
 		for i, p := range parts {
@@ -192,8 +195,8 @@ func parseGemmShapes(s string) ([]gemmShape, error) {
 			v[i] = n
 		}
 		var sh gemmShape
-		if op == "gram" {
-			sh = gemmShape{"gram", "", v[0], v[1], v[0]}
+		if op != "gemm" {
+			sh = gemmShape{op, "", v[0], v[1], v[0]}
 		} else {
 			sh = gemmShape{"gemm", "", v[0], v[1], v[2]}
 		}
@@ -215,8 +218,13 @@ func timeGemm[T linalg.Float](ctx context.Context, s gemmShape, runs int) (float
 	fill(a.Data, 1)
 	c := linalg.New[T](s.m, s.n)
 	var err error
-	if s.op == "gram" {
-		t, terr := medianTime(ctx, runs, func() { err = linalg.Gram(a, c) })
+	switch s.op {
+	case "gram", "syrk":
+		fn := func() { err = linalg.Gram(a, c) }
+		if s.op == "syrk" {
+			fn = func() { err = linalg.SyrkLower(1, a, 0, c) }
+		}
+		t, terr := medianTime(ctx, runs, fn)
 		if err != nil {
 			return 0, err
 		}

@@ -11,7 +11,7 @@ import (
 func TestBenchGemmJSON(t *testing.T) {
 	defer func(d time.Duration) { peakTime = d }(peakTime)
 	peakTime = 5 * time.Millisecond
-	code, out, errOut := runCLI(t, "bench", "gemm", "--shapes", "33x17x40,gram:50x9", "--float32", "--runs", "1", "--threads", "2", "--json")
+	code, out, errOut := runCLI(t, "bench", "gemm", "--shapes", "33x17x40,gram:50x9,syrk:20x7", "--float32", "--runs", "1", "--threads", "2", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -19,6 +19,7 @@ func TestBenchGemmJSON(t *testing.T) {
 	want := []gemmRow{
 		{Op: "gemm", Dtype: "float32", Threads: 2, M: 33, K: 17, N: 40},
 		{Op: "gram", Dtype: "float32", Threads: 2, M: 50, K: 9, N: 50},
+		{Op: "syrk", Dtype: "float32", Threads: 2, M: 20, K: 7, N: 20},
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("got %d lines, want %d:\n%s", len(lines), len(want), out)
@@ -63,6 +64,7 @@ func TestBenchGemmUsage(t *testing.T) {
 	tests := [][]string{
 		{"--shapes", "10x10"},
 		{"--shapes", "gram:10x10x10"},
+		{"--shapes", "syrk:10"},
 		{"--shapes", "0x5x5"},
 		{"--shapes", "ax5x5"},
 		{"--shapes", "100000x100000x100000"},
@@ -81,13 +83,14 @@ func TestBenchGemmUsage(t *testing.T) {
 }
 
 func TestParseGemmShapes(t *testing.T) {
-	got, err := parseGemmShapes("2x3x4, gram:5×6")
+	got, err := parseGemmShapes("2x3x4, gram:5×6,syrk:7x8")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []gemmShape{
 		{"gemm", "float32", 2, 3, 4}, {"gemm", "float64", 2, 3, 4},
 		{"gram", "float32", 5, 6, 5}, {"gram", "float64", 5, 6, 5},
+		{"syrk", "float32", 7, 8, 7}, {"syrk", "float64", 7, 8, 7},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %v, want %v", got, want)

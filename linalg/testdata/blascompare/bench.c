@@ -7,9 +7,11 @@
  *   gcc -O2 -o bench bench.c -lopenblas
  *
  * Usage: bench RUNS OP:DTYPE:M:K:N ...
- *   OP is gemm (C = A·B, row-major, no transposes) or gram (C = A·Aᵀ of an
- *   N×K matrix via cblas_?syrk on the lower triangle, counted as 2·N²·K
- *   flops like linalg.Gram); DTYPE is float32 or float64. The thread count
+ *   OP is gemm (C = A·B, row-major, no transposes), or gram or syrk (both
+ *   C = A·Aᵀ of an N×K matrix via cblas_?syrk on the lower triangle, counted
+ *   as 2·N²·K flops like linalg.Gram; the two names only pair the line with
+ *   ntksvm's "gram" (linalg.Gram, which also mirrors the upper triangle) or
+ *   "syrk" (linalg.SyrkLower)); DTYPE is float32 or float64. The thread count
  *   is OpenBLAS's own (OPENBLAS_NUM_THREADS); the core type is reported as
  *   openblas-<openblas_get_corename()>. peak_gflops and pct are 0: the peak
  *   is measured by ntksvm.
@@ -53,7 +55,7 @@ static void fill64(double *x, size_t n, unsigned seed) {
 }
 
 static void run(const char *op, int f64, int m, int k, int n, void *a, void *b, void *c) {
-	if (strcmp(op, "gram") == 0) {
+	if (strcmp(op, "gram") == 0 || strcmp(op, "syrk") == 0) {
 		if (f64)
 			cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, n, k, 1, a, k, 0, c, n);
 		else
@@ -81,9 +83,9 @@ int main(int argc, char **argv) {
 		char op[16], dtype[16];
 		int m, k, n;
 		if (sscanf(argv[i], "%15[a-z]:%15[a-z0-9]:%d:%d:%d", op, dtype, &m, &k, &n) != 5 || m < 1 || k < 1 ||
-		    n < 1 || (strcmp(op, "gemm") && strcmp(op, "gram")) ||
+		    n < 1 || (strcmp(op, "gemm") && strcmp(op, "gram") && strcmp(op, "syrk")) ||
 		    (strcmp(dtype, "float32") && strcmp(dtype, "float64"))) {
-			fprintf(stderr, "bench: bad shape %s: want gemm|gram:float32|float64:M:K:N\n", argv[i]);
+			fprintf(stderr, "bench: bad shape %s: want gemm|gram|syrk:float32|float64:M:K:N\n", argv[i]);
 			return 2;
 		}
 		int f64 = strcmp(dtype, "float64") == 0;

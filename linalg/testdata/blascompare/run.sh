@@ -6,7 +6,8 @@
 # Usage: linalg/testdata/blascompare/run.sh [paper|sweep|small] [RUNS]
 #   paper (default): the shapes of the paper's experiments (SGEMM 2048³,
 #   128×784×10000, 128×10000×10000, Gram 12665×784, DGEMM 2048³ and
-#   128×10000×10000); sweep: square 64…4096 in float32 and float64;
+#   128×10000×10000, plus SyrkLower 12665×784 against ?syrk like for like);
+#   sweep: square 64…4096 in float32 and float64;
 #   small: 64³ and 256³ in both types, a quick check of the plumbing.
 #   RUNS (default 5) timed runs per shape; medians are compared.
 # Needs gcc, Debian's libopenblas-dev and Go. Raw JSON lines are kept in
@@ -14,6 +15,7 @@
 set -eu
 
 mode=${1:-paper}
+ours_extra=""
 runs=${2:-5}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -24,8 +26,12 @@ rm -f "$out/ours.jsonl" "$out/default.jsonl" "$out/skylakex.jsonl"
 case $mode in
 paper)
 	shapes="gemm:float32:2048:2048:2048 gemm:float32:128:784:10000 gemm:float32:128:10000:10000
-gram:float32:12665:784:12665 gemm:float64:2048:2048:2048 gemm:float64:128:10000:10000"
+gram:float32:12665:784:12665 gemm:float64:2048:2048:2048 gemm:float64:128:10000:10000
+syrk:float32:12665:784:12665"
 	ours_flags=""
+	# linalg.Gram also fills the upper triangle, which ?syrk does not: the
+	# extra syrk row compares like with like.
+	ours_extra="--shapes syrk:12665x784 --float32"
 	;;
 sweep)
 	shapes=""
@@ -54,6 +60,10 @@ for t in 1 2; do
 	echo "== ntksvm, $t thread(s)" >&2
 	# shellcheck disable=SC2086 # ours_flags is a word list
 	"$out/ntksvm" bench gemm $ours_flags --threads "$t" --runs "$runs" --json | tee -a "$out/ours.jsonl" >&2
+	if [ -n "$ours_extra" ]; then
+		# shellcheck disable=SC2086
+		"$out/ntksvm" bench gemm $ours_extra --threads "$t" --runs "$runs" --json | tee -a "$out/ours.jsonl" >&2
+	fi
 	echo "== OpenBLAS default core type, $t thread(s)" >&2
 	# shellcheck disable=SC2086
 	OPENBLAS_NUM_THREADS=$t "$out/blasbench" "$runs" $shapes | tee -a "$out/default.jsonl" >&2

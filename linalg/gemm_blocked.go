@@ -21,11 +21,15 @@ const (
 	// packing; below it packing costs more than it saves (measured: the
 	// packed path wins from about 8×8×8 on with the AVX-512 kernels).
 	smallWork = 256
-	// minThreadFlops is the least work worth a goroutine of its own.
-	minThreadFlops = 4 << 20
-	// packCost is roughly how many flops of micro-kernel time packing one
-	// element costs; it weighs packing against arithmetic when splitting C.
-	packCost = 64
+	// minThreadFlops is the least work worth a goroutine of its own: each
+	// worker packs its own operands, so small products run faster on one.
+	minThreadFlops = 32 << 20
+	// gatherCost and copyCost are roughly how many flops of micro-kernel
+	// time packing one element costs when the pack interleaves rows
+	// (A as stored, Bᵀ) or copies runs (Aᵀ, B as stored); they weigh
+	// packing against arithmetic when splitting C.
+	gatherCost = 80
+	copyCost   = 32
 )
 
 // gemmProblem is one product C = alpha·op(A)·op(B) + beta·C with op(A)
@@ -131,6 +135,13 @@ func balanced(n, limit, q int) int {
 // and its packing (each worker packs its own rows of A and columns of B).
 func (p *gemmProblem[T]) gridSplit(t int) []region {
 	tm, tn := (p.m+p.mr-1)/p.mr, (p.n+p.nr-1)/p.nr
+	costA, costB := float64(gatherCost), float64(copyCost)
+	if p.tA {
+		costA = copyCost
+	}
+	if p.tB {
+		costB = gatherCost
+	}
 	for ; t > 1; t-- {
 		bestR, best := 0, math.Inf(1)
 		for r := 1; r <= t; r++ {
@@ -141,7 +152,7 @@ func (p *gemmProblem[T]) gridSplit(t int) []region {
 			rows := float64((tm + r - 1) / r * p.mr) // the largest region
 			cols := float64((tn + c - 1) / c * p.nr)
 			blocks := math.Ceil(rows / float64(p.blk.mc)) // B is packed once per block of A
-			cost := 2*rows*cols + packCost*(rows+cols*blocks)
+			cost := 2*rows*cols + costA*rows + costB*cols*blocks
 			if cost < best {
 				bestR, best = r, cost
 			}

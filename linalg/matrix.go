@@ -46,7 +46,7 @@ func FromSlice[T Float](rows, cols int, data []T) (Matrix[T], error) {
 // FromStrided wraps data as a rows×cols matrix with the given stride,
 // without copying. The last row may be short of the stride.
 func FromStrided[T Float](rows, cols, stride int, data []T) (Matrix[T], error) {
-	if rows < 0 || cols < 0 || stride < cols || stride < 1 && rows > 1 {
+	if rows < 0 || cols < 0 || stride < cols || stride < 1 && rows > 1 && cols > 0 {
 		return Matrix[T]{}, fmt.Errorf("%w: bad dimensions %d×%d stride %d", ErrShape, rows, cols, stride)
 	}
 	if need := minLen(rows, cols, stride); len(data) < need {
@@ -85,6 +85,9 @@ func (m Matrix[T]) check(i, j int) {
 func (m Matrix[T]) Row(i int) []T {
 	if uint(i) >= uint(m.Rows) {
 		panic(fmt.Sprintf("linalg: row %d out of range for %d×%d matrix", i, m.Rows, m.Cols))
+	}
+	if m.Cols == 0 {
+		return nil
 	}
 	return m.Data[i*m.Stride : i*m.Stride+m.Cols : i*m.Stride+m.Cols]
 }

@@ -42,6 +42,14 @@ func avx512Kernels() *Kernels {
 		acos64:        acos64AVX512,
 		arcCosLayer64: arcCosLayer64AVX512,
 		arcCosFirst64: arcCosFirst64AVX512,
+
+		dotF32F64:  dotVec(8, dotF32F64AVX512),
+		dot64:      dotVec(8, dot64AVX512),
+		dot32:      dotVec(16, dot32AVX512),
+		axpyF32F64: axpyVec(8, axpyF32F64AVX512),
+		axpy64:     axpyVec(8, axpy64AVX512),
+		sum32:      sumVec(16, sum32AVX512),
+		sum64:      sumVec(8, sum64AVX512),
 	}
 }
 
@@ -68,5 +76,13 @@ func avx2Kernels() *Kernels {
 		acos64:        acos64AVX2,
 		arcCosLayer64: arcCosLayer64AVX2,
 		arcCosFirst64: arcCosFirst64AVX2,
+
+		dotF32F64:  dotVec(4, dotF32F64AVX2),
+		dot64:      dotVec(4, dot64AVX2),
+		dot32:      dotVec(8, dot32AVX2),
+		axpyF32F64: axpyVec(4, axpyF32F64AVX2),
+		axpy64:     axpyVec(4, axpy64AVX2),
+		sum32:      sumVec(8, sum32AVX2),
+		sum64:      sumVec(4, sum64AVX2),
 	}
 }

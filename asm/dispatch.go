@@ -38,6 +38,16 @@ type Kernels struct {
 	acos64        func(dst, x []float64)
 	arcCosLayer64 func(sig, ntk []float64, ni, invi float64, nj, invj []float64, sw2, sb2 float64)
 	arcCosFirst64 func(sig, ntk, g []float64, a, b, ni, invi float64, nj, invj []float64, sw2, sb2 float64)
+
+	// Level-1 kernels (dot.go); lengths are checked by the exported
+	// wrappers. A set that leaves them nil gets the generic ones in init.
+	dotF32F64  func(a []float32, x []float64) float64
+	dot64      func(a, x []float64) float64
+	dot32      func(a, x []float32) float32
+	axpyF32F64 func(alpha float64, a []float32, y []float64)
+	axpy64     func(alpha float64, x, y []float64)
+	sum32      func(a []float32) float32
+	sum64      func(a []float64) float64
 }
 
 // Name is the short name of the instruction set: "generic", "avx2",
@@ -62,6 +72,7 @@ func init() {
 	available = append(archKernels(), generic)
 	for _, k := range available {
 		fillArcCos(k)
+		fillDot(k)
 	}
 	active, chooseErr = choose(os.Getenv("NTKSVM_SIMD"))
 	if chooseErr != nil {

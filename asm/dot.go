@@ -1,0 +1,122 @@
+package asm
+
+// Dot products, axpy and sums: the level-1 kernels behind the kernel
+// machines' K·α (a Gram row against the coefficients) and their minibatch
+// updates, and the read-bandwidth yardstick Sum32.
+//
+// Accumulation order. The sums are not left to right: the vector kernels
+// keep several partial sums (four vector accumulators, each lane its own
+// sum) and combine them in a fixed tree, and the Go twin keeps four scalar
+// partial sums. For a given kernel set the result depends only on the
+// values and the length, never on alignment, the thread count or the
+// caller, so it is reproducible; between kernel sets it differs by
+// rounding (|error| ≤ about len·ε·Σ|a[i]·x[i]|, as for any summation
+// order). NaN in any operand gives NaN, and +Inf and −Inf together give
+// NaN, as in a left-to-right sum.
+//
+// Axpy is elementwise, one fused multiply-add per element
+// (y[i] = fma(alpha, x[i], y[i])): every kernel set, and any split of y,
+// gives the same bits.
+
+// DotF32F64 returns Σ float64(a[i])·x[i], summed in float64: a float32 row
+// (of a Gram matrix) against float64 coefficients. Widening a float32 is
+// exact, so the only roundings are those of the float64 sum. It panics if
+// len(a) != len(x).
+func DotF32F64(a []float32, x []float64) float64 { return active.DotF32F64(a, x) }
+
+// Dot64 returns Σ a[i]·x[i] in float64. It panics if len(a) != len(x).
+func Dot64(a, x []float64) float64 { return active.Dot64(a, x) }
+
+// Dot32 returns Σ a[i]·x[i] summed in float32. It panics if
+// len(a) != len(x).
+func Dot32(a, x []float32) float32 { return active.Dot32(a, x) }
+
+// AxpyF32F64 sets y[i] = fma(alpha, float64(a[i]), y[i]) for every i: adds
+// alpha times a float32 row to a float64 vector with one rounding per
+// element. It panics if len(a) != len(y).
+func AxpyF32F64(alpha float64, a []float32, y []float64) { active.AxpyF32F64(alpha, a, y) }
+
+// Axpy64 sets y[i] = fma(alpha, x[i], y[i]) for every i. It panics if
+// len(x) != len(y).
+func Axpy64(alpha float64, x, y []float64) { active.Axpy64(alpha, x, y) }
+
+// Sum32 returns Σ a[i] summed in float32 in the documented order. It is a
+// pure streaming read, one vector add per loaded vector, and serves as the
+// memory read-bandwidth baseline of kernels that read a float32 matrix
+// once; a long sum of large values loses precision as any float32 sum does.
+func Sum32(a []float32) float32 { return active.Sum32(a) }
+
+// Sum64 is Sum32 for float64.
+func Sum64(a []float64) float64 { return active.Sum64(a) }
+
+// DotF32F64 is the package-level DotF32F64 on this kernel set.
+func (k *Kernels) DotF32F64(a []float32, x []float64) float64 {
+	if len(a) != len(x) {
+		panic("asm: DotF32F64: len(a) != len(x)")
+	}
+	return k.dotF32F64(a, x)
+}
+
+// Dot64 is the package-level Dot64 on this kernel set.
+func (k *Kernels) Dot64(a, x []float64) float64 {
+	if len(a) != len(x) {
+		panic("asm: Dot64: len(a) != len(x)")
+	}
+	return k.dot64(a, x)
+}
+
+// Dot32 is the package-level Dot32 on this kernel set.
+func (k *Kernels) Dot32(a, x []float32) float32 {
+	if len(a) != len(x) {
+		panic("asm: Dot32: len(a) != len(x)")
+	}
+	return k.dot32(a, x)
+}
+
+// AxpyF32F64 is the package-level AxpyF32F64 on this kernel set.
+func (k *Kernels) AxpyF32F64(alpha float64, a []float32, y []float64) {
+	if len(a) != len(y) {
+		panic("asm: AxpyF32F64: len(a) != len(y)")
+	}
+	k.axpyF32F64(alpha, a, y)
+}
+
+// Axpy64 is the package-level Axpy64 on this kernel set.
+func (k *Kernels) Axpy64(alpha float64, x, y []float64) {
+	if len(x) != len(y) {
+		panic("asm: Axpy64: len(x) != len(y)")
+	}
+	k.axpy64(alpha, x, y)
+}
+
+// Sum32 is the package-level Sum32 on this kernel set.
+func (k *Kernels) Sum32(a []float32) float32 { return k.sum32(a) }
+
+// Sum64 is the package-level Sum64 on this kernel set.
+func (k *Kernels) Sum64(a []float64) float64 { return k.sum64(a) }
+
+// fillDot gives a kernel set without its own level-1 kernels (NEON for
+// now) the generic ones.
+func fillDot(k *Kernels) {
+	if k.dotF32F64 == nil {
+		k.dotF32F64 = dotGeneric[float32, float64]
+	}
+	if k.dot64 == nil {
+		k.dot64 = dotGeneric[float64, float64]
+	}
+	if k.dot32 == nil {
+		k.dot32 = dotGeneric[float32, float32]
+	}
+	if k.axpyF32F64 == nil {
+		k.axpyF32F64 = axpyGeneric[float32]
+	}
+	if k.axpy64 == nil {
+		k.axpy64 = axpyGeneric[float64]
+	}
+	if k.sum32 == nil {
+		k.sum32 = sumGeneric[float32]
+	}
+	if k.sum64 == nil {
+		k.sum64 = sumGeneric[float64]
+	}
+}

@@ -108,10 +108,10 @@ func fillDot(k *Kernels) {
 		k.dot32 = dotGeneric[float32, float32]
 	}
 	if k.axpyF32F64 == nil {
-		k.axpyF32F64 = axpyGeneric[float32]
+		k.axpyF32F64 = axpyF32F64Generic
 	}
 	if k.axpy64 == nil {
-		k.axpy64 = axpyGeneric[float64]
+		k.axpy64 = axpy64Generic
 	}
 	if k.sum32 == nil {
 		k.sum32 = sumGeneric[float32]

@@ -3,12 +3,17 @@ package linalg
 import (
 	"fmt"
 	"math"
+
+	"github.com/ntksvm/ntksvm/asm"
 )
 
 // Level-1 BLAS. Vectors are plain slices; a length mismatch between x and
 // y is a programmer error and panics with a message naming both lengths.
-// The loops are unrolled by four with independent accumulators so that
-// the additions do not wait on each other.
+// Dot and Axpy run the asm package's kernels (asm.Dot64, asm.DotF32F64,
+// asm.Axpy64, …: vector accumulators in a fixed order, or one fused
+// multiply-add per element), the rest are Go loops unrolled by four with
+// independent accumulators so that the additions do not wait on each
+// other.
 
 func checkLen(fn string, nx, ny int) {
 	if nx != ny {
@@ -16,8 +21,9 @@ func checkLen(fn string, nx, ny int) {
 	}
 }
 
-// Dot returns Σ x[i]·y[i], summed in T with four partial sums. It panics
-// if len(x) != len(y).
+// Dot returns Σ x[i]·y[i], summed in T with several partial sums in a
+// fixed order (asm.Dot64, asm.Dot32): the result depends only on the
+// values and the length. It panics if len(x) != len(y).
 func Dot[T Float](x, y []T) T {
 	checkLen("Dot", len(x), len(y))
 	return dot(x, y)
@@ -27,6 +33,20 @@ func Dot[T Float](x, y []T) T {
 // (len(x) ≥ len(a)), summing in X.
 func dot[A, X Float](a []A, x []X) X {
 	x = x[:len(a)]
+	switch a := any(a).(type) {
+	case []float32:
+		switch x := any(x).(type) {
+		case []float32:
+			return X(asm.Dot32(a, x))
+		case []float64:
+			return X(asm.DotF32F64(a, x))
+		}
+	case []float64:
+		if x, ok := any(x).([]float64); ok {
+			return X(asm.Dot64(a, x))
+		}
+	}
+	// A float64 row against a float32 vector: no kernel, nothing uses it.
 	var s0, s1, s2, s3 X
 	i := 0
 	for ; i+4 <= len(a); i += 4 {
@@ -42,15 +62,27 @@ func dot[A, X Float](a []A, x []X) X {
 	return (s0 + s1) + (s2 + s3)
 }
 
-// Axpy computes y += alpha·x. It panics if len(x) != len(y).
+// Axpy computes y += alpha·x. float64 vectors get one fused multiply-add
+// per element (asm.Axpy64), so every element is rounded once, whatever the
+// kernel set or thread split. It panics if len(x) != len(y).
 func Axpy[T Float](alpha T, x, y []T) {
 	checkLen("Axpy", len(x), len(y))
 	axpy(alpha, x, y)
 }
 
-// axpy is Axpy for a row of type A and a vector of type X (len(y) ≥ len(a)).
+// axpy is Axpy for a row of type A and a vector of type X (len(y) ≥
+// len(a)); a float64 y uses the fused asm kernels.
 func axpy[A, X Float](alpha X, a []A, y []X) {
 	y = y[:len(a)]
+	if y, ok := any(y).([]float64); ok {
+		switch a := any(a).(type) {
+		case []float32:
+			asm.AxpyF32F64(float64(alpha), a, y)
+		case []float64:
+			asm.Axpy64(float64(alpha), a, y)
+		}
+		return
+	}
 	i := 0
 	for ; i+4 <= len(a); i += 4 {
 		aa, yy := a[i:i+4:i+4], y[i:i+4:i+4]

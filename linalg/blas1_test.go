@@ -11,7 +11,7 @@ import (
 // lengths across the unroll boundary.
 func TestDotAxpyScal(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for n := range 19 {
+	for n := range 75 { // across the vector kernels' blocks of 4, 8, 16, 32 and 64
 		x, y := make([]float64, n), make([]float64, n)
 		for i := range n {
 			x[i], y[i] = rng.NormFloat64(), rng.NormFloat64()
@@ -26,14 +26,14 @@ func TestDotAxpyScal(t *testing.T) {
 		}
 		y2 := append([]float64(nil), y...)
 		Axpy(-1.5, x, y2)
-		for i := range n {
-			if y2[i] != y[i]+-1.5*x[i] {
-				t.Fatalf("n=%d: Axpy: y[%d] = %g, want %g", n, i, y2[i], y[i]+-1.5*x[i])
+		for i := range n { // one rounding per element
+			if want := math.FMA(-1.5, x[i], y[i]); y2[i] != want {
+				t.Fatalf("n=%d: Axpy: y[%d] = %g, want %g", n, i, y2[i], want)
 			}
 		}
 		Scal(0.25, y2)
 		for i := range n {
-			if want := (y[i] + -1.5*x[i]) * 0.25; y2[i] != want {
+			if want := math.FMA(-1.5, x[i], y[i]) * 0.25; y2[i] != want {
 				t.Fatalf("n=%d: Scal: y[%d] = %g, want %g", n, i, y2[i], want)
 			}
 		}
@@ -43,6 +43,49 @@ func TestDotAxpyScal(t *testing.T) {
 	for i, v := range z {
 		if v != 0 {
 			t.Fatalf("Scal(0): z[%d] = %g, want 0", i, v)
+		}
+	}
+}
+
+// TestDotAxpyMixed checks the float32-row × float64-vector forms used by
+// GemvF32F64 and the kernel machines, and float32 Dot and Axpy, against
+// float64 loops.
+func TestDotAxpyMixed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, n := range []int{0, 1, 5, 8, 31, 64, 97, 200} {
+		a := make([]float32, n)
+		b := make([]float32, n)
+		x := make([]float64, n)
+		for i := range n {
+			a[i], b[i], x[i] = float32(rng.NormFloat64()), float32(rng.NormFloat64()), rng.NormFloat64()
+		}
+		var want, scale, want32, scale32 float64
+		for i := range n {
+			want += float64(a[i]) * x[i]
+			scale += math.Abs(float64(a[i]) * x[i])
+			want32 += float64(a[i]) * float64(b[i])
+			scale32 += math.Abs(float64(a[i]) * float64(b[i]))
+		}
+		if got := dot(a, x); math.Abs(got-want) > 2*float64(n+4)*0x1p-53*scale {
+			t.Errorf("n=%d: dot(float32, float64) = %g, want %g", n, got, want)
+		}
+		if got := Dot(a, b); math.Abs(float64(got)-want32) > 2*float64(n+4)*0x1p-24*scale32 {
+			t.Errorf("n=%d: Dot(float32) = %g, want %g", n, got, want32)
+		}
+		y := make([]float64, n)
+		copy(y, x)
+		axpy(0.75, a, y)
+		for i := range n {
+			if w := math.FMA(0.75, float64(a[i]), x[i]); y[i] != w {
+				t.Fatalf("n=%d: axpy(float32, float64): y[%d] = %g, want %g", n, i, y[i], w)
+			}
+		}
+		b2 := append([]float32(nil), b...)
+		Axpy(2, a, b2)
+		for i := range n {
+			if w := b[i] + 2*a[i]; math.Abs(float64(b2[i]-w)) > 0x1p-23*math.Abs(float64(w)) {
+				t.Fatalf("n=%d: Axpy(float32): y[%d] = %g, want %g", n, i, b2[i], w)
+			}
 		}
 	}
 }

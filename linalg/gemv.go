@@ -76,30 +76,12 @@ func overlapsAny[X, A Float](y []X, a []A) bool {
 	return false // different element types cannot share storage in Go
 }
 
-// gemvN computes y[i0:i1] for y = alpha·A·x + beta·y, four rows at a time.
+// gemvN computes y[i0:i1] for y = alpha·A·x + beta·y, one row at a time
+// with the asm dot kernels (dot): each y[i] depends only on row i and x.
 func gemvN[A, X Float](alpha X, a Matrix[A], x []X, beta X, y []X, i0, i1 int) {
 	n, ld := a.Cols, a.Stride
 	x = x[:n]
-	i := i0
-	for ; i+4 <= i1; i += 4 {
-		r0 := a.Data[i*ld:][:n]
-		r1 := a.Data[(i+1)*ld:][:n]
-		r2 := a.Data[(i+2)*ld:][:n]
-		r3 := a.Data[(i+3)*ld:][:n]
-		var s0, s1, s2, s3 X
-		for j, xj := range x {
-			s0 += X(r0[j]) * xj
-			s1 += X(r1[j]) * xj
-			s2 += X(r2[j]) * xj
-			s3 += X(r3[j]) * xj
-		}
-		yy := y[i : i+4 : i+4]
-		yy[0] = gemvOut(alpha, s0, beta, yy[0])
-		yy[1] = gemvOut(alpha, s1, beta, yy[1])
-		yy[2] = gemvOut(alpha, s2, beta, yy[2])
-		yy[3] = gemvOut(alpha, s3, beta, yy[3])
-	}
-	for ; i < i1; i++ {
+	for i := i0; i < i1; i++ {
 		y[i] = gemvOut(alpha, dot(a.Data[i*ld:][:n], x), beta, y[i])
 	}
 }
@@ -111,8 +93,9 @@ func gemvOut[X Float](alpha, s, beta, y X) X {
 	return alpha*s + beta*y
 }
 
-// gemvT computes y[j0:j1] for y = alpha·Aᵀ·x + beta·y, adding four rows of
-// A at a time.
+// gemvT computes y[j0:j1] for y = alpha·Aᵀ·x + beta·y: a float64 y adds one
+// row of A at a time with the axpy kernels, a float32 y four rows at a time
+// in Go.
 func gemvT[A, X Float](alpha X, a Matrix[A], x []X, beta X, y []X, j0, j1 int) {
 	yy := y[j0:j1]
 	switch beta {
@@ -123,6 +106,14 @@ func gemvT[A, X Float](alpha X, a Matrix[A], x []X, beta X, y []X, j0, j1 int) {
 		Scal(beta, yy)
 	}
 	m, ld, w := a.Rows, a.Stride, j1-j0
+	if _, ok := any(yy).([]float64); ok {
+		// One fused axpy kernel per row (asm.Axpy64, asm.AxpyF32F64):
+		// elementwise, so y[j] does not depend on the column split.
+		for i := range m {
+			axpy(alpha*x[i], a.Data[i*ld+j0:][:w], yy)
+		}
+		return
+	}
 	i := 0
 	for ; i+4 <= m; i += 4 {
 		c0, c1, c2, c3 := alpha*x[i], alpha*x[i+1], alpha*x[i+2], alpha*x[i+3]

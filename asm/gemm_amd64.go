@@ -13,7 +13,7 @@ package asm
 //go:noescape
 func gemmAVX512F32(k int, a, b, c []float32, ldc int)
 
-// gemmAVX512F64 is the 6×32 float64 micro-kernel.
+// gemmAVX512F64 is the 8×24 float64 micro-kernel.
 //
 //go:noescape
 func gemmAVX512F64(k int, a, b, c []float64, ldc int)

@@ -48,8 +48,38 @@ func lastingMs(fn func(n int)) int {
 	}
 }
 
+// BenchmarkGemmStreamVsPeak is BenchmarkGemmTileVsPeak with the loop order
+// and sizes of linalg's macro-kernel: one A panel stays in L1 while the B
+// panels of a kc×nc block of about 512 KiB (a quarter of L2) stream past
+// it, into a C block of the same width whose rows are 10000 elements apart
+// (the 128×10000 Gram blocks of the paper's MNIST runs).
+func BenchmarkGemmStreamVsPeak(b *testing.B) {
+	for _, kc := range []int{192, 256} {
+		for _, k := range available {
+			f32, f64 := tiles32(k), tiles64(k)
+			benchStreamVsPeak(b, k.name, "float32", kc, f32, k.PeakFMA32)
+			benchStreamVsPeak(b, k.name, "float64", kc, f64, k.PeakFMA64)
+		}
+	}
+}
+
+func benchStreamVsPeak[T float](b *testing.B, name, dtype string, kc int, f tileFuncs[T], peak func(int) int) {
+	const ma = 16
+	nb := max(1, (512<<10)/(kc*f.nr*int(sizeOf[T]())))
+	ratioVsPeak(b, fmt.Sprintf("impl=%s/dtype=%s/m=%d,n=%d,k=%d,nc=%d", name, dtype, f.mr, f.nr, kc, nb*f.nr),
+		ma, nb, kc, f, peak, true)
+}
+
 func benchVsPeak[T float](b *testing.B, name, dtype string, kc int, f tileFuncs[T], peak func(int) int) {
-	const ma, nb, pairs = 8, 4, 31
+	ratioVsPeak(b, fmt.Sprintf("impl=%s/dtype=%s/m=%d,n=%d,k=%d", name, dtype, f.mr, f.nr, kc),
+		8, 4, kc, f, peak, false)
+}
+
+// ratioVsPeak measures sweeps of the kernel over ma A panels and nb B
+// panels against the peak loop; aOuter puts the A panels in the outer loop
+// (B streams), otherwise the B panels are (A streams).
+func ratioVsPeak[T float](b *testing.B, bname string, ma, nb, kc int, f tileFuncs[T], peak func(int) int, aOuter bool) {
+	const pairs = 31
 	a := make([]T, ma*kc*f.mr)
 	bp := make([]T, nb*kc*f.nr)
 	for i := range a {
@@ -59,17 +89,30 @@ func benchVsPeak[T float](b *testing.B, name, dtype string, kc int, f tileFuncs[
 		bp[i] = T(i%5) / 4
 	}
 	ldc := nb * f.nr
+	if aOuter {
+		ldc = max(ldc, 10000) // C rows on different pages, as in a wide GEMM
+	}
 	c := make([]T, ma*f.mr*ldc)
+	one := func(i, j int) {
+		f.raw(kc, a[i*kc*f.mr:(i+1)*kc*f.mr], bp[j*kc*f.nr:(j+1)*kc*f.nr], c[i*f.mr*ldc+j*f.nr:], ldc)
+	}
 	sweep := func() float64 {
-		for j := range nb {
-			bj := bp[j*kc*f.nr : (j+1)*kc*f.nr]
+		if aOuter {
 			for i := range ma {
-				f.raw(kc, a[i*kc*f.mr:(i+1)*kc*f.mr], bj, c[i*f.mr*ldc+j*f.nr:], ldc)
+				for j := range nb {
+					one(i, j)
+				}
+			}
+		} else {
+			for j := range nb {
+				for i := range ma {
+					one(i, j)
+				}
 			}
 		}
 		return 2 * float64(ma*nb*f.mr*f.nr*kc)
 	}
-	b.Run(fmt.Sprintf("impl=%s/dtype=%s/m=%d,n=%d,k=%d", name, dtype, f.mr, f.nr, kc), func(b *testing.B) {
+	b.Run(bname, func(b *testing.B) {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		// Size both intervals to about a millisecond.

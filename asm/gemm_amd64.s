@@ -18,16 +18,20 @@
 // With 2 FMA ports and a latency of 4 cycles, 24 independent chains keep
 // both ports busy, and a step needs 3 vector loads + 8 broadcasts for 24
 // FMAs. MR = 8 divides the M = 128 blocks of the paper's runs. The float64
-// kernel prefetches the B row 8 steps (1.5 KiB) ahead: its B panel streams
-// from L2 at twice the float32 bytes per flop, and without the prefetch it
-// lost 2–5 % of the peak; the float32 kernel gained nothing from it.
+// kernel prefetches the B row 8 steps (1.5 KiB) ahead and the A panel 32
+// steps (2 KiB) ahead: its panels stream from L2 at twice the float32 bytes
+// per flop, and without the B prefetch it lost 2–5 % of the peak; the
+// float32 kernel gained nothing from either prefetch.
 //
 // Measured on a Sapphire Rapids Xeon as the median ratio to the FMA peak of
 // interleaved thread-CPU-time intervals (BenchmarkGemmTileVsPeak,
-// BenchmarkGemmStreamVsPeak, k = 192 and 256, 2–4 runs each, on a shared
+// BenchmarkGemmStreamVsPeak, k = 144 to 256, 2–4 runs each, on a shared
 // machine): float32 8×48 91–97 %, 88–96 % with a B prefetch 2–12 steps
-// ahead, 88–91 % unrolled 8 times; float64 6×32 90–91 % without prefetch,
-// 94–97 % with it; 8×24 90–96 % without, 92–97 % with it; 12×16 86–96 %.
+// ahead, 91–93 % with the A prefetch, 88–91 % unrolled 8 times; float64
+// 6×32 90–91 % without prefetch, 94–97 % with the B prefetch; 8×24 86–96 %
+// without, 92–97 % with the B prefetch, and with both 95–97 % when the A
+// panels stream (B panel outer, as in BenchmarkGemmTileVsPeak); 12×16
+// 86–96 %. Aligning the loop entry to 64 bytes (PCALIGN) did not help.
 // Earlier: float32 14×32 92–93 %; FMAs with embedded broadcasts were slower
 // than VBROADCASTSS.
 //
@@ -481,6 +485,7 @@ loop:
 	VFMADD231PD Z24, Z28, Z21
 	VFMADD231PD Z25, Z28, Z22
 	VFMADD231PD Z26, Z28, Z23
+	PREFETCHT0 2048(AX)
 	VMOVUPD  192(BX), Z24
 	VMOVUPD  256(BX), Z25
 	VMOVUPD  320(BX), Z26
@@ -519,6 +524,7 @@ loop:
 	VFMADD231PD Z24, Z28, Z21
 	VFMADD231PD Z25, Z28, Z22
 	VFMADD231PD Z26, Z28, Z23
+	PREFETCHT0 2112(AX)
 	VMOVUPD  384(BX), Z24
 	VMOVUPD  448(BX), Z25
 	VMOVUPD  512(BX), Z26
@@ -557,6 +563,7 @@ loop:
 	VFMADD231PD Z24, Z28, Z21
 	VFMADD231PD Z25, Z28, Z22
 	VFMADD231PD Z26, Z28, Z23
+	PREFETCHT0 2176(AX)
 	VMOVUPD  576(BX), Z24
 	VMOVUPD  640(BX), Z25
 	VMOVUPD  704(BX), Z26
@@ -595,6 +602,7 @@ loop:
 	VFMADD231PD Z24, Z28, Z21
 	VFMADD231PD Z25, Z28, Z22
 	VFMADD231PD Z26, Z28, Z23
+	PREFETCHT0 2240(AX)
 	ADDQ    $256, AX
 	ADDQ    $768, BX
 	DECQ    CX

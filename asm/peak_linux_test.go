@@ -54,7 +54,7 @@ func lastingMs(fn func(n int)) int {
 // it, into a C block of the same width whose rows are 10000 elements apart
 // (the 128×10000 Gram blocks of the paper's MNIST runs).
 func BenchmarkGemmStreamVsPeak(b *testing.B) {
-	for _, kc := range []int{192, 256} {
+	for _, kc := range []int{144, 256} {
 		for _, k := range available {
 			f32, f64 := tiles32(k), tiles64(k)
 			benchStreamVsPeak(b, k.name, "float32", kc, f32, k.PeakFMA32)

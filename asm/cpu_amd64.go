@@ -43,13 +43,14 @@ func avx512Kernels() *Kernels {
 		arcCosLayer64: arcCosLayer64AVX512,
 		arcCosFirst64: arcCosFirst64AVX512,
 
-		dotF32F64:  dotVec(8, dotF32F64AVX512),
-		dot64:      dotVec(8, dot64AVX512),
-		dot32:      dotVec(16, dot32AVX512),
-		axpyF32F64: axpyVec(8, axpyF32F64AVX512),
-		axpy64:     axpyVec(8, axpy64AVX512),
-		sum32:      sumVec(16, sum32AVX512),
-		sum64:      sumVec(8, sum64AVX512),
+		dotF32F64:      dotVec(8, dotF32F64AVX512),
+		dotRows4F32F64: dotRows4Vec(8, dotRows4F32F64AVX512),
+		dot64:          dotVec(8, dot64AVX512),
+		dot32:          dotVec(16, dot32AVX512),
+		axpyF32F64:     axpyVec(8, axpyF32F64AVX512),
+		axpy64:         axpyVec(8, axpy64AVX512),
+		sum32:          sumVec(16, sum32AVX512),
+		sum64:          sumVec(8, sum64AVX512),
 	}
 }
 

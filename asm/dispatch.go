@@ -41,13 +41,15 @@ type Kernels struct {
 
 	// Level-1 kernels (dot.go); lengths are checked by the exported
 	// wrappers. A set that leaves them nil gets the generic ones in init.
-	dotF32F64  func(a []float32, x []float64) float64
-	dot64      func(a, x []float64) float64
-	dot32      func(a, x []float32) float32
-	axpyF32F64 func(alpha float64, a []float32, y []float64)
-	axpy64     func(alpha float64, x, y []float64)
-	sum32      func(a []float32) float32
-	sum64      func(a []float64) float64
+	dotF32F64 func(a []float32, x []float64) float64
+	// dotRows4F32F64 is four dotF32F64 calls on rows lda apart.
+	dotRows4F32F64 func(dst *[4]float64, a []float32, lda int, x []float64)
+	dot64          func(a, x []float64) float64
+	dot32          func(a, x []float32) float32
+	axpyF32F64     func(alpha float64, a []float32, y []float64)
+	axpy64         func(alpha float64, x, y []float64)
+	sum32          func(a []float32) float32
+	sum64          func(a []float64) float64
 }
 
 // Name is the short name of the instruction set: "generic", "avx2",

@@ -31,6 +31,14 @@ func Dot64(a, x []float64) float64 { return active.Dot64(a, x) }
 // len(a) != len(x).
 func Dot32(a, x []float32) float32 { return active.Dot32(a, x) }
 
+// DotRows4F32F64 sets dst[r] = DotF32F64(a[r*lda:r*lda+len(x)], x) for
+// r = 0…3, bit for bit, reading x once for the four rows (a matrix–vector
+// product's x then stays in L1 rather than being streamed from L2 for
+// every row). It panics if lda < len(x) or len(a) < 3·lda+len(x).
+func DotRows4F32F64(dst *[4]float64, a []float32, lda int, x []float64) {
+	active.DotRows4F32F64(dst, a, lda, x)
+}
+
 // AxpyF32F64 sets y[i] = fma(alpha, float64(a[i]), y[i]) for every i: adds
 // alpha times a float32 row to a float64 vector with one rounding per
 // element. It panics if len(a) != len(y).
@@ -73,6 +81,14 @@ func (k *Kernels) Dot32(a, x []float32) float32 {
 	return k.dot32(a, x)
 }
 
+// DotRows4F32F64 is the package-level DotRows4F32F64 on this kernel set.
+func (k *Kernels) DotRows4F32F64(dst *[4]float64, a []float32, lda int, x []float64) {
+	if lda < len(x) || len(a) < 3*lda+len(x) {
+		panic("asm: DotRows4F32F64: a too short for four rows of len(x) at stride lda")
+	}
+	k.dotRows4F32F64(dst, a, lda, x)
+}
+
 // AxpyF32F64 is the package-level AxpyF32F64 on this kernel set.
 func (k *Kernels) AxpyF32F64(alpha float64, a []float32, y []float64) {
 	if len(a) != len(y) {
@@ -100,6 +116,14 @@ func (k *Kernels) Sum64(a []float64) float64 { return k.sum64(a) }
 func fillDot(k *Kernels) {
 	if k.dotF32F64 == nil {
 		k.dotF32F64 = dotGeneric[float32, float64]
+	}
+	if k.dotRows4F32F64 == nil {
+		dot := k.dotF32F64
+		k.dotRows4F32F64 = func(dst *[4]float64, a []float32, lda int, x []float64) {
+			for r := range dst {
+				dst[r] = dot(a[r*lda:][:len(x)], x)
+			}
+		}
 	}
 	if k.dot64 == nil {
 		k.dot64 = dotGeneric[float64, float64]

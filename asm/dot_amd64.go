@@ -91,3 +91,27 @@ func axpyVec[A float32 | float64](vec int, blocks func(alpha float64, a []A, y [
 		axpyGeneric(alpha, a[n:], y[n:])
 	}
 }
+
+//go:noescape
+func dotRows4F32F64AVX512(a []float32, lda int, x []float64, dst *[4]float64)
+
+// dotRows4Vec returns the four-row wrapper for blocks on multiples of vec
+// elements; it sums each row exactly as dotVec's wrapper does.
+func dotRows4Vec(vec int, blocks func(a []float32, lda int, x []float64, dst *[4]float64)) func(dst *[4]float64, a []float32, lda int, x []float64) {
+	return func(dst *[4]float64, a []float32, lda int, x []float64) {
+		m := len(x)
+		n := m - m%vec
+		if n == 0 {
+			for r := range dst {
+				dst[r] = dotGeneric(a[r*lda:][:m], x)
+			}
+			return
+		}
+		blocks(a, lda, x[:n], dst)
+		if n < m {
+			for r := range dst {
+				dst[r] += dotGeneric(a[r*lda+n:][:m-n], x[n:])
+			}
+		}
+	}
+}

@@ -65,6 +65,30 @@ func TestDot(t *testing.T) {
 	}
 }
 
+// TestDotRows4 checks that the four-row dot gives exactly the bits of
+// four DotF32F64 calls, for every length 0…200 and strides with padding.
+func TestDotRows4(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, k := range available {
+		t.Run(k.name, func(t *testing.T) {
+			for n := 0; n <= 200; n++ {
+				for _, pad := range []int{0, 1, 7} {
+					lda := n + pad
+					a := randSlice[float32](rng, 3*lda+n)
+					x := randSlice[float64](rng, n)
+					var got [4]float64
+					k.DotRows4F32F64(&got, a, lda, x)
+					for r := range 4 {
+						if want := k.DotF32F64(a[r*lda:][:n], x); math.Float64bits(got[r]) != math.Float64bits(want) {
+							t.Fatalf("n=%d lda=%d row %d: %v, DotF32F64 %v", n, lda, r, got[r], want)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestDotExact checks sums whose every order is exact (small integers), so
 // that a kernel dropping or doubling an element cannot hide in the bound.
 func TestDotExact(t *testing.T) {
@@ -216,6 +240,8 @@ func TestDotPanics(t *testing.T) {
 		"Dot32":      func() { Dot32(make([]float32, 9), make([]float32, 8)) },
 		"AxpyF32F64": func() { AxpyF32F64(1, make([]float32, 3), make([]float64, 4)) },
 		"Axpy64":     func() { Axpy64(1, make([]float64, 5), make([]float64, 4)) },
+		"DotRows4":   func() { DotRows4F32F64(new([4]float64), make([]float32, 3*4+3), 4, make([]float64, 4)) },
+		"DotRows4ld": func() { DotRows4F32F64(new([4]float64), make([]float32, 100), 2, make([]float64, 4)) },
 	} {
 		func() {
 			defer func() {
@@ -242,6 +268,15 @@ func BenchmarkDot(b *testing.B) {
 				for b.Loop() {
 					sink += k.DotF32F64(a32, x64)
 				}
+			})
+			b.Run(name("DotRows4F32F64"), func(b *testing.B) {
+				m := n / 4
+				var d [4]float64
+				b.SetBytes(int64(4*4*m + 8*m))
+				for b.Loop() {
+					k.DotRows4F32F64(&d, a32, m, x64[:m])
+				}
+				sink += d[0]
 			})
 			b.Run(name("Dot64"), func(b *testing.B) {
 				b.SetBytes(int64(16 * n))

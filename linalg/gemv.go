@@ -1,6 +1,10 @@
 package linalg
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ntksvm/ntksvm/asm"
+)
 
 // Gemv computes y = alpha·op(A)·x + beta·y. When beta is 0, y is
 // overwritten and its previous contents (even NaN) are ignored. It returns
@@ -76,12 +80,27 @@ func overlapsAny[X, A Float](y []X, a []A) bool {
 	return false // different element types cannot share storage in Go
 }
 
-// gemvN computes y[i0:i1] for y = alpha·A·x + beta·y, one row at a time
-// with the asm dot kernels (dot): each y[i] depends only on row i and x.
+// gemvN computes y[i0:i1] for y = alpha·A·x + beta·y with the asm dot
+// kernels (dot), a float32 A with float64 x four rows per call
+// (asm.DotRows4F32F64, which reads x once for four rows). Every y[i] is
+// the same bits as dot(row i, x), whatever the rows' grouping.
 func gemvN[A, X Float](alpha X, a Matrix[A], x []X, beta X, y []X, i0, i1 int) {
 	n, ld := a.Cols, a.Stride
 	x = x[:n]
-	for i := i0; i < i1; i++ {
+	i := i0
+	if a32, ok := any(a.Data).([]float32); ok {
+		if x64, ok := any(x).([]float64); ok {
+			var s [4]float64
+			for ; i+4 <= i1; i += 4 {
+				asm.DotRows4F32F64(&s, a32[i*ld:], ld, x64)
+				yy := y[i : i+4 : i+4]
+				for r, v := range s {
+					yy[r] = gemvOut(alpha, X(v), beta, yy[r])
+				}
+			}
+		}
+	}
+	for ; i < i1; i++ {
 		y[i] = gemvOut(alpha, dot(a.Data[i*ld:][:n], x), beta, y[i])
 	}
 }

@@ -51,6 +51,8 @@ func avx512Kernels() *Kernels {
 		axpy64:         axpyVec(8, axpy64AVX512),
 		sum32:          sumVec(16, sum32AVX512),
 		sum64:          sumVec(8, sum64AVX512),
+		sum32Rows4:     sumRows4Vec(16, sum32Rows4AVX512),
+		sum64Rows4:     sumRows4Vec(8, sum64Rows4AVX512),
 	}
 }
 
@@ -85,5 +87,7 @@ func avx2Kernels() *Kernels {
 		axpy64:     axpyVec(4, axpy64AVX2),
 		sum32:      sumVec(8, sum32AVX2),
 		sum64:      sumVec(4, sum64AVX2),
+		sum32Rows4: sumRows4Vec(8, sum32Rows4AVX2),
+		sum64Rows4: sumRows4Vec(4, sum64Rows4AVX2),
 	}
 }

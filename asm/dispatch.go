@@ -50,6 +50,8 @@ type Kernels struct {
 	axpy64         func(alpha float64, x, y []float64)
 	sum32          func(a []float32) float32
 	sum64          func(a []float64) float64
+	sum32Rows4     func(a []float32, lda, n int) float32
+	sum64Rows4     func(a []float64, lda, n int) float64
 }
 
 // Name is the short name of the instruction set: "generic", "avx2",

@@ -57,6 +57,17 @@ func Sum32(a []float32) float32 { return active.Sum32(a) }
 // Sum64 is Sum32 for float64.
 func Sum64(a []float64) float64 { return active.Sum64(a) }
 
+// Sum32Rows4 returns the sum of the first n elements of four rows,
+// a[r*lda:r*lda+n] for r = 0…3, read side by side, one vector of each row
+// in turn, as DotRows4F32F64 reads them: the read-bandwidth baseline of a
+// matrix–vector product that streams four rows at a time. The order is
+// fixed (a partial sum per row, then the rows' tails). It panics if
+// lda < n or len(a) < 3·lda+n.
+func Sum32Rows4(a []float32, lda, n int) float32 { return active.Sum32Rows4(a, lda, n) }
+
+// Sum64Rows4 is Sum32Rows4 for float64.
+func Sum64Rows4(a []float64, lda, n int) float64 { return active.Sum64Rows4(a, lda, n) }
+
 // DotF32F64 is the package-level DotF32F64 on this kernel set.
 func (k *Kernels) DotF32F64(a []float32, x []float64) float64 {
 	if len(a) != len(x) {
@@ -111,6 +122,32 @@ func (k *Kernels) Sum32(a []float32) float32 { return k.sum32(a) }
 // Sum64 is the package-level Sum64 on this kernel set.
 func (k *Kernels) Sum64(a []float64) float64 { return k.sum64(a) }
 
+// Sum32Rows4 is the package-level Sum32Rows4 on this kernel set.
+func (k *Kernels) Sum32Rows4(a []float32, lda, n int) float32 {
+	if n < 0 || lda < n || len(a) < 3*lda+n {
+		panic("asm: Sum32Rows4: a too short for four rows of n at stride lda")
+	}
+	return k.sum32Rows4(a, lda, n)
+}
+
+// Sum64Rows4 is the package-level Sum64Rows4 on this kernel set.
+func (k *Kernels) Sum64Rows4(a []float64, lda, n int) float64 {
+	if n < 0 || lda < n || len(a) < 3*lda+n {
+		panic("asm: Sum64Rows4: a too short for four rows of n at stride lda")
+	}
+	return k.sum64Rows4(a, lda, n)
+}
+
+// sumRows4Generic is the reference Sum32Rows4 and Sum64Rows4: the rows
+// summed one after the other.
+func sumRows4Generic[T float32 | float64](a []T, lda, n int) T {
+	var s T
+	for r := range 4 {
+		s += sumGeneric(a[r*lda:][:n])
+	}
+	return s
+}
+
 // fillDot gives a kernel set without its own level-1 kernels (NEON for
 // now) the generic ones.
 func fillDot(k *Kernels) {
@@ -142,5 +179,11 @@ func fillDot(k *Kernels) {
 	}
 	if k.sum64 == nil {
 		k.sum64 = sumGeneric[float64]
+	}
+	if k.sum32Rows4 == nil {
+		k.sum32Rows4 = sumRows4Generic[float32]
+	}
+	if k.sum64Rows4 == nil {
+		k.sum64Rows4 = sumRows4Generic[float64]
 	}
 }

@@ -115,3 +115,33 @@ func dotRows4Vec(vec int, blocks func(a []float32, lda int, x []float64, dst *[4
 		}
 	}
 }
+
+//go:noescape
+func sum32Rows4AVX512(a []float32, lda, n int) float32
+
+//go:noescape
+func sum32Rows4AVX2(a []float32, lda, n int) float32
+
+//go:noescape
+func sum64Rows4AVX512(a []float64, lda, n int) float64
+
+//go:noescape
+func sum64Rows4AVX2(a []float64, lda, n int) float64
+
+// sumRows4Vec returns the four-row sum wrapper for blocks on multiples of
+// vec elements; the tail of each row is added in Go.
+func sumRows4Vec[T float32 | float64](vec int, blocks func(a []T, lda, n int) T) func(a []T, lda, n int) T {
+	return func(a []T, lda, n int) T {
+		m := n - n%vec
+		var s T
+		if m > 0 {
+			s = blocks(a, lda, m)
+		}
+		if m < n {
+			for r := range 4 {
+				s += sumGeneric(a[r*lda+m:][:n-m])
+			}
+		}
+		return s
+	}
+}

@@ -780,3 +780,151 @@ reduce:
 	MOVSD X12, 24(DX)
 	VZEROUPPER
 	RET
+
+// func sum32Rows4AVX512(a []float32, lda, n int) float32
+// Requires: AVX512F, AVX. n a multiple of 16; rows r < 4 start at a[r*lda]. The
+// four rows are read side by side, one vector of each per iteration, row r
+// into accumulator r; the result is ((s0+s1)+(s2+s3)) reduced by halving.
+TEXT ·sum32Rows4AVX512(SB), NOSPLIT, $0-44
+	MOVQ  a_base+0(FP), SI
+	MOVQ  lda+24(FP), AX
+	SHLQ  $2, AX
+	LEAQ  (SI)(AX*1), R8
+	LEAQ  (R8)(AX*1), R9
+	LEAQ  (R9)(AX*1), R10
+	MOVQ  n+32(FP), CX
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	TESTQ CX, CX
+	JZ    reduce
+
+loop:
+	VADDPS (SI), Z0, Z0
+	VADDPS (R8), Z1, Z1
+	VADDPS (R9), Z2, Z2
+	VADDPS (R10), Z3, Z3
+	ADDQ $64, SI
+	ADDQ $64, R8
+	ADDQ $64, R9
+	ADDQ $64, R10
+	SUBQ $16, CX
+	JNZ  loop
+
+reduce:
+	REDUCE512PS
+	VZEROUPPER
+	MOVSS X0, ret+40(FP)
+	RET
+
+// func sum32Rows4AVX2(a []float32, lda, n int) float32
+// Requires: AVX. n a multiple of 8; rows r < 4 start at a[r*lda]. The
+// four rows are read side by side, one vector of each per iteration, row r
+// into accumulator r; the result is ((s0+s1)+(s2+s3)) reduced by halving.
+TEXT ·sum32Rows4AVX2(SB), NOSPLIT, $0-44
+	MOVQ  a_base+0(FP), SI
+	MOVQ  lda+24(FP), AX
+	SHLQ  $2, AX
+	LEAQ  (SI)(AX*1), R8
+	LEAQ  (R8)(AX*1), R9
+	LEAQ  (R9)(AX*1), R10
+	MOVQ  n+32(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	TESTQ CX, CX
+	JZ    reduce
+
+loop:
+	VADDPS (SI), Y0, Y0
+	VADDPS (R8), Y1, Y1
+	VADDPS (R9), Y2, Y2
+	VADDPS (R10), Y3, Y3
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, R9
+	ADDQ $32, R10
+	SUBQ $8, CX
+	JNZ  loop
+
+reduce:
+	REDUCE256PS
+	VZEROUPPER
+	MOVSS X0, ret+40(FP)
+	RET
+
+// func sum64Rows4AVX512(a []float64, lda, n int) float64
+// Requires: AVX512F, AVX. n a multiple of 8; rows r < 4 start at a[r*lda]. The
+// four rows are read side by side, one vector of each per iteration, row r
+// into accumulator r; the result is ((s0+s1)+(s2+s3)) reduced by halving.
+TEXT ·sum64Rows4AVX512(SB), NOSPLIT, $0-48
+	MOVQ  a_base+0(FP), SI
+	MOVQ  lda+24(FP), AX
+	SHLQ  $3, AX
+	LEAQ  (SI)(AX*1), R8
+	LEAQ  (R8)(AX*1), R9
+	LEAQ  (R9)(AX*1), R10
+	MOVQ  n+32(FP), CX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	TESTQ CX, CX
+	JZ    reduce
+
+loop:
+	VADDPD (SI), Z0, Z0
+	VADDPD (R8), Z1, Z1
+	VADDPD (R9), Z2, Z2
+	VADDPD (R10), Z3, Z3
+	ADDQ $64, SI
+	ADDQ $64, R8
+	ADDQ $64, R9
+	ADDQ $64, R10
+	SUBQ $8, CX
+	JNZ  loop
+
+reduce:
+	REDUCE512PD
+	VZEROUPPER
+	MOVSD X0, ret+40(FP)
+	RET
+
+// func sum64Rows4AVX2(a []float64, lda, n int) float64
+// Requires: AVX. n a multiple of 4; rows r < 4 start at a[r*lda]. The
+// four rows are read side by side, one vector of each per iteration, row r
+// into accumulator r; the result is ((s0+s1)+(s2+s3)) reduced by halving.
+TEXT ·sum64Rows4AVX2(SB), NOSPLIT, $0-48
+	MOVQ  a_base+0(FP), SI
+	MOVQ  lda+24(FP), AX
+	SHLQ  $3, AX
+	LEAQ  (SI)(AX*1), R8
+	LEAQ  (R8)(AX*1), R9
+	LEAQ  (R9)(AX*1), R10
+	MOVQ  n+32(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	TESTQ CX, CX
+	JZ    reduce
+
+loop:
+	VADDPD (SI), Y0, Y0
+	VADDPD (R8), Y1, Y1
+	VADDPD (R9), Y2, Y2
+	VADDPD (R10), Y3, Y3
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, R9
+	ADDQ $32, R10
+	SUBQ $4, CX
+	JNZ  loop
+
+reduce:
+	REDUCE256PD
+	VZEROUPPER
+	MOVSD X0, ret+40(FP)
+	RET

@@ -89,6 +89,50 @@ func TestDotRows4(t *testing.T) {
 	}
 }
 
+// TestSumRows4 checks the four-row sums on small integers (every order
+// exact, so a dropped, doubled or padding element shows) for every length
+// 0…200 and strides with padding, and against the Go twin on random data.
+func TestSumRows4(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, k := range available {
+		t.Run(k.name, func(t *testing.T) {
+			for n := 0; n <= 200; n++ {
+				for _, pad := range []int{0, 3, 16} {
+					lda := n + pad
+					a32 := make([]float32, 3*lda+n)
+					a64 := make([]float64, 3*lda+n)
+					want := 0
+					for i := range a32 {
+						v := rng.IntN(19) - 9
+						if i%lda >= n && lda > 0 {
+							v = 1 << 20 // padding: must not be read
+						} else {
+							want += v
+						}
+						a32[i], a64[i] = float32(v), float64(v)
+					}
+					if got := k.Sum32Rows4(a32, lda, n); got != float32(want) {
+						t.Fatalf("Sum32Rows4 n=%d lda=%d: %v, want %d", n, lda, got, want)
+					}
+					if got := k.Sum64Rows4(a64, lda, n); got != float64(want) {
+						t.Fatalf("Sum64Rows4 n=%d lda=%d: %v, want %d", n, lda, got, want)
+					}
+					r64 := randSlice[float64](rng, 3*lda+n)
+					var abs float64
+					for r := range 4 {
+						for _, v := range r64[r*lda:][:n] {
+							abs += math.Abs(v)
+						}
+					}
+					if got, want := k.Sum64Rows4(r64, lda, n), sumRows4Generic(r64, lda, n); math.Abs(got-want) > dotBound(4*n, abs, 0x1p-53) {
+						t.Fatalf("Sum64Rows4 n=%d lda=%d: %v, twin %v", n, lda, got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestDotExact checks sums whose every order is exact (small integers), so
 // that a kernel dropping or doubling an element cannot hide in the bound.
 func TestDotExact(t *testing.T) {
@@ -241,6 +285,8 @@ func TestDotPanics(t *testing.T) {
 		"AxpyF32F64": func() { AxpyF32F64(1, make([]float32, 3), make([]float64, 4)) },
 		"Axpy64":     func() { Axpy64(1, make([]float64, 5), make([]float64, 4)) },
 		"DotRows4":   func() { DotRows4F32F64(new([4]float64), make([]float32, 3*4+3), 4, make([]float64, 4)) },
+		"SumRows4":   func() { Sum32Rows4(make([]float32, 3*8+7), 8, 8) },
+		"SumRows4ld": func() { Sum64Rows4(make([]float64, 100), 4, 5) },
 		"DotRows4ld": func() { DotRows4F32F64(new([4]float64), make([]float32, 100), 2, make([]float64, 4)) },
 	} {
 		func() {

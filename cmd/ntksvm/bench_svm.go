@@ -19,8 +19,8 @@ import (
 // summed in float64), in GB/s of Gram read, against a same-run
 // read-bandwidth baseline: asm.Sum32 (asm.Sum64 for float64) over the
 // Gram's own rows, the same rows per goroutine as the step and four rows
-// side by side as in the step, a pure streaming read of full vectors with
-// four accumulators (svmReadRows); (b) the exact
+// side by side as the step reads them (asm.Sum32Rows4), a pure streaming
+// read of full vectors (svmReadRows); (b) the exact
 // SVM solve (SMO, with and without bias) with its time and relative
 // duality gap.
 
@@ -190,21 +190,15 @@ func runSVMBench(ctx context.Context, e *env, args []string) error {
 // svmSink keeps the baseline's sums alive.
 var svmSink float64
 
-// svmReadChunk is the number of elements each of the four row streams of
-// svmReadRows advances per asm call: 8 KiB of float32, long enough that
-// the call costs about 1 %, short enough that the four streams run side by
-// side as in the step.
-const svmReadChunk = 2048
-
 // svmReadRows reads every row of k once on threads goroutines, each its
 // own contiguous block of rows as in the step (linalg.Gemv splits the rows
-// the same way), with asm.Sum32 or asm.Sum64: a pure streaming read at the
-// full vector width, the memory read-bandwidth baseline of the step. Like
-// the step (asm.DotRows4F32F64), it reads four rows side by side, in
-// chunks of svmReadChunk elements: several concurrent streams keep more
-// cache-line requests in flight than one, and a baseline that read fewer
-// at a time could be beaten by the step it measures. It returns the sum
-// of the sums.
+// the same way), four rows side by side as the step reads them
+// (asm.Sum32Rows4 and asm.Sum64Rows4, the pattern of
+// asm.DotRows4F32F64): a pure streaming read at the full vector width, the
+// memory read-bandwidth baseline of the step. Several concurrent streams
+// keep more cache-line requests in flight than one, so a one-row-at-a-time
+// baseline could be beaten by the step it measures. It returns the sum of
+// the sums.
 func svmReadRows[T linalg.Float](k linalg.Matrix[T], threads int) float64 {
 	threads = max(1, min(threads, k.Rows))
 	sums := make([]float64, threads)
@@ -214,17 +208,7 @@ func svmReadRows[T linalg.Float](k linalg.Matrix[T], threads int) float64 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var s float64
-			for i := lo; i < hi; i += 4 {
-				rows := min(4, hi-i)
-				for j0 := 0; j0 < k.Cols; j0 += svmReadChunk {
-					j1 := min(j0+svmReadChunk, k.Cols)
-					for r := range rows {
-						s += svmSum(k.Row(i + r)[j0:j1])
-					}
-				}
-			}
-			sums[w] = s
+			sums[w] = svmSumRows(k, lo, hi)
 		}()
 	}
 	wg.Wait()
@@ -235,13 +219,26 @@ func svmReadRows[T linalg.Float](k linalg.Matrix[T], threads int) float64 {
 	return t
 }
 
-// svmSum is asm.Sum32 or asm.Sum64 as a float64.
-func svmSum[T linalg.Float](r []T) float64 {
-	switch r := any(r).(type) {
+// svmSumRows is the sum of rows lo…hi-1 of k, four at a time.
+func svmSumRows[T linalg.Float](k linalg.Matrix[T], lo, hi int) float64 {
+	var s float64
+	switch d := any(k.Data).(type) {
 	case []float32:
-		return float64(asm.Sum32(r))
+		i := lo
+		for ; i+4 <= hi; i += 4 {
+			s += float64(asm.Sum32Rows4(d[i*k.Stride:], k.Stride, k.Cols))
+		}
+		for ; i < hi; i++ {
+			s += float64(asm.Sum32(d[i*k.Stride:][:k.Cols]))
+		}
 	case []float64:
-		return asm.Sum64(r)
+		i := lo
+		for ; i+4 <= hi; i += 4 {
+			s += asm.Sum64Rows4(d[i*k.Stride:], k.Stride, k.Cols)
+		}
+		for ; i < hi; i++ {
+			s += asm.Sum64(d[i*k.Stride:][:k.Cols])
+		}
 	}
-	return 0
+	return s
 }

@@ -46,6 +46,7 @@ func avx512Kernels() *Kernels {
 		dotF32F64:      dotVec(8, dotF32F64AVX512),
 		dotRows4F32F64: dotRows4Vec(8, dotRows4F32F64AVX512),
 		dot64:          dotVec(8, dot64AVX512),
+		dot64Rows4:     dotRows4Vec(8, dotRows4F64AVX512),
 		dot32:          dotVec(16, dot32AVX512),
 		axpyF32F64:     axpyVec(8, axpyF32F64AVX512),
 		axpy64:         axpyVec(8, axpy64AVX512),

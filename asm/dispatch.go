@@ -45,6 +45,7 @@ type Kernels struct {
 	// dotRows4F32F64 is four dotF32F64 calls on rows lda apart.
 	dotRows4F32F64 func(dst *[4]float64, a []float32, lda int, x []float64)
 	dot64          func(a, x []float64) float64
+	dot64Rows4     func(dst *[4]float64, a []float64, lda int, x []float64)
 	dot32          func(a, x []float32) float32
 	axpyF32F64     func(alpha float64, a []float32, y []float64)
 	axpy64         func(alpha float64, x, y []float64)

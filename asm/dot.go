@@ -39,6 +39,12 @@ func DotRows4F32F64(dst *[4]float64, a []float32, lda int, x []float64) {
 	active.DotRows4F32F64(dst, a, lda, x)
 }
 
+// Dot64Rows4 is DotRows4F32F64 for a float64 matrix: dst[r] =
+// Dot64(a[r*lda:r*lda+len(x)], x), bit for bit.
+func Dot64Rows4(dst *[4]float64, a []float64, lda int, x []float64) {
+	active.Dot64Rows4(dst, a, lda, x)
+}
+
 // AxpyF32F64 sets y[i] = fma(alpha, float64(a[i]), y[i]) for every i: adds
 // alpha times a float32 row to a float64 vector with one rounding per
 // element. It panics if len(a) != len(y).
@@ -98,6 +104,14 @@ func (k *Kernels) DotRows4F32F64(dst *[4]float64, a []float32, lda int, x []floa
 		panic("asm: DotRows4F32F64: a too short for four rows of len(x) at stride lda")
 	}
 	k.dotRows4F32F64(dst, a, lda, x)
+}
+
+// Dot64Rows4 is the package-level Dot64Rows4 on this kernel set.
+func (k *Kernels) Dot64Rows4(dst *[4]float64, a []float64, lda int, x []float64) {
+	if lda < len(x) || len(a) < 3*lda+len(x) {
+		panic("asm: Dot64Rows4: a too short for four rows of len(x) at stride lda")
+	}
+	k.dot64Rows4(dst, a, lda, x)
 }
 
 // AxpyF32F64 is the package-level AxpyF32F64 on this kernel set.
@@ -164,6 +178,14 @@ func fillDot(k *Kernels) {
 	}
 	if k.dot64 == nil {
 		k.dot64 = dotGeneric[float64, float64]
+	}
+	if k.dot64Rows4 == nil {
+		dot := k.dot64
+		k.dot64Rows4 = func(dst *[4]float64, a []float64, lda int, x []float64) {
+			for r := range dst {
+				dst[r] = dot(a[r*lda:][:len(x)], x)
+			}
+		}
 	}
 	if k.dot32 == nil {
 		k.dot32 = dotGeneric[float32, float32]

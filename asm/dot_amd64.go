@@ -95,10 +95,13 @@ func axpyVec[A float32 | float64](vec int, blocks func(alpha float64, a []A, y [
 //go:noescape
 func dotRows4F32F64AVX512(a []float32, lda int, x []float64, dst *[4]float64)
 
+//go:noescape
+func dotRows4F64AVX512(a []float64, lda int, x []float64, dst *[4]float64)
+
 // dotRows4Vec returns the four-row wrapper for blocks on multiples of vec
 // elements; it sums each row exactly as dotVec's wrapper does.
-func dotRows4Vec(vec int, blocks func(a []float32, lda int, x []float64, dst *[4]float64)) func(dst *[4]float64, a []float32, lda int, x []float64) {
-	return func(dst *[4]float64, a []float32, lda int, x []float64) {
+func dotRows4Vec[A float32 | float64](vec int, blocks func(a []A, lda int, x []float64, dst *[4]float64)) func(dst *[4]float64, a []A, lda int, x []float64) {
+	return func(dst *[4]float64, a []A, lda int, x []float64) {
 		m := len(x)
 		n := m - m%vec
 		if n == 0 {

@@ -928,3 +928,95 @@ reduce:
 	VZEROUPPER
 	MOVSD X0, ret+40(FP)
 	RET
+
+// ROW4F64 accumulates 32 elements of the float64 row at ptr into s0…s3
+// (one loop4 step of dot64AVX512).
+#define ROW4F64(ptr, s0, s1, s2, s3) \
+	VMOVUPD     (ptr), Z16; \
+	VMOVUPD     64(ptr), Z17; \
+	VMOVUPD     128(ptr), Z18; \
+	VMOVUPD     192(ptr), Z19; \
+	VFMADD231PD (DI), Z16, s0; \
+	VFMADD231PD 64(DI), Z17, s1; \
+	VFMADD231PD 128(DI), Z18, s2; \
+	VFMADD231PD 192(DI), Z19, s3
+
+// ROW1F64 accumulates 8 elements of the float64 row at ptr into s0.
+#define ROW1F64(ptr, s0) \
+	VMOVUPD     (ptr), Z16; \
+	VFMADD231PD (DI), Z16, s0
+
+// func dotRows4F64AVX512(a []float64, lda int, x []float64, dst *[4]float64)
+// Requires: AVX512F, AVX. len(x) a multiple of 8; rows r < 4 start at
+// a[r*lda]. Each row is summed exactly as dot64AVX512 sums it.
+TEXT ·dotRows4F64AVX512(SB), NOSPLIT, $0-64
+	MOVQ   a_base+0(FP), SI
+	MOVQ   lda+24(FP), AX
+	SHLQ   $3, AX
+	LEAQ   (SI)(AX*1), R8
+	LEAQ   (R8)(AX*1), R9
+	LEAQ   (R9)(AX*1), R10
+	MOVQ   x_base+32(FP), DI
+	MOVQ   x_len+40(FP), CX
+	MOVQ   dst+56(FP), DX
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	VXORPD Z4, Z4, Z4
+	VXORPD Z5, Z5, Z5
+	VXORPD Z6, Z6, Z6
+	VXORPD Z7, Z7, Z7
+	VXORPD Z8, Z8, Z8
+	VXORPD Z9, Z9, Z9
+	VXORPD Z10, Z10, Z10
+	VXORPD Z11, Z11, Z11
+	VXORPD Z12, Z12, Z12
+	VXORPD Z13, Z13, Z13
+	VXORPD Z14, Z14, Z14
+	VXORPD Z15, Z15, Z15
+	CMPQ   CX, $32
+	JB     one
+
+loop4:
+	ROW4F64(SI, Z0, Z1, Z2, Z3)
+	ROW4F64(R8, Z4, Z5, Z6, Z7)
+	ROW4F64(R9, Z8, Z9, Z10, Z11)
+	ROW4F64(R10, Z12, Z13, Z14, Z15)
+	ADDQ $256, SI
+	ADDQ $256, R8
+	ADDQ $256, R9
+	ADDQ $256, R10
+	ADDQ $256, DI
+	SUBQ $32, CX
+	CMPQ CX, $32
+	JAE  loop4
+
+one:
+	TESTQ CX, CX
+	JZ    reduce
+
+loop1:
+	ROW1F64(SI, Z0)
+	ROW1F64(R8, Z4)
+	ROW1F64(R9, Z8)
+	ROW1F64(R10, Z12)
+	ADDQ $64, SI
+	ADDQ $64, R8
+	ADDQ $64, R9
+	ADDQ $64, R10
+	ADDQ $64, DI
+	SUBQ $8, CX
+	JNZ  loop1
+
+reduce:
+	REDUCEPD(Z0, Z1, Z2, Z3, Y0, Y1, X0, X1)
+	REDUCEPD(Z4, Z5, Z6, Z7, Y4, Y5, X4, X5)
+	REDUCEPD(Z8, Z9, Z10, Z11, Y8, Y9, X8, X9)
+	REDUCEPD(Z12, Z13, Z14, Z15, Y12, Y13, X12, X13)
+	MOVSD X0, (DX)
+	MOVSD X4, 8(DX)
+	MOVSD X8, 16(DX)
+	MOVSD X12, 24(DX)
+	VZEROUPPER
+	RET

@@ -65,8 +65,8 @@ func TestDot(t *testing.T) {
 	}
 }
 
-// TestDotRows4 checks that the four-row dot gives exactly the bits of
-// four DotF32F64 calls, for every length 0…200 and strides with padding.
+// TestDotRows4 checks that the four-row dots give exactly the bits of
+// four DotF32F64 (Dot64) calls, for every length 0…200 and strides with padding.
 func TestDotRows4(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, k := range available {
@@ -81,6 +81,13 @@ func TestDotRows4(t *testing.T) {
 					for r := range 4 {
 						if want := k.DotF32F64(a[r*lda:][:n], x); math.Float64bits(got[r]) != math.Float64bits(want) {
 							t.Fatalf("n=%d lda=%d row %d: %v, DotF32F64 %v", n, lda, r, got[r], want)
+						}
+					}
+					a64 := randSlice[float64](rng, 3*lda+n)
+					k.Dot64Rows4(&got, a64, lda, x)
+					for r := range 4 {
+						if want := k.Dot64(a64[r*lda:][:n], x); math.Float64bits(got[r]) != math.Float64bits(want) {
+							t.Fatalf("Dot64Rows4 n=%d lda=%d row %d: %v, Dot64 %v", n, lda, r, got[r], want)
 						}
 					}
 				}
@@ -285,6 +292,7 @@ func TestDotPanics(t *testing.T) {
 		"AxpyF32F64": func() { AxpyF32F64(1, make([]float32, 3), make([]float64, 4)) },
 		"Axpy64":     func() { Axpy64(1, make([]float64, 5), make([]float64, 4)) },
 		"DotRows4":   func() { DotRows4F32F64(new([4]float64), make([]float32, 3*4+3), 4, make([]float64, 4)) },
+		"Dot64Rows4": func() { Dot64Rows4(new([4]float64), make([]float64, 3*4+3), 4, make([]float64, 4)) },
 		"SumRows4":   func() { Sum32Rows4(make([]float32, 3*8+7), 8, 8) },
 		"SumRows4ld": func() { Sum64Rows4(make([]float64, 100), 4, 5) },
 		"DotRows4ld": func() { DotRows4F32F64(new([4]float64), make([]float32, 100), 2, make([]float64, 4)) },

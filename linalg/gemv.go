@@ -81,22 +81,25 @@ func overlapsAny[X, A Float](y []X, a []A) bool {
 }
 
 // gemvN computes y[i0:i1] for y = alpha·A·x + beta·y with the asm dot
-// kernels (dot), a float32 A with float64 x four rows per call
-// (asm.DotRows4F32F64, which reads x once for four rows). Every y[i] is
+// kernels (dot), four rows per call for a float64 x (asm.DotRows4F32F64,
+// asm.Dot64Rows4, which read x once for four rows). Every y[i] is
 // the same bits as dot(row i, x), whatever the rows' grouping.
 func gemvN[A, X Float](alpha X, a Matrix[A], x []X, beta X, y []X, i0, i1 int) {
 	n, ld := a.Cols, a.Stride
 	x = x[:n]
 	i := i0
-	if a32, ok := any(a.Data).([]float32); ok {
-		if x64, ok := any(x).([]float64); ok {
-			var s [4]float64
-			for ; i+4 <= i1; i += 4 {
-				asm.DotRows4F32F64(&s, a32[i*ld:], ld, x64)
-				yy := y[i : i+4 : i+4]
-				for r, v := range s {
-					yy[r] = gemvOut(alpha, X(v), beta, yy[r])
-				}
+	if x64, ok := any(x).([]float64); ok {
+		var s [4]float64
+		for ; i+4 <= i1; i += 4 {
+			switch d := any(a.Data).(type) {
+			case []float32:
+				asm.DotRows4F32F64(&s, d[i*ld:], ld, x64)
+			case []float64:
+				asm.Dot64Rows4(&s, d[i*ld:], ld, x64)
+			}
+			yy := y[i : i+4 : i+4]
+			for r, v := range s {
+				yy[r] = gemvOut(alpha, X(v), beta, yy[r])
 			}
 		}
 	}

@@ -163,6 +163,10 @@ func BenchmarkGemv(b *testing.B) {
 	const n = 4096
 	rng := rand.New(rand.NewPCG(17, 18))
 	a := randMatrix[float32](rng, n, n, 0)
+	a64 := New[float64](n, n)
+	for i, v := range a.Data {
+		a64.Data[i] = float64(v)
+	}
 	x32, y32 := make([]float32, n), make([]float32, n)
 	x64, y64 := make([]float64, n), make([]float64, n)
 	for i := range n {
@@ -183,6 +187,14 @@ func BenchmarkGemv(b *testing.B) {
 				b.SetBytes(4 * n * n)
 				for b.Loop() {
 					if err := gemv("GemvF32F64", op, 1, a, x64, 0, y64, th, gemvMinWork); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("float64/"+name, func(b *testing.B) {
+				b.SetBytes(8 * n * n)
+				for b.Loop() {
+					if err := gemv("Gemv", op, 1, a64, x64, 0, y64, th, gemvMinWork); err != nil {
 						b.Fatal(err)
 					}
 				}

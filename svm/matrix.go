@@ -31,9 +31,10 @@ type KernelMatrix interface {
 // linalg.GemvF32F64 for float32) and AddRows run on linalg.Threads()
 // goroutines on the asm level-1 kernels, and every sum is in float64
 // whatever the element type: a float32 row is widened exactly (VCVTPS2PD)
-// and multiplied into float64 lanes with fused multiply-adds
-// (asm.DotF32F64, asm.AxpyF32F64), which streams the float32 Gram at about
-// the memory's read bandwidth. Results do not depend on the thread count.
+// and multiplied into float64 lanes with fused multiply-adds, four rows
+// per call (asm.DotRows4F32F64; asm.AxpyF32F64 for AddRows), which streams
+// the float32 Gram at about the memory's read bandwidth ("ntksvm bench
+// svm"). Results do not depend on the thread count.
 type Dense[T linalg.Float] struct {
 	M linalg.Matrix[T]
 	// Float32Sums once made MulVec of a float32 matrix sum in float32

@@ -37,13 +37,6 @@ type KernelMatrix interface {
 // svm"). Results do not depend on the thread count.
 type Dense[T linalg.Float] struct {
 	M linalg.Matrix[T]
-	// Float32Sums once made MulVec of a float32 matrix sum in float32
-	// blocks, about twice as fast as the scalar float64 sums of the time.
-	//
-	// Deprecated: it has no effect. The float64 sums (asm.DotF32F64) are
-	// now bandwidth-bound and as fast (BenchmarkMulVec), so MulVec always
-	// uses them and keeps their accuracy.
-	Float32Sums bool
 }
 
 // NewDense wraps m (not copied) as a KernelMatrix.

@@ -269,7 +269,7 @@ func TestMulVec32(t *testing.T) {
 				k.Data[i] = float32(rng.Float64())
 			}
 			got := make([]float64, rows)
-			(&Dense[float32]{M: k, Float32Sums: true}).MulVec(got, x)
+			NewDense(k).MulVec(got, x)
 			for i := range rows {
 				var want, abs float64
 				for j, v := range k.Row(i) {

@@ -421,9 +421,6 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *svmTrainFlags, lo
 		testK = svm.NewDense(kt)
 	}
 	k := svm.NewDense(gram)
-	// float32 Grams sum in float32 blocks in the subgradient trainer (as the
-	// authors' float32 code), in float64 in the exact solvers.
-	k.Float32Sums = f.solver == "subgradient"
 	n := train.x.Rows
 	model := &svm.Model{Machine: f.machine, Loss: loss.Name(), Epsilon: loss.Epsilon, Lambda: f.lambda,
 		Objective: obj.String(), Solver: f.solver, Kernel: f.kern.spec(), Params: map[string]string{}}

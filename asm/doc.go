@@ -1,6 +1,9 @@
 // Package asm holds the compute kernels everything in ntksvm rides on: ReLU
 // (forward and derivative mask) and the GEMM micro-kernels of the BLIS/Goto
-// design, in float32 and float64.
+// design, in float32 and float64; the arc-cosine kernels of the infinite-width
+// ReLU network's NTK/NNGP recursion (Acos64, ArcCosLayer64, ArcCosFirst64);
+// and the level-1 dot, axpy and sum kernels that stream a kernel matrix at
+// memory bandwidth (DotF32F64, DotRows4F32F64, AxpyF32F64, Sum32, …).
 //
 // Each kernel has a pure-Go reference (its "Go twin", always compiled) and
 // hand-written assembly for AVX2+FMA and AVX-512F on amd64 and NEON on arm64.

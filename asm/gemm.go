@@ -31,55 +31,45 @@ func (k *Kernels) Tile64() (mr, nr int) { return k.mr64, k.nr64 }
 // It panics if m or n is outside [0, MR] or [0, NR], if ldc < n, or if a,
 // b or c is too short.
 func (k *Kernels) GemmTile32(kc, m, n int, a, b, c []float32, ldc int) {
-	mr, nr := k.mr32, k.nr32
-	checkTile("GemmTile32", kc, m, n, mr, nr, len(a), len(b), len(c), ldc)
-	if m == 0 || n == 0 || kc == 0 {
-		return
-	}
-	if m == mr && n == nr {
-		k.gemmTile32(kc, a, b, c, ldc)
-		return
-	}
-	s := scratch32.Get().(*[maxTile]float32)
-	t := s[:mr*nr]
-	clear(t)
-	k.gemmTile32(kc, a, b, t, nr)
-	for i := range m {
-		ci := c[i*ldc : i*ldc+n]
-		for j, v := range t[i*nr : i*nr+n] {
-			ci[j] += v
-		}
-	}
-	scratch32.Put(s)
+	checkTile("GemmTile32", kc, m, n, k.mr32, k.nr32, len(a), len(b), len(c), ldc)
+	gemmTile(k.gemmTile32, &scratch32, k.mr32, k.nr32, kc, m, n, a, b, c, ldc)
 }
 
 // GemmTile64 is GemmTile32 for float64.
 func (k *Kernels) GemmTile64(kc, m, n int, a, b, c []float64, ldc int) {
-	mr, nr := k.mr64, k.nr64
-	checkTile("GemmTile64", kc, m, n, mr, nr, len(a), len(b), len(c), ldc)
+	checkTile("GemmTile64", kc, m, n, k.mr64, k.nr64, len(a), len(b), len(c), ldc)
+	gemmTile(k.gemmTile64, &scratch64, k.mr64, k.nr64, kc, m, n, a, b, c, ldc)
+}
+
+// gemmTile runs the full-tile kernel on a checked tile: directly on c when
+// the tile is full, else on a zeroed scratch tile whose m×n corner is then
+// added to c (the edge-tile contract of the kernels).
+func gemmTile[T float32 | float64](kernel func(int, []T, []T, []T, int), pool *sync.Pool,
+	mr, nr, kc, m, n int, a, b, c []T, ldc int) {
 	if m == 0 || n == 0 || kc == 0 {
 		return
 	}
 	if m == mr && n == nr {
-		k.gemmTile64(kc, a, b, c, ldc)
+		kernel(kc, a, b, c, ldc)
 		return
 	}
-	s := scratch64.Get().(*[maxTile]float64)
+	s := pool.Get().(*[maxTile]T)
 	t := s[:mr*nr]
 	clear(t)
-	k.gemmTile64(kc, a, b, t, nr)
+	kernel(kc, a, b, t, nr)
 	for i := range m {
 		ci := c[i*ldc : i*ldc+n]
 		for j, v := range t[i*nr : i*nr+n] {
 			ci[j] += v
 		}
 	}
-	scratch64.Put(s)
+	pool.Put(s)
 }
 
 // maxTile bounds MR·NR over all kernel sets.
 const maxTile = 1024
 
+// scratch32 and scratch64 hold *[maxTile]T edge tiles.
 var (
 	scratch32 = sync.Pool{New: func() any { return new([maxTile]float32) }}
 	scratch64 = sync.Pool{New: func() any { return new([maxTile]float64) }}

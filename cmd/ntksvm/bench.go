@@ -103,6 +103,23 @@ func (c *benchCommon) check() error {
 	return nil
 }
 
+// gflopsRow is one result of the GFLOP/s benchmarks ("micro", "gemm"); it is
+// also their JSON line. Seconds is the median time of one product (gemm
+// only).
+type gflopsRow struct {
+	Op         string  `json:"op"`
+	Dtype      string  `json:"dtype"`
+	Impl       string  `json:"impl"`
+	Threads    int     `json:"threads"`
+	M          int     `json:"m"`
+	K          int     `json:"k"`
+	N          int     `json:"n"`
+	GFlops     float64 `json:"gflops"`
+	PeakGFlops float64 `json:"peak_gflops"`
+	Pct        float64 `json:"pct"`
+	Seconds    float64 `json:"seconds,omitempty"`
+}
+
 // writeJSONLine prints v as one line of JSON.
 func writeJSONLine(w io.Writer, v any) error {
 	b, err := json.Marshal(v)

@@ -54,21 +54,6 @@ const maxGemmElems = 1 << 31
 // can shorten it.
 var peakTime = 200 * time.Millisecond
 
-// gemmRow is one result of "ntksvm bench gemm"; it is also the JSON line.
-type gemmRow struct {
-	Op         string  `json:"op"`
-	Dtype      string  `json:"dtype"`
-	Impl       string  `json:"impl"`
-	Threads    int     `json:"threads"`
-	M          int     `json:"m"`
-	K          int     `json:"k"`
-	N          int     `json:"n"`
-	GFlops     float64 `json:"gflops"`
-	PeakGFlops float64 `json:"peak_gflops"`
-	Pct        float64 `json:"pct"`
-	Seconds    float64 `json:"seconds"`
-}
-
 func runGemmBench(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "bench gemm", "[--sweep | --shapes MxKxN,…] [--float32 | --float64] [--threads T] [--runs R] [--json]")
 	sweep := fs.Bool("sweep", false, "square sizes 64…4096 instead of the paper's shapes")
@@ -137,7 +122,7 @@ func runGemmBench(ctx context.Context, e *env, args []string) error {
 		}
 		g := 2 * float64(s.m) * float64(s.k) * float64(s.n) / secs / 1e9
 		p := peak[s.dtype]
-		row := gemmRow{s.op, s.dtype, ks.Name(), c.threads, s.m, s.k, s.n, g, p, 100 * g / p, secs}
+		row := gflopsRow{s.op, s.dtype, ks.Name(), c.threads, s.m, s.k, s.n, g, p, 100 * g / p, secs}
 		if c.json {
 			if err := writeJSONLine(e.stdout, row); err != nil {
 				return err

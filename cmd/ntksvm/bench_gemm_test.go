@@ -16,7 +16,7 @@ func TestBenchGemmJSON(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	want := []gemmRow{
+	want := []gflopsRow{
 		{Op: "gemm", Dtype: "float32", Threads: 2, M: 33, K: 17, N: 40},
 		{Op: "gram", Dtype: "float32", Threads: 2, M: 50, K: 9, N: 50},
 		{Op: "syrk", Dtype: "float32", Threads: 2, M: 20, K: 7, N: 20},
@@ -25,7 +25,7 @@ func TestBenchGemmJSON(t *testing.T) {
 		t.Fatalf("got %d lines, want %d:\n%s", len(lines), len(want), out)
 	}
 	for i, l := range lines {
-		var r gemmRow
+		var r gflopsRow
 		dec := json.NewDecoder(strings.NewReader(l))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&r); err != nil {

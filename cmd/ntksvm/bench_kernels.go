@@ -198,20 +198,6 @@ func printCPU(w io.Writer) {
 		nonEmpty(strings.TrimSpace(c.BrandName), "unknown"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), ghz)
 }
 
-// microRow is one result of "ntksvm bench micro"; it is also the JSON line.
-type microRow struct {
-	Op         string  `json:"op"`
-	Dtype      string  `json:"dtype"`
-	Impl       string  `json:"impl"`
-	Threads    int     `json:"threads"`
-	M          int     `json:"m"`
-	K          int     `json:"k"`
-	N          int     `json:"n"`
-	GFlops     float64 `json:"gflops"`
-	PeakGFlops float64 `json:"peak_gflops"`
-	Pct        float64 `json:"pct"`
-}
-
 // maxMicroK bounds --k: the packed panels (1.3 MiB at k = 1024 with
 // the AVX-512 float64 tile) should stay in L2.
 const maxMicroK = 1024
@@ -236,7 +222,7 @@ func runMicroBench(ctx context.Context, e *env, args []string) error {
 	if *k < 1 || *k > maxMicroK {
 		return usageError("--k %d: want 1…%d", *k, maxMicroK)
 	}
-	var rows []microRow
+	var rows []gflopsRow
 	for _, threads := range threadCounts(c.threads) {
 		for _, ks := range asm.Available() {
 			for _, dtype := range []string{"float32", "float64"} {
@@ -329,7 +315,7 @@ func microSweep64(ks *asm.Kernels, kc int) sweep {
 // microOne measures one kernel set and dtype: in each run, the FMA peak
 // and then the micro-kernel, each on threads locked goroutines with their
 // own data; the medians give the row.
-func microOne(ctx context.Context, ks *asm.Kernels, dtype string, kc, threads, runs int) (microRow, error) {
+func microOne(ctx context.Context, ks *asm.Kernels, dtype string, kc, threads, runs int) (gflopsRow, error) {
 	mk := microSweep32
 	peak := ks.PeakFMA32
 	mr, nr := ks.Tile32()
@@ -353,7 +339,7 @@ func microOne(ctx context.Context, ks *asm.Kernels, dtype string, kc, threads, r
 	var kern, top, ratio []float64
 	for r := -1; r < runs; r++ { // run -1 is the warm-up
 		if err := ctx.Err(); err != nil {
-			return microRow{}, err
+			return gflopsRow{}, err
 		}
 		// A run alternates short slices of peak loop and kernel, so that
 		// both see the same clock speed and the same share of a busy
@@ -378,7 +364,7 @@ func microOne(ctx context.Context, ks *asm.Kernels, dtype string, kc, threads, r
 		}
 	}
 	// pct is the median of the per-run ratios.
-	return microRow{"micro", dtype, ks.Name(), threads, mr, kc, nr, median(kern), median(top), 100 * median(ratio)}, nil
+	return gflopsRow{"micro", dtype, ks.Name(), threads, mr, kc, nr, median(kern), median(top), 100 * median(ratio), 0}, nil
 }
 
 // calibrate returns how many repetitions of fn take about one slice,

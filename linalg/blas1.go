@@ -46,20 +46,9 @@ func dot[A, X Float](a []A, x []X) X {
 			return X(asm.Dot64(a, x))
 		}
 	}
-	// A float64 row against a float32 vector: no kernel, nothing uses it.
-	var s0, s1, s2, s3 X
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		aa, xx := a[i:i+4:i+4], x[i:i+4:i+4]
-		s0 += X(aa[0]) * xx[0]
-		s1 += X(aa[1]) * xx[1]
-		s2 += X(aa[2]) * xx[2]
-		s3 += X(aa[3]) * xx[3]
-	}
-	for ; i < len(a); i++ {
-		s0 += X(a[i]) * x[i]
-	}
-	return (s0 + s1) + (s2 + s3)
+	// A float64 row against a float32 vector: no caller (Gemv has A = X,
+	// GemvF32F64 a float32 row and a float64 vector).
+	panic("linalg: dot of a float64 row with a float32 vector")
 }
 
 // Axpy computes y += alpha·x. float64 vectors get one fused multiply-add

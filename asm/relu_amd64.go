@@ -65,19 +65,6 @@ func ntThreshold() int {
 	return 4 << 20
 }
 
-// reluTail is the Go part of every wrapper: the documented ReLU, keeping a
-// NaN bit for bit like the assembly (Go's max clears its sign on amd64).
-func reluTail[T float32 | float64](dst, x []T) {
-	dst = dst[:len(x)]
-	for i, v := range x {
-		if v > 0 || v != v {
-			dst[i] = v
-		} else {
-			dst[i] = 0
-		}
-	}
-}
-
 // reluVec returns a wrapper that runs blocks (for multiples of vec
 // elements) and nt (the same with non-temporal stores, for a dst aligned to
 // align bytes) and finishes in Go.
@@ -90,13 +77,13 @@ func reluVec[T float32 | float64](vec, align int, blocks, nt func(dst, x []T)) f
 			// Non-temporal stores want an aligned dst: the head goes to Go.
 			h := (align - int(uintptr(unsafe.Pointer(&dst[0]))%uintptr(align))) % align / esz
 			h = min(h, len(x))
-			reluTail(dst[:h], x[:h])
+			reluGeneric(dst[:h], x[:h])
 			dst, x = dst[h:], x[h:]
 			run = nt
 		}
 		n := len(x) - len(x)%vec
 		run(dst[:n], x[:n])
-		reluTail(dst[n:], x[n:])
+		reluGeneric(dst[n:], x[n:])
 	}
 }
 

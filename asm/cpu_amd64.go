@@ -39,6 +39,9 @@ func avx512Kernels() *Kernels {
 		fmaPeak32:  fmaPeakAVX512F32,
 		fmaPeak64:  fmaPeakAVX512F64,
 
+		gemmPackB64: gemmPackBAVX512F64,
+		gemmPF64:    gemmPFAVX512F64,
+
 		acos64:        acos64AVX512,
 		arcCosLayer64: arcCosLayer64AVX512,
 		arcCosFirst64: arcCosFirst64AVX512,

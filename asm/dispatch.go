@@ -27,6 +27,15 @@ type Kernels struct {
 	gemmTile32 func(k int, a, b, c []float32, ldc int)
 	gemmTile64 func(k int, a, b, c []float64, ldc int)
 
+	// gemmPackB64 is the float64 tile kernel that packs its B sliver from
+	// the unpacked matrix as it goes (gemmpack.go); fusedPackB64 records
+	// that the set has its own, rather than the Go fill.
+	gemmPackB64  func(k int, a, b []float64, ldb int, bp, c []float64, ldc int)
+	fusedPackB64 bool
+	// gemmPF64 is gemmTile64 that also prefetches rows runs of NR
+	// float64 at pf[q*ldpf:] (gemmpack.go).
+	gemmPF64 func(k int, a, b, c []float64, ldc int, pf []float64, ldpf, rows int)
+
 	// fmaPeak32 and fmaPeak64 run n iterations of a register-only loop of
 	// independent FMAs and return the number of floating-point operations
 	// done (2 per lane per FMA); used to measure the machine's peak.
@@ -78,6 +87,7 @@ func init() {
 	for _, k := range available {
 		fillArcCos(k)
 		fillDot(k)
+		fillGemmPack(k)
 	}
 	active, chooseErr = choose(os.Getenv("NTKSVM_SIMD"))
 	if chooseErr != nil {

@@ -39,7 +39,9 @@ func avx512Kernels() *Kernels {
 		fmaPeak32:  fmaPeakAVX512F32,
 		fmaPeak64:  fmaPeakAVX512F64,
 
+		gemmPackB32: gemmPackBAVX512F32,
 		gemmPackB64: gemmPackBAVX512F64,
+		gemmPF32:    gemmPFAVX512F32,
 		gemmPF64:    gemmPFAVX512F64,
 
 		acos64:        acos64AVX512,

@@ -27,13 +27,17 @@ type Kernels struct {
 	gemmTile32 func(k int, a, b, c []float32, ldc int)
 	gemmTile64 func(k int, a, b, c []float64, ldc int)
 
-	// gemmPackB64 is the float64 tile kernel that packs its B sliver from
-	// the unpacked matrix as it goes (gemmpack.go); fusedPackB64 records
-	// that the set has its own, rather than the Go fill.
+	// gemmPackB32 and gemmPackB64 are the tile kernels that pack their B
+	// sliver from the unpacked matrix as they go (gemmpack.go);
+	// fusedPackB32 and fusedPackB64 record that the set has its own,
+	// rather than the Go fill.
+	gemmPackB32  func(k int, a, b []float32, ldb int, bp, c []float32, ldc int)
 	gemmPackB64  func(k int, a, b []float64, ldb int, bp, c []float64, ldc int)
+	fusedPackB32 bool
 	fusedPackB64 bool
-	// gemmPF64 is gemmTile64 that also prefetches rows runs of NR
-	// float64 at pf[q*ldpf:] (gemmpack.go).
+	// gemmPF32 and gemmPF64 are gemmTile32 and gemmTile64 that also
+	// prefetch rows runs of NR elements at pf[q*ldpf:] (gemmpack.go).
+	gemmPF32 func(k int, a, b, c []float32, ldc int, pf []float32, ldpf, rows int)
 	gemmPF64 func(k int, a, b, c []float64, ldc int, pf []float64, ldpf, rows int)
 
 	// fmaPeak32 and fmaPeak64 run n iterations of a register-only loop of

@@ -19,17 +19,7 @@ import "fmt"
 //
 // It panics if kc < 0, ldb < NR, ldc < NR, or a, b, bp or c is too short.
 func (k *Kernels) GemmTilePackB64(kc int, a, b []float64, ldb int, bp, c []float64, ldc int) {
-	mr, nr := k.mr64, k.nr64
-	switch {
-	case kc < 0 || ldb < nr || ldc < nr:
-		panic(fmt.Sprintf("asm: GemmTilePackB64: k=%d ldb=%d ldc=%d with an %d×%d tile", kc, ldb, ldc, mr, nr))
-	case len(a) < kc*mr || len(bp) < kc*nr:
-		panic(fmt.Sprintf("asm: GemmTilePackB64: packed panels too short for k=%d", kc))
-	case kc > 0 && len(b) < (kc-1)*ldb+nr:
-		panic(fmt.Sprintf("asm: GemmTilePackB64: b too short for k=%d, ldb=%d", kc, ldb))
-	case len(c) < (mr-1)*ldc+nr:
-		panic(fmt.Sprintf("asm: GemmTilePackB64: c too short for ldc=%d", ldc))
-	}
+	checkPackB("GemmTilePackB64", kc, k.mr64, k.nr64, len(a), len(b), ldb, len(bp), len(c), ldc)
 	if kc == 0 {
 		return
 	}
@@ -47,17 +37,7 @@ func (k *Kernels) GemmTilePackB64(kc int, a, b []float64, ldb int, bp, c []float
 // It panics if kc < 0, ldc < NR, rows < 0, rows > 0 with ldpf < NR, or a,
 // b, c or pf is too short.
 func (k *Kernels) GemmTilePrefetch64(kc int, a, b, c []float64, ldc int, pf []float64, ldpf, rows int) {
-	mr, nr := k.mr64, k.nr64
-	switch {
-	case kc < 0 || ldc < nr || rows < 0 || (rows > 0 && ldpf < nr):
-		panic(fmt.Sprintf("asm: GemmTilePrefetch64: k=%d ldc=%d rows=%d ldpf=%d with an %d×%d tile", kc, ldc, rows, ldpf, mr, nr))
-	case len(a) < kc*mr || len(b) < kc*nr:
-		panic(fmt.Sprintf("asm: GemmTilePrefetch64: packed panels too short for k=%d", kc))
-	case rows > 0 && len(pf) < (rows-1)*ldpf+nr:
-		panic(fmt.Sprintf("asm: GemmTilePrefetch64: pf too short for %d rows, ldpf=%d", rows, ldpf))
-	case len(c) < (mr-1)*ldc+nr:
-		panic(fmt.Sprintf("asm: GemmTilePrefetch64: c too short for ldc=%d", ldc))
-	}
+	checkPrefetch("GemmTilePrefetch64", kc, k.mr64, k.nr64, len(a), len(b), len(c), ldc, len(pf), ldpf, rows)
 	if kc == 0 {
 		return
 	}
@@ -68,20 +48,78 @@ func (k *Kernels) GemmTilePrefetch64(kc int, a, b, c []float64, ldc int, pf []fl
 	k.gemmPF64(kc, a, b, c, ldc, pf, ldpf, rows)
 }
 
+// GemmTilePackB32 is GemmTilePackB64 for float32.
+func (k *Kernels) GemmTilePackB32(kc int, a, b []float32, ldb int, bp, c []float32, ldc int) {
+	checkPackB("GemmTilePackB32", kc, k.mr32, k.nr32, len(a), len(b), ldb, len(bp), len(c), ldc)
+	if kc == 0 {
+		return
+	}
+	k.gemmPackB32(kc, a, b, ldb, bp, c, ldc)
+}
+
+// GemmTilePrefetch32 is GemmTilePrefetch64 for float32.
+func (k *Kernels) GemmTilePrefetch32(kc int, a, b, c []float32, ldc int, pf []float32, ldpf, rows int) {
+	checkPrefetch("GemmTilePrefetch32", kc, k.mr32, k.nr32, len(a), len(b), len(c), ldc, len(pf), ldpf, rows)
+	if kc == 0 {
+		return
+	}
+	if rows == 0 {
+		k.gemmTile32(kc, a, b, c, ldc)
+		return
+	}
+	k.gemmPF32(kc, a, b, c, ldc, pf, ldpf, rows)
+}
+
 // FusedPackB64 reports whether GemmTilePackB64 has a kernel of its own in
 // this set. Without one it packs and then calls the tile kernel, which is
 // no faster than packing the whole panel first.
 func (k *Kernels) FusedPackB64() bool { return k.fusedPackB64 }
 
-// fillGemmPack gives a kernel set without a fused pack-and-compute kernel
-// the Go one, built on the set's own tile kernel.
+// FusedPackB32 is FusedPackB64 for GemmTilePackB32.
+func (k *Kernels) FusedPackB32() bool { return k.fusedPackB32 }
+
+// fillGemmPack gives a kernel set without fused pack-and-compute or
+// prefetching tile kernels the Go ones, built on the set's own tile
+// kernels.
 func fillGemmPack(k *Kernels) {
+	k.fusedPackB32 = k.gemmPackB32 != nil
+	k.fusedPackB64 = k.gemmPackB64 != nil
+	if k.gemmPackB32 == nil {
+		k.gemmPackB32 = packThenTile(k.nr32, k.gemmTile32)
+	}
 	if k.gemmPackB64 == nil {
-		k.gemmPackB64 = packThenTile64(k)
-	} else {
-		k.fusedPackB64 = true
+		k.gemmPackB64 = packThenTile(k.nr64, k.gemmTile64)
+	}
+	if k.gemmPF32 == nil {
+		k.gemmPF32 = tileNoPrefetch(k.gemmTile32)
 	}
 	if k.gemmPF64 == nil {
-		k.gemmPF64 = tileNoPrefetch64(k)
+		k.gemmPF64 = tileNoPrefetch(k.gemmTile64)
+	}
+}
+
+func checkPackB(fn string, kc, mr, nr, la, lb, ldb, lbp, lc, ldc int) {
+	switch {
+	case kc < 0 || ldb < nr || ldc < nr:
+		panic(fmt.Sprintf("asm: %s: k=%d ldb=%d ldc=%d with an %d×%d tile", fn, kc, ldb, ldc, mr, nr))
+	case la < kc*mr || lbp < kc*nr:
+		panic(fmt.Sprintf("asm: %s: packed panels too short for k=%d", fn, kc))
+	case kc > 0 && lb < (kc-1)*ldb+nr:
+		panic(fmt.Sprintf("asm: %s: b too short for k=%d, ldb=%d", fn, kc, ldb))
+	case lc < (mr-1)*ldc+nr:
+		panic(fmt.Sprintf("asm: %s: c too short for ldc=%d", fn, ldc))
+	}
+}
+
+func checkPrefetch(fn string, kc, mr, nr, la, lb, lc, ldc, lpf, ldpf, rows int) {
+	switch {
+	case kc < 0 || ldc < nr || rows < 0 || (rows > 0 && ldpf < nr):
+		panic(fmt.Sprintf("asm: %s: k=%d ldc=%d rows=%d ldpf=%d with an %d×%d tile", fn, kc, ldc, rows, ldpf, mr, nr))
+	case la < kc*mr || lb < kc*nr:
+		panic(fmt.Sprintf("asm: %s: packed panels too short for k=%d", fn, kc))
+	case rows > 0 && lpf < (rows-1)*ldpf+nr:
+		panic(fmt.Sprintf("asm: %s: pf too short for %d rows, ldpf=%d", fn, rows, ldpf))
+	case lc < (mr-1)*ldc+nr:
+		panic(fmt.Sprintf("asm: %s: c too short for ldc=%d", fn, ldc))
 	}
 }

@@ -13,3 +13,13 @@ func gemmPackBAVX512F64(k int, a, b []float64, ldb int, bp, c []float64, ldc int
 //
 //go:noescape
 func gemmPFAVX512F64(k int, a, b, c []float64, ldc int, pf []float64, ldpf, rows int)
+
+// gemmPackBAVX512F32 is gemmPackBAVX512F64 for the 8×48 float32 kernel.
+//
+//go:noescape
+func gemmPackBAVX512F32(k int, a, b []float32, ldb int, bp, c []float32, ldc int)
+
+// gemmPFAVX512F32 is gemmPFAVX512F64 for the 8×48 float32 kernel.
+//
+//go:noescape
+func gemmPFAVX512F32(k int, a, b, c []float32, ldc int, pf []float32, ldpf, rows int)

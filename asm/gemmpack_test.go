@@ -9,109 +9,139 @@ import (
 // packCase is one GemmTilePackB64/GemmTilePrefetch64 case: a packed A
 // sliver, a kc×NR block of an unpacked B with leading dimension ldb (the
 // slice ends right after the block's last element), and C with ldc > NR.
-type packCase struct {
+type packCase[T float] struct {
 	kc, ldb, ldc int
-	a, b, c0     []float64
+	a, b, c0     []T
 }
 
-func newPackCase(rng *rand.Rand, mr, nr, kc, ldb int) packCase {
-	pc := packCase{kc: kc, ldb: ldb, ldc: nr + 3}
-	pc.a = make([]float64, kc*mr)
+func newPackCase[T float](rng *rand.Rand, mr, nr, kc, ldb int) packCase[T] {
+	pc := packCase[T]{kc: kc, ldb: ldb, ldc: nr + 3}
+	pc.a = make([]T, kc*mr)
 	for i := range pc.a {
-		pc.a[i] = rng.Float64()*2 - 1
+		pc.a[i] = T(rng.Float64()*2 - 1)
 	}
 	nb := 0
 	if kc > 0 {
 		nb = (kc-1)*ldb + nr
 	}
-	pc.b = make([]float64, nb)
+	pc.b = make([]T, nb)
 	for i := range pc.b {
-		pc.b[i] = rng.Float64()*2 - 1
+		pc.b[i] = T(rng.Float64()*2 - 1)
 	}
-	pc.c0 = make([]float64, (mr-1)*pc.ldc+nr)
+	pc.c0 = make([]T, (mr-1)*pc.ldc+nr)
 	for i := range pc.c0 {
-		pc.c0[i] = rng.Float64()*2 - 1
+		pc.c0[i] = T(rng.Float64()*2 - 1)
 	}
 	return pc
 }
 
-// want returns the packed sliver and C of packing B first and calling
-// GemmTile64: the result both fused paths must reproduce bitwise.
-func (pc packCase) want(k *Kernels) (bp, c []float64) {
-	mr, nr := k.Tile64()
-	bp = make([]float64, pc.kc*nr)
+// want returns the packed sliver and C of packing B first and calling the
+// tile kernel: the result both fused paths must reproduce bitwise.
+func (pc packCase[T]) want(f packFuncs[T]) (bp, c []T) {
+	bp = make([]T, pc.kc*f.nr)
 	for p := range pc.kc {
-		copy(bp[p*nr:p*nr+nr], pc.b[p*pc.ldb:p*pc.ldb+nr])
+		copy(bp[p*f.nr:p*f.nr+f.nr], pc.b[p*pc.ldb:p*pc.ldb+f.nr])
 	}
-	c = append([]float64(nil), pc.c0...)
-	k.GemmTile64(pc.kc, mr, nr, pc.a, bp, c, pc.ldc)
+	c = append([]T(nil), pc.c0...)
+	f.tile(pc.kc, f.mr, f.nr, pc.a, bp, c, pc.ldc)
 	return bp, c
+}
+
+// packFuncs are one set's kernels for one element type.
+type packFuncs[T float] struct {
+	name     string
+	mr, nr   int
+	tile     func(kc, m, n int, a, b, c []T, ldc int)
+	packB    func(kc int, a, b []T, ldb int, bp, c []T, ldc int)
+	twin     func(kc int, a, b []T, ldb int, bp, c []T, ldc int)
+	prefetch func(kc int, a, b, c []T, ldc int, pf []T, ldpf, rows int)
+}
+
+func packFuncs32(k *Kernels) packFuncs[float32] {
+	mr, nr := k.Tile32()
+	return packFuncs[float32]{k.name + "/float32", mr, nr, k.GemmTile32, k.GemmTilePackB32,
+		packThenTile(nr, k.gemmTile32), k.GemmTilePrefetch32}
+}
+
+func packFuncs64(k *Kernels) packFuncs[float64] {
+	mr, nr := k.Tile64()
+	return packFuncs[float64]{k.name + "/float64", mr, nr, k.GemmTile64, k.GemmTilePackB64,
+		packThenTile(nr, k.gemmTile64), k.GemmTilePrefetch64}
 }
 
 // packLdbs are the leading dimensions of B each case tries: NR itself,
 // odd offsets (rows not aligned to anything) and a wide one.
 func packLdbs(nr int) []int { return []int{nr, nr + 1, nr + 7, 3*nr + 5, 1000} }
 
-// TestGemmTilePackB64 checks the fused kernel of every set and its Go twin
-// against packing then GemmTile64, bitwise, with canaries around the packed
-// sliver and C.
-func TestGemmTilePackB64(t *testing.T) {
+// TestGemmTilePackB checks the fused kernels of every set and their Go
+// twins against packing then the tile kernel, bitwise, with canaries
+// around the packed sliver and C.
+func TestGemmTilePackB(t *testing.T) {
 	for _, k := range available {
-		mr, nr := k.Tile64()
-		rng := rand.New(rand.NewPCG(11, uint64(mr*nr)))
-		twin := packThenTile64(k)
-		for _, kc := range tileKs(rng, testing.Short()) {
-			for _, ldb := range packLdbs(nr) {
-				pc := newPackCase(rng, mr, nr, kc, ldb)
-				wantBP, wantC := pc.want(k)
-				for _, impl := range []struct {
-					name string
-					f    func(kc int, a, b []float64, ldb int, bp, c []float64, ldc int)
-				}{
-					{"kernel", k.GemmTilePackB64},
-					{"twin", twin},
-				} {
-					bp, bpOK := guarded[float64](kc*nr, 0)
-					c, cOK := guarded[float64](len(pc.c0), 1)
-					copy(c, pc.c0)
-					impl.f(kc, pc.a, pc.b, ldb, bp, c, pc.ldc)
-					if i := firstDiff(bp, wantBP); i >= 0 {
-						t.Fatalf("%s %s k=%d ldb=%d: packed sliver differs at %d: %v, want %v", k.name, impl.name, kc, ldb, i, bp[i], wantBP[i])
-					}
-					if i := firstDiff(c, wantC); i >= 0 {
-						t.Fatalf("%s %s k=%d ldb=%d: c differs at %d: %v, want %v", k.name, impl.name, kc, ldb, i, c[i], wantC[i])
-					}
-					if !bpOK() || !cOK() {
-						t.Fatalf("%s %s k=%d ldb=%d: wrote outside the packed sliver or C", k.name, impl.name, kc, ldb)
-					}
+		testPackB(t, packFuncs32(k))
+		testPackB(t, packFuncs64(k))
+	}
+}
+
+func testPackB[T float](t *testing.T, f packFuncs[T]) {
+	mr, nr := f.mr, f.nr
+	rng := rand.New(rand.NewPCG(11, uint64(mr*nr)))
+	for _, kc := range tileKs(rng, testing.Short()) {
+		for _, ldb := range packLdbs(nr) {
+			pc := newPackCase[T](rng, mr, nr, kc, ldb)
+			wantBP, wantC := pc.want(f)
+			for _, impl := range []struct {
+				name string
+				f    func(kc int, a, b []T, ldb int, bp, c []T, ldc int)
+			}{
+				{"kernel", f.packB},
+				{"twin", f.twin},
+			} {
+				bp, bpOK := guarded[T](kc*nr, 0)
+				c, cOK := guarded[T](len(pc.c0), 1)
+				copy(c, pc.c0)
+				impl.f(kc, pc.a, pc.b, ldb, bp, c, pc.ldc)
+				if i := firstDiff(bp, wantBP); i >= 0 {
+					t.Fatalf("%s %s k=%d ldb=%d: packed sliver differs at %d: %v, want %v", f.name, impl.name, kc, ldb, i, bp[i], wantBP[i])
+				}
+				if i := firstDiff(c, wantC); i >= 0 {
+					t.Fatalf("%s %s k=%d ldb=%d: c differs at %d: %v, want %v", f.name, impl.name, kc, ldb, i, c[i], wantC[i])
+				}
+				if !bpOK() || !cOK() {
+					t.Fatalf("%s %s k=%d ldb=%d: wrote outside the packed sliver or C", f.name, impl.name, kc, ldb)
 				}
 			}
 		}
 	}
 }
 
-// TestGemmTilePrefetch64 checks that the prefetching tile kernel of every
-// set computes bitwise what GemmTile64 does, for any number of prefetched
-// rows (none, a few, all, more than the steps), and writes only C.
-func TestGemmTilePrefetch64(t *testing.T) {
+// TestGemmTilePrefetch checks that the prefetching tile kernels of every
+// set compute bitwise what the tile kernels do, for any number of
+// prefetched rows (none, a few, all, more than the steps), and write only C.
+func TestGemmTilePrefetch(t *testing.T) {
 	for _, k := range available {
-		mr, nr := k.Tile64()
-		rng := rand.New(rand.NewPCG(12, uint64(mr*nr)))
-		for _, kc := range tileKs(rng, testing.Short()) {
-			pc := newPackCase(rng, mr, nr, kc, nr)
-			bp, wantC := pc.want(k)
-			for _, rows := range []int{0, 1, 5, kc, 2*kc + 3} {
-				for _, ldpf := range []int{nr, 1000} {
-					pf := make([]float64, max(rows-1, 0)*ldpf+nr)
-					c, cOK := guarded[float64](len(pc.c0), 1)
-					copy(c, pc.c0)
-					k.GemmTilePrefetch64(kc, pc.a, bp, c, pc.ldc, pf[:max(rows-1, 0)*ldpf+nr], ldpf, rows)
-					if i := firstDiff(c, wantC); i >= 0 {
-						t.Fatalf("%s k=%d rows=%d ldpf=%d: c differs at %d: %v, want %v", k.name, kc, rows, ldpf, i, c[i], wantC[i])
-					}
-					if !cOK() {
-						t.Fatalf("%s k=%d rows=%d ldpf=%d: wrote outside C", k.name, kc, rows, ldpf)
-					}
+		testPrefetch(t, packFuncs32(k))
+		testPrefetch(t, packFuncs64(k))
+	}
+}
+
+func testPrefetch[T float](t *testing.T, f packFuncs[T]) {
+	mr, nr := f.mr, f.nr
+	rng := rand.New(rand.NewPCG(12, uint64(mr*nr)))
+	for _, kc := range tileKs(rng, testing.Short()) {
+		pc := newPackCase[T](rng, mr, nr, kc, nr)
+		bp, wantC := pc.want(f)
+		for _, rows := range []int{0, 1, 5, kc, 2*kc + 3} {
+			for _, ldpf := range []int{nr, 1000} {
+				pf := make([]T, max(rows-1, 0)*ldpf+nr)
+				c, cOK := guarded[T](len(pc.c0), 1)
+				copy(c, pc.c0)
+				f.prefetch(kc, pc.a, bp, c, pc.ldc, pf, ldpf, rows)
+				if i := firstDiff(c, wantC); i >= 0 {
+					t.Fatalf("%s k=%d rows=%d ldpf=%d: c differs at %d: %v, want %v", f.name, kc, rows, ldpf, i, c[i], wantC[i])
+				}
+				if !cOK() {
+					t.Fatalf("%s k=%d rows=%d ldpf=%d: wrote outside C", f.name, kc, rows, ldpf)
 				}
 			}
 		}
@@ -142,6 +172,14 @@ func TestGemmTilePackB64Panics(t *testing.T) {
 		{"prefetch short pf", func() { k.GemmTilePrefetch64(4, a, bp, c, nr, b, nr, 5) }},
 		{"prefetch short b", func() { k.GemmTilePrefetch64(4, a, bp[:4*nr-1], c, nr, b, nr, 1) }},
 		{"prefetch short c", func() { k.GemmTilePrefetch64(4, a, bp, c[:len(c)-1], nr, b, nr, 1) }},
+		{"float32 ldb < NR", func() {
+			m32, n32 := k.Tile32()
+			k.GemmTilePackB32(1, make([]float32, m32), make([]float32, n32), n32-1, make([]float32, n32), make([]float32, m32*n32), n32)
+		}},
+		{"float32 prefetch short pf", func() {
+			m32, n32 := k.Tile32()
+			k.GemmTilePrefetch32(1, make([]float32, m32), make([]float32, n32), make([]float32, m32*n32), n32, make([]float32, n32), n32, 2)
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer func() {
@@ -154,18 +192,18 @@ func TestGemmTilePackB64Panics(t *testing.T) {
 	}
 }
 
-// TestFusedPackB64 checks which sets report a fused kernel of their own:
-// the generic set never does, the AVX-512 set always.
-func TestFusedPackB64(t *testing.T) {
-	if generic.FusedPackB64() {
+// TestFusedPackB checks which sets report fused kernels of their own: the
+// generic set never does, the AVX-512 set always.
+func TestFusedPackB(t *testing.T) {
+	if generic.FusedPackB32() || generic.FusedPackB64() {
 		t.Error("generic reports a fused kernel")
 	}
-	if k := Lookup("avx512"); k != nil && !k.FusedPackB64() {
+	if k := Lookup("avx512"); k != nil && (!k.FusedPackB32() || !k.FusedPackB64()) {
 		t.Error("avx512 reports no fused kernel")
 	}
 	if runtime.GOARCH != "amd64" {
 		for _, k := range available {
-			if k.FusedPackB64() {
+			if k.FusedPackB32() || k.FusedPackB64() {
 				t.Errorf("%s reports a fused kernel on %s", k.name, runtime.GOARCH)
 			}
 		}

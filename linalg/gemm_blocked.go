@@ -75,11 +75,18 @@ func kernelFor[T Float](ks *asm.Kernels) (mr, nr int, f func(kc, m, n int, a, b,
 func fusedFor[T Float](ks *asm.Kernels) (fused func(kc int, a, b []T, ldb int, bp, c []T, ldc int),
 	pf func(kc int, a, b, c []T, ldc int, pf []T, ldpf, rows int)) {
 	var z T
-	if _, ok := any(z).(float64); ok && ks.FusedPackB64() {
-		return any(ks.GemmTilePackB64).(func(int, []T, []T, int, []T, []T, int)),
-			any(ks.GemmTilePrefetch64).(func(int, []T, []T, []T, int, []T, int, int))
+	if _, ok := any(z).(float32); ok {
+		if !ks.FusedPackB32() {
+			return nil, nil
+		}
+		return any(ks.GemmTilePackB32).(func(int, []T, []T, int, []T, []T, int)),
+			any(ks.GemmTilePrefetch32).(func(int, []T, []T, []T, int, []T, int, int))
 	}
-	return nil, nil
+	if !ks.FusedPackB64() {
+		return nil, nil
+	}
+	return any(ks.GemmTilePackB64).(func(int, []T, []T, int, []T, []T, int)),
+		any(ks.GemmTilePrefetch64).(func(int, []T, []T, []T, int, []T, int, int))
 }
 
 // region is a block [i0, i1)×[j0, j1) of C computed by one worker.

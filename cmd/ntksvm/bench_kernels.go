@@ -262,50 +262,25 @@ const microA, microB = 8, 4
 // returns the flops done.
 type sweep func() float64
 
-// microSweep32 builds one thread's float32 panels and its sweep.
-func microSweep32(ks *asm.Kernels, kc int) sweep {
-	mr, nr := ks.Tile32()
-	a := make([]float32, microA*kc*mr)
-	b := make([]float32, microB*kc*nr)
+// microSweep builds one thread's panels for an mr×nr tile kernel and its
+// sweep.
+func microSweep[T float32 | float64](tile func(kc, m, n int, a, b, c []T, ldc int), mr, nr, kc int) sweep {
+	a := make([]T, microA*kc*mr)
+	b := make([]T, microB*kc*nr)
 	for i := range a {
-		a[i] = float32(i%7) * 0.125
+		a[i] = T(i%7) * 0.125
 	}
 	for i := range b {
-		b[i] = float32(i%5) * 0.25
+		b[i] = T(i%5) * 0.25
 	}
 	ldc := microB * nr
-	c := make([]float32, microA*mr*ldc)
+	c := make([]T, microA*mr*ldc)
 	flops := 2 * float64(microA*microB*mr*nr*kc)
 	return func() float64 {
 		for j := range microB {
 			bj := b[j*kc*nr : (j+1)*kc*nr]
 			for i := range microA {
-				ks.GemmTile32(kc, mr, nr, a[i*kc*mr:(i+1)*kc*mr], bj, c[i*mr*ldc+j*nr:], ldc)
-			}
-		}
-		return flops
-	}
-}
-
-// microSweep64 is microSweep32 for float64.
-func microSweep64(ks *asm.Kernels, kc int) sweep {
-	mr, nr := ks.Tile64()
-	a := make([]float64, microA*kc*mr)
-	b := make([]float64, microB*kc*nr)
-	for i := range a {
-		a[i] = float64(i%7) * 0.125
-	}
-	for i := range b {
-		b[i] = float64(i%5) * 0.25
-	}
-	ldc := microB * nr
-	c := make([]float64, microA*mr*ldc)
-	flops := 2 * float64(microA*microB*mr*nr*kc)
-	return func() float64 {
-		for j := range microB {
-			bj := b[j*kc*nr : (j+1)*kc*nr]
-			for i := range microA {
-				ks.GemmTile64(kc, mr, nr, a[i*kc*mr:(i+1)*kc*mr], bj, c[i*mr*ldc+j*nr:], ldc)
+				tile(kc, mr, nr, a[i*kc*mr:(i+1)*kc*mr], bj, c[i*mr*ldc+j*nr:], ldc)
 			}
 		}
 		return flops
@@ -316,16 +291,19 @@ func microSweep64(ks *asm.Kernels, kc int) sweep {
 // and then the micro-kernel, each on threads locked goroutines with their
 // own data; the medians give the row.
 func microOne(ctx context.Context, ks *asm.Kernels, dtype string, kc, threads, runs int) (gflopsRow, error) {
-	mk := microSweep32
 	peak := ks.PeakFMA32
 	mr, nr := ks.Tile32()
 	if dtype == "float64" {
-		mk, peak = microSweep64, ks.PeakFMA64
+		peak = ks.PeakFMA64
 		mr, nr = ks.Tile64()
 	}
 	sweeps := make([]sweep, threads)
 	for t := range sweeps {
-		sweeps[t] = mk(ks, kc)
+		if dtype == "float64" {
+			sweeps[t] = microSweep(ks.GemmTile64, mr, nr, kc)
+		} else {
+			sweeps[t] = microSweep(ks.GemmTile32, mr, nr, kc)
+		}
 	}
 	// Calibrate the repetitions so that one slice takes about
 	// microRunTime/microSlices.

@@ -138,7 +138,7 @@ type tile struct {
 }
 
 var (
-	avx512F32 = tile{v: avx512, typ: "float32", esz: 4, mr: 8, nv: 3, packAhead: 64}
+	avx512F32 = tile{v: avx512, typ: "float32", esz: 4, mr: 8, nv: 3, packAhead: 16}
 	avx512F64 = tile{v: avx512, typ: "float64", esz: 8, mr: 8, nv: 3, pfb: 8, pfa: 32, packAhead: 16}
 	avx2F32   = tile{v: avx2, typ: "float32", esz: 4, mr: 6, nv: 2}
 	avx2F64   = tile{v: avx2, typ: "float64", esz: 8, mr: 6, nv: 2}

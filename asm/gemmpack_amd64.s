@@ -529,7 +529,7 @@ pfstore:
 
 // gemmPackBAVX512F32 is gemmPackBAVX512F64 for the 8×48 float32 kernel
 // (same registers; A steps are 32 bytes, B rows 192 bytes as in float64). It
-// prefetches the C tile and the B row 64 rows ahead; like gemmAVX512F32 it
+// prefetches the C tile and the B row 16 rows ahead; like gemmAVX512F32 it
 // does not prefetch A.
 
 // func gemmPackBAVX512F32(k int, a, b []float32, ldb int, bp, c []float32, ldc int)
@@ -541,7 +541,7 @@ TEXT ·gemmPackBAVX512F32(SB), NOSPLIT, $0-120
 	MOVQ    ldb+56(FP), R12
 	SHLQ    $2, R12
 	MOVQ    R12, R11
-	SHLQ    $6, R11
+	SHLQ    $4, R11
 	MOVQ    bp_base+64(FP), DI
 	MOVQ    c_base+88(FP), DX
 	MOVQ    ldc+112(FP), R8

@@ -20,8 +20,9 @@ func archKernels() []*Kernels {
 }
 
 // avx512Kernels is the AVX-512 set: every kernel uses AVX512F only (zmm
-// loads and stores, VFIXUPIMM, compares into mask registers, zeroing-masked
-// moves, broadcasts, FMAs and the other arithmetic); VZEROUPPER is AVX.
+// loads and stores, masked ones included, VFIXUPIMM, compares into mask
+// registers, KMOVW from a general register, zeroing-masked moves and adds,
+// broadcasts, FMAs and the other arithmetic); VZEROUPPER is AVX.
 func avx512Kernels() *Kernels {
 	return &Kernels{
 		name:       "avx512",
@@ -36,6 +37,8 @@ func avx512Kernels() *Kernels {
 		reluGrad64: reluGradVec(8, reluGradAVX512F64),
 		gemmTile32: gemmAVX512F32,
 		gemmTile64: gemmAVX512F64,
+		gemmEdge32: gemmEdgeAVX512F32,
+		gemmEdge64: gemmEdgeAVX512F64,
 		fmaPeak32:  fmaPeakAVX512F32,
 		fmaPeak64:  fmaPeakAVX512F64,
 

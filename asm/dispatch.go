@@ -26,6 +26,13 @@ type Kernels struct {
 	// exported wrappers before the call.
 	gemmTile32 func(k int, a, b, c []float32, ldc int)
 	gemmTile64 func(k int, a, b, c []float64, ldc int)
+	// gemmEdge32 and gemmEdge64, if not nil, accumulate an edge tile:
+	// the m×n corner (1 ≤ m ≤ MR, 1 ≤ n ≤ NR) of gemmTile32's and
+	// gemmTile64's sums, bit for bit, is added to c without touching
+	// any other element of c. Sets that leave them nil go through a
+	// zeroed scratch tile (gemm.go).
+	gemmEdge32 func(k int, a, b, c []float32, ldc, m, n int)
+	gemmEdge64 func(k int, a, b, c []float64, ldc, m, n int)
 
 	// gemmPackB32 and gemmPackB64 are the tile kernels that pack their B
 	// sliver from the unpacked matrix as they go (gemmpack.go);

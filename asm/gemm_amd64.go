@@ -23,13 +23,14 @@ func gemmAVX512F64(k int, a, b, c []float64, ldc int)
 // gemmEdgeAVX512F32 is gemmAVX512F32 for an edge tile: it adds the sums
 // of the m×n corner, 1 ≤ m ≤ 8 and 1 ≤ n ≤ 48, bitwise those of the full
 // kernel, to c[i*ldc+j], i < m, j < n, with masked loads and stores that
-// touch no other element of c. len(c) ≥ (m-1)·ldc + n suffices.
+// touch no other element of c. len(c) ≥ (m-1)·ldc + n suffices. It
+// computes only the ⌈n/16⌉ vectors of a row that hold columns < n.
 //
 //go:noescape
 func gemmEdgeAVX512F32(k int, a, b, c []float32, ldc, m, n int)
 
 // gemmEdgeAVX512F64 is gemmEdgeAVX512F32 for the 8×24 float64 tile
-// (1 ≤ n ≤ 24).
+// (1 ≤ n ≤ 24, vectors of 8).
 //
 //go:noescape
 func gemmEdgeAVX512F64(k int, a, b, c []float64, ldc, m, n int)

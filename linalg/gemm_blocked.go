@@ -350,7 +350,7 @@ func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, jn, kb int) {
 				}
 			}
 			if mm < mr || nn < nr {
-				p.edgeTile(ws, kb, as, bs, row, mm, col, nn)
+				p.edgeTile(kb, as, bs, row, mm, col, nn)
 				continue
 			}
 			p.tile(kb, mr, nr, as, bs, p.c.Data[row*ld+col:], ld)
@@ -390,7 +390,7 @@ func (p *gemmProblem[T]) macroFused(ws *workspace[T], ic, mb, jc, jn, pc, kb, jE
 			mm := min(mr, mb-ir)
 			as := ws.a[ir*kb : ir*kb+kb*mr]
 			if mm < mr {
-				p.edgeTile(ws, kb, as, bs, ic+ir, mm, col, nr)
+				p.edgeTile(kb, as, bs, ic+ir, mm, col, nr)
 				continue
 			}
 			rows := min(rowsPer, kb-q)
@@ -408,7 +408,7 @@ func (p *gemmProblem[T]) macroFused(ws *workspace[T], ic, mb, jc, jn, pc, kb, jE
 	col, nn := jc+full, jn-full
 	bs := ws.b[full*kb : full*kb+kb*nr]
 	for ir := 0; ir < mb; ir += mr {
-		p.edgeTile(ws, kb, ws.a[ir*kb:ir*kb+kb*mr], bs, ic+ir, min(mr, mb-ir), col, nn)
+		p.edgeTile(kb, ws.a[ir*kb:ir*kb+kb*mr], bs, ic+ir, min(mr, mb-ir), col, nn)
 	}
 }
 
@@ -418,20 +418,14 @@ func (p *gemmProblem[T]) macroFused(ws *workspace[T], ic, mb, jc, jn, pc, kb, jE
 // float64 (3 was within the noise of 2).
 const fuseAhead = 2
 
-// edgeTile computes a micro-tile cut by the edge of C into the worker's
-// scratch tile and adds its mm×nn corner to C (the asm wrapper would do the
-// same with a pooled scratch tile of its own).
-func (p *gemmProblem[T]) edgeTile(ws *workspace[T], kb int, as, bs []T, row, mm, col, nn int) {
-	mr, nr, ld := p.mr, p.nr, p.c.Stride
-	t := ws.tile[:mr*nr]
-	clear(t)
-	p.tile(kb, mr, nr, as, bs, t, nr)
-	for i := range mm {
-		ci := p.c.Data[(row+i)*ld+col : (row+i)*ld+col+nn]
-		for j, v := range t[i*nr : i*nr+nn] {
-			ci[j] += v
-		}
-	}
+// edgeTile computes a micro-tile cut by the edge of C. The asm wrapper
+// takes care of the edge: sets with edge kernels (AVX-512: masked loads and
+// stores, only the vectors that hold columns of the corner) write the
+// mm×nn corner directly, the others compute a full tile into scratch and
+// add its corner.
+func (p *gemmProblem[T]) edgeTile(kb int, as, bs []T, row, mm, col, nn int) {
+	ld := p.c.Stride
+	p.tile(kb, mm, nn, as, bs, p.c.Data[row*ld+col:], ld)
 }
 
 // diagTile computes a micro-tile that straddles the diagonal into scratch

@@ -42,6 +42,9 @@ func avx512Kernels() *Kernels {
 		fmaPeak32:  fmaPeakAVX512F32,
 		fmaPeak64:  fmaPeakAVX512F64,
 
+		gemmDirect32: gemmDirectAVX512F32,
+		gemmDirect64: gemmDirectAVX512F64,
+
 		gemmPackB32: gemmPackBAVX512F32,
 		gemmPackB64: gemmPackBAVX512F64,
 		gemmPF32:    gemmPFAVX512F32,

@@ -489,6 +489,180 @@ func (t tile) edgeStore(sfx string) {
 	ins("RET")
 }
 
+// directComment introduces the direct kernels, given the name of the
+// float32 one.
+const directComment = `// Direct kernels (contract in gemmdirect.go): %s and its
+// float64 twin compute one tile of C = alpha·op(A)·B + C for small
+// products, reading A and B in place instead of from packed panels:
+// A(i,p) at a + (i·rs + p·ps)·size, so that one kernel serves op(A) = A
+// (rs = lda, ps = 1) and op(A) = Aᵀ (rs = 1, ps = lda), and row p of B
+// at b + p·ldb·size. The tile and its registers are those of the packed
+// kernels: row i of the accumulators in Z(3i)…Z(3i+2), the B row in
+// Z24–Z26, the A broadcasts alternating between Z27 and Z28, each C entry
+// summed by FMA in increasing p from zero; alpha is broadcast into Z29 at
+// the end.
+//
+// Edges need no scratch and read nothing outside the operands: the byte
+// offsets of rows 1…7 of A, min(i, m−1)·rs·size, sit in R10–R15 and SI
+// (rows ≥ m read row m−1 again and their sums are dropped), and opmasks
+// K1–K3, set from the bits of 2ⁿ−1 as in the edge kernels, select the
+// columns < n: the last vector of each B row a step loads is a zeroing
+// masked load, which does not fault on its masked-out lanes, and the C
+// rows < m are updated by one masked FMA per vector, c = alpha·sum + c,
+// and a masked store. Like the edge kernels, the k loop computes only the
+// w = ⌈n/lanes⌉ vectors of a row that hold columns < n (one loop for each
+// w, labels suffixed _w1, _w2, _w3). As A and B are not packed, each step
+// moves AX on by ps and BX by ldb (R9 and R8, in bytes); the main loop
+// does four steps per pass, DI counts the steps left for the tail loop.
+// At the end DX walks the rows of C, R8 is ldc in bytes and R11 counts
+// the rows left to store.
+
+`
+
+// directKernel writes the direct kernel of the contract in gemmdirect.go
+// for the tile t (its mr rows and nv vectors; the narrow variants are
+// chosen at run time). The prototype is
+//
+//	func name(k, m, n int, alpha T, a []T, rs, ps int, b []T, ldb int, c []T, ldc int)
+//
+// with 1 ≤ m ≤ MR, 1 ≤ n ≤ NR and k ≥ 0 checked by the Go wrapper. Only
+// AVX512F is used: KMOVW, masked loads, FMAs and stores.
+func directKernel(name string, t tile) {
+	sh := fmt.Sprintf("$%d", t.shift())
+	t.prologue(name, fmt.Sprintf("(k, m, n int, alpha %s, a []%s, rs, ps int, b []%s, ldb int, c []%s, ldc int)",
+		t.typ, t.typ, t.typ, t.typ), 136, [][2]string{{"n+16(FP)", "CX"}})
+	// K(j+1) = bits j·lanes… of 2ⁿ−1: the columns < n of vector j.
+	ins("MOVQ", "$1", "DX")
+	ins("SHLQ", "CX", "DX")
+	ins("DECQ", "DX")
+	for j := range t.nv {
+		if j > 0 {
+			ins("SHRQ", fmt.Sprintf("$%d", t.lanes()), "DX")
+		}
+		ins("KMOVW", "DX", kreg(j))
+	}
+	// Row offsets: DX = m−1, DI = rs in bytes, row i at min(i, m−1)·rs.
+	ins("MOVQ", "m+8(FP)", "DX")
+	ins("DECQ", "DX")
+	ins("MOVQ", "rs+56(FP)", "DI")
+	ins("SHLQ", sh, "DI")
+	for i := 1; i < t.mr; i++ {
+		r := directRow(i)
+		ins("MOVQ", fmt.Sprintf("$%d", i), r)
+		ins("CMPQ", "DX", r)
+		ins("CMOVQLT", "DX", r)
+		ins("IMULQ", "DI", r)
+	}
+	for _, a := range [][2]string{{"a_base+32(FP)", "AX"}, {"ps+64(FP)", "R9"},
+		{"b_base+72(FP)", "BX"}, {"ldb+96(FP)", "R8"}} {
+		ins("MOVQ", a[0], a[1])
+	}
+	ins("SHLQ", sh, "R9")
+	ins("SHLQ", sh, "R8")
+	// w = ⌈n/lanes⌉ picks the loop: n ≤ w·lanes for the first w that fits.
+	for w := 1; w < t.nv; w++ {
+		ins("CMPQ", "CX", fmt.Sprintf("$%d", w*t.lanes()))
+		ins("JLE", fmt.Sprintf("width%d", w))
+	}
+	for w := t.nv; w >= 1; w-- {
+		sfx := fmt.Sprintf("_w%d", w)
+		if w < t.nv {
+			label(fmt.Sprintf("width%d", w))
+		}
+		nt := t.narrow(w)
+		nt.directLoop(sfx)
+		nt.directStore(sfx)
+	}
+	p("\n")
+}
+
+// directRow is the register holding the byte offset of row i ≥ 1 of A in
+// the direct kernels.
+func directRow(i int) string {
+	return [...]string{"", "R10", "R11", "R12", "R13", "R14", "R15", "SI"}[i]
+}
+
+// directLoop writes the k loop of a direct kernel, from zeroing the
+// accumulators to the label store+sfx: k steps from AX and BX, k in CX,
+// DI clobbered.
+func (t tile) directLoop(sfx string) {
+	t.zero()
+	ins("MOVQ", "k+0(FP)", "CX")
+	ins("MOVQ", "CX", "DI")
+	ins("SHRQ", fmt.Sprintf("$%d", bits.TrailingZeros(unroll)), "CX")
+	ins("JZ", "tail"+sfx)
+	label("loop" + sfx)
+	for range unroll {
+		t.directStep()
+	}
+	ins("DECQ", "CX")
+	ins("JNZ", "loop"+sfx)
+	label("tail" + sfx)
+	ins("ANDQ", fmt.Sprintf("$%d", unroll-1), "DI")
+	ins("JZ", "store"+sfx)
+	label("loop1" + sfx)
+	t.directStep()
+	ins("DECQ", "DI")
+	ins("JNZ", "loop1"+sfx)
+	label("store" + sfx)
+}
+
+// directStep writes one k step of a direct kernel: the used vectors of the
+// B row at BX (the last through its column mask, zeroing the lanes ≥ n),
+// then for each row i of the tile A(i,p) at AX plus row i's offset is
+// broadcast and one FMA per vector adds its products to row i's
+// accumulators; AX and BX move on to the next p.
+func (t tile) directStep() {
+	w := t.used()
+	for j := range w {
+		src := mem(j*t.vbytes(), "BX")
+		if j < w-1 {
+			p("\t%s\n", t.movu(src, t.breg(j)))
+		} else {
+			ins(t.mov()+".Z", src, kreg(j), t.breg(j))
+		}
+	}
+	for i := range t.mr {
+		src := "(AX)"
+		if i > 0 {
+			src = "(AX)(" + directRow(i) + "*1)"
+		}
+		ins(t.bcast(), src, t.treg(i))
+		for j := range w {
+			ins("VFMADD231"+t.sfx(), t.breg(j), t.treg(i), t.acc(i, j))
+		}
+	}
+	ins("ADDQ", "R9", "AX")
+	ins("ADDQ", "R8", "BX")
+}
+
+// directStore writes the end of a direct kernel: c = alpha·sum + c for the
+// columns < n of the rows < m, one masked FMA (zeroing: it loads only the
+// lanes < n) and one masked store per vector, and returns.
+func (t tile) directStore(sfx string) {
+	alpha := t.reg(t.mr*t.nv + t.nv + 2)
+	ins(t.bcast(), "alpha+24(FP)", alpha)
+	ins("MOVQ", "c_base+104(FP)", "DX")
+	ins("MOVQ", "ldc+128(FP)", "R8")
+	ins("SHLQ", fmt.Sprintf("$%d", t.shift()), "R8")
+	ins("MOVQ", "m+8(FP)", "R11")
+	for i := range t.mr {
+		for j := range t.used() {
+			c := mem(j*t.vbytes(), "DX")
+			ins("VFMADD213"+t.sfx()+".Z", c, alpha, kreg(j), t.acc(i, j))
+			ins(t.mov(), t.acc(i, j), kreg(j), c)
+		}
+		if i < t.mr-1 {
+			ins("DECQ", "R11")
+			ins("JZ", "done"+sfx)
+			ins("ADDQ", "R8", "DX")
+		}
+	}
+	label("done" + sfx)
+	ins("VZEROUPPER")
+	ins("RET")
+}
+
 // packBKernel writes the kernel that reads its B sliver from the
 // unpacked row-major matrix, row p at b + p·ldb, and stores each row it
 // reads into the packed sliver bp[p*NR:] (GemmTilePackB*). Its loop does
@@ -658,6 +832,9 @@ func gemm() {
 	edgeKernel("gemmEdgeAVX512F32", avx512F32)
 	p(edgeComment, "gemmEdgeAVX512F64", "gemmAVX512F64", avx512F64.lanes())
 	edgeKernel("gemmEdgeAVX512F64", avx512F64)
+	p(directComment, "gemmDirectAVX512F32")
+	directKernel("gemmDirectAVX512F32", avx512F32)
+	directKernel("gemmDirectAVX512F64", avx512F64)
 	kernel("gemmAVX2F32", avx2F32)
 	kernel("gemmAVX2F64", avx2F64)
 	peak("fmaPeakAVX512F32", avx512, 4, 24)

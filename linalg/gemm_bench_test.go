@@ -68,3 +68,48 @@ func BenchmarkGram(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGemmSmall times small products C = A·B on one thread through
+// the direct kernels (path=direct, whatever the size threshold says) and
+// through packing (path=packed), on the active kernel set if it has direct
+// kernels. The last shapes probe the limits in directShape: directMaxWork
+// (256³), directMaxBFrac (float64 64×64×2048 and 64×512×512) and
+// directMaxRow (64×1024×128).
+func BenchmarkGemmSmall(b *testing.B) {
+	shapes := [][3]int{{16, 16, 16}, {32, 32, 32}, {64, 64, 64}, {128, 128, 128}, {256, 256, 256},
+		{17, 33, 65}, {8, 512, 512}, {512, 8, 512}, {64, 64, 2048}, {64, 512, 512}, {64, 1024, 128}}
+	benchGemmSmall[float32](b, "float32", shapes)
+	benchGemmSmall[float64](b, "float64", shapes)
+}
+
+func benchGemmSmall[T Float](b *testing.B, dtype string, shapes [][3]int) {
+	ks := asm.Active()
+	mr, nr, f := directFor[T](ks)
+	if f == nil {
+		b.Skipf("%s has no direct kernels", ks.Name())
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, s := range shapes {
+		m, n, k := s[0], s[1], s[2]
+		a := randMatrix[T](rng, m, k, 0)
+		bb := randMatrix[T](rng, k, n, 0)
+		c := New[T](m, n)
+		for _, path := range []string{"direct", "packed"} {
+			name := fmt.Sprintf("%s/impl=%s/path=%s/m=%d,n=%d,k=%d", dtype, ks.Name(), path, m, n, k)
+			b.Run(name, func(b *testing.B) {
+				for b.Loop() {
+					if path == "packed" {
+						if err := gemmWith(gemmConfig{kern: ks, threads: 1, noSmall: true}, NoTrans, NoTrans, 1, a, bb, 0, c); err != nil {
+							b.Fatal(err)
+						}
+						continue
+					}
+					p := &gemmProblem[T]{alpha: 1, a: a, b: bb, c: c, m: m, n: n, k: k}
+					p.scale(region{0, m, 0, n})
+					p.directTiles(mr, nr, f)
+				}
+				b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}

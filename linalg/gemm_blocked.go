@@ -115,6 +115,9 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 	if ks == nil {
 		ks = asm.Active()
 	}
+	if !cfg.noSmall && p.tryDirect(ks) {
+		return
+	}
 	p.mr, p.nr, p.tile = kernelFor[T](ks)
 	p.noFused = cfg.noFused
 	if !p.tB && !p.lower {

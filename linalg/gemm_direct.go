@@ -1,0 +1,115 @@
+package linalg
+
+import "github.com/ntksvm/ntksvm/asm"
+
+// The small-matrix path of Gemm. For products of up to a few hundred
+// thousand multiply-adds, packing A and B into panels costs about as much
+// as the arithmetic, and the micro-tiles cut by the edges of C are a large
+// share of the work. A kernel set with a direct kernel (asm.GemmDirect32,
+// AVX-512) reads op(A) and B where they are stored instead: the product is
+// computed tile by tile, MR×NR at a time, on one thread, after C has been
+// scaled by beta. The choice depends only on the shape and the kernel set,
+// never on the thread count, so the result stays bitwise the same for any
+// number of threads.
+
+const (
+	// directMaxWork is the largest m·n·k taken by the direct kernels. Up
+	// to 256³ they were as fast as the packed path or faster (well below
+	// the size at which the packed path starts a second thread,
+	// minThreadFlops).
+	directMaxWork = 256 * 256 * 256
+	// directMaxRow is the most bytes of a row of op(B) (n·size) for the
+	// direct kernels: with wide B, where each k×NR sliver of B is read in
+	// place by many row tiles, its rows ldb apart, packing it into a
+	// contiguous panel paid off (float32 n = 1024, float64 n = 512 and
+	// more were 3–15 % slower direct, n = 512 and 384 as fast or faster).
+	directMaxRow = 2 << 10
+	// directMaxBFrac is the share of L2 that op(B) may fill: every row
+	// tile of C reads the whole of B, so B must stay in L2 (float64
+	// 64×256×1024 and 64×64×4096, 2 MiB of B with a 2 MiB L2, ran at 65–75 %
+	// of the packed speed; 1 MiB and less as fast or faster).
+	directMaxBFrac = 2
+)
+
+// directKernel is a kernel set's direct kernel for T (asm.GemmDirect32 or
+// asm.GemmDirect64).
+type directKernel[T Float] func(kc, m, n int, alpha T, a []T, rs, ps int, b []T, ldb int, c []T, ldc int)
+
+// directFor returns the micro-tile shape and direct kernel of ks for T, or
+// a nil kernel when the set has none of its own (its Go fallback is slower
+// than packing).
+func directFor[T Float](ks *asm.Kernels) (mr, nr int, f directKernel[T]) {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		if !ks.HasGemmDirect32() {
+			return 0, 0, nil
+		}
+		mr, nr = ks.Tile32()
+		return mr, nr, any(directKernel[float32](ks.GemmDirect32)).(directKernel[T])
+	}
+	if !ks.HasGemmDirect64() {
+		return 0, 0, nil
+	}
+	mr, nr = ks.Tile64()
+	return mr, nr, any(directKernel[float64](ks.GemmDirect64)).(directKernel[T])
+}
+
+// directShape reports whether the product is one for the direct kernels:
+// op(B) = B (the kernels read rows of B), the full C (not SyrkLower), and
+// small enough by directMaxWork, directMaxRow and directMaxBFrac. It
+// depends only on the shape, T and the cache sizes, never on the thread
+// count.
+func (p *gemmProblem[T]) directShape() bool {
+	var z T
+	size := float64(unsafeSizeof(z))
+	_, l2, _ := cacheSizes()
+	m, n, k := float64(p.m), float64(p.n), float64(p.k) // no overflow
+	return !p.tB && !p.lower && m*n*k <= directMaxWork &&
+		n*size <= directMaxRow && k*n*size <= float64(l2/directMaxBFrac)
+}
+
+// tryDirect computes the product with the direct kernels of ks and
+// reports true if the product is small enough (directShape) and ks has
+// them; otherwise it does nothing and reports false.
+func (p *gemmProblem[T]) tryDirect(ks *asm.Kernels) bool {
+	if !p.directShape() {
+		return false
+	}
+	mr, nr, f := directFor[T](ks)
+	if f == nil {
+		return false
+	}
+	p.scale(region{0, p.m, 0, p.n})
+	p.directTiles(mr, nr, f)
+	return true
+}
+
+// directTiles adds alpha·op(A)·B to C with the direct kernel f of tile
+// mr×nr: the tiles of a column of tiles one after the other, so that the
+// k×nr sliver of B they share stays in L1.
+func (p *gemmProblem[T]) directTiles(mr, nr int, f directKernel[T]) {
+	// A(i,q) is at i·rs + q·ps. A stride is only used with more than one
+	// row, and a one-row matrix may have any.
+	lda := rowStride(p.a)
+	rs, ps := lda, 1
+	if p.tA {
+		rs, ps = 1, lda
+	}
+	ldb, ldc := rowStride(p.b), rowStride(p.c)
+	for j := 0; j < p.n; j += nr {
+		nn := min(nr, p.n-j)
+		for i := 0; i < p.m; i += mr {
+			mm := min(mr, p.m-i)
+			f(p.k, mm, nn, p.alpha, p.a.Data[i*rs:], rs, ps, p.b.Data[j:], ldb, p.c.Data[i*ldc+j:], ldc)
+		}
+	}
+}
+
+// rowStride returns x.Stride, or x.Cols when x has at most one row (its
+// Stride is then never used and may be anything).
+func rowStride[T Float](x Matrix[T]) int {
+	if x.Rows <= 1 {
+		return x.Cols
+	}
+	return x.Stride
+}

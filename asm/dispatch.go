@@ -48,11 +48,11 @@ type Kernels struct {
 	gemmPF64 func(k int, a, b, c []float64, ldc int, pf []float64, ldpf, rows int)
 
 	// gemmDirect32 and gemmDirect64, if not nil, compute one tile of C =
-	// alpha·op(A)·B + C from the unpacked operands (gemmdirect.go), for
+	// alpha·op(A)·B + beta·C from the unpacked operands (gemmdirect.go), for
 	// 1 ≤ m ≤ MR, 1 ≤ n ≤ NR; arguments are checked by the exported
 	// wrappers. Sets that leave them nil run the Go twin.
-	gemmDirect32 func(k, m, n int, alpha float32, a []float32, rs, ps int, b []float32, ldb int, c []float32, ldc int)
-	gemmDirect64 func(k, m, n int, alpha float64, a []float64, rs, ps int, b []float64, ldb int, c []float64, ldc int)
+	gemmDirect32 func(k, m, n int, alpha float32, a []float32, rs, ps int, b []float32, ldb int, beta float32, c []float32, ldc int)
+	gemmDirect64 func(k, m, n int, alpha float64, a []float64, rs, ps int, b []float64, ldb int, beta float64, c []float64, ldc int)
 
 	// fmaPeak32 and fmaPeak64 run n iterations of a register-only loop of
 	// independent FMAs and return the number of floating-point operations

@@ -7,14 +7,14 @@ package asm
 // exported wrappers check the arguments.
 
 // gemmDirectAVX512F32 is the 8×48 float32 direct kernel:
-// c[i*ldc+j] = alpha·Σ_p a[i*rs+p*ps]·b[p*ldb+j] + c[i*ldc+j] for
-// i < m ≤ 8, j < n ≤ 48, m, n ≥ 1. It reads no element of a, b or c
-// outside these.
+// c[i*ldc+j] = alpha·Σ_p a[i*rs+p*ps]·b[p*ldb+j] + beta·c[i*ldc+j] for
+// i < m ≤ 8, j < n ≤ 48, m, n ≥ 1 (beta = 0: C is not read). It reads no
+// element of a, b or c outside these.
 //
 //go:noescape
-func gemmDirectAVX512F32(k, m, n int, alpha float32, a []float32, rs, ps int, b []float32, ldb int, c []float32, ldc int)
+func gemmDirectAVX512F32(k, m, n int, alpha float32, a []float32, rs, ps int, b []float32, ldb int, beta float32, c []float32, ldc int)
 
 // gemmDirectAVX512F64 is gemmDirectAVX512F32 for the 8×24 float64 tile.
 //
 //go:noescape
-func gemmDirectAVX512F64(k, m, n int, alpha float64, a []float64, rs, ps int, b []float64, ldb int, c []float64, ldc int)
+func gemmDirectAVX512F64(k, m, n int, alpha float64, a []float64, rs, ps int, b []float64, ldb int, beta float64, c []float64, ldc int)

@@ -12,7 +12,8 @@ import (
 // PROT_NONE page, ending at the last element the tile uses (lda, ldb and
 // ldc tight), so that any load or store past it faults: the masked B loads
 // and C stores and the row offsets of A must stay inside. Every m ≤ MR and
-// n ≤ NR, a few depths, A stored both ways.
+// n ≤ NR, a few depths, A stored both ways, beta 1, 0 and −1.5 (the three
+// ways of storing C).
 func TestGemmDirectAtPageEnd(t *testing.T) {
 	for _, k := range available {
 		t.Run("impl="+k.name+"/float32", func(t *testing.T) { testDirectAtPageEnd(t, directs32(k)) })
@@ -37,13 +38,14 @@ func testDirectAtPageEnd[T float](t *testing.T, f directFuncs[T]) {
 		for m := 1; m <= f.mr; m++ {
 			for n := 1; n <= f.nr; n++ {
 				for _, l := range directLayouts {
+					beta := T([]float64{1, 0, -1.5}[(k+m+n)%3]) // each store variant
 					dc := newDirectCase[T](rng, m, n, k, 0, l.trans)
 					// Trim each operand to its last used element.
 					dc.a = dc.a[:(m-1)*dc.rs+(k-1)*dc.ps+1]
 					dc.b = dc.b[:(k-1)*dc.ldb+n]
 					dc.c = dc.c[:(m-1)*dc.ldc+n]
 					want := append([]T(nil), dc.c...)
-					gemmDirectGo(k, m, n, 1, dc.a, dc.rs, dc.ps, dc.b, dc.ldb, want, dc.ldc)
+					gemmDirectGo(k, m, n, 1, dc.a, dc.rs, dc.ps, dc.b, dc.ldb, beta, want, dc.ldc)
 					for op := range regions {
 						ops := [3][]T{dc.a, dc.b, append([]T(nil), dc.c...)}
 						r := regions[op]
@@ -54,7 +56,7 @@ func testDirectAtPageEnd[T float](t *testing.T, f directFuncs[T]) {
 						copy(moved, ops[op])
 						ops[op] = moved
 						before := append([]T(nil), r...)
-						f.direct(k, m, n, 1, ops[0], dc.rs, dc.ps, ops[1], dc.ldb, ops[2], dc.ldc)
+						f.direct(k, m, n, 1, ops[0], dc.rs, dc.ps, ops[1], dc.ldb, beta, ops[2], dc.ldc)
 						where := fmt.Sprintf("k=%d m=%d n=%d %s, operand %c at the page end", k, m, n, l.name, "ABC"[op])
 						if i := firstDiff(ops[2], want); i >= 0 {
 							t.Fatalf("%s: C[%d] = %v, Go twin %v", where, i, ops[2][i], want[i])

@@ -11,7 +11,7 @@ import (
 type directFuncs[T float] struct {
 	mr, nr int
 	has    bool // the set has a kernel of its own
-	direct func(kc, m, n int, alpha T, a []T, rs, ps int, b []T, ldb int, c []T, ldc int)
+	direct func(kc, m, n int, alpha T, a []T, rs, ps int, b []T, ldb int, beta T, c []T, ldc int)
 }
 
 func directs32(k *Kernels) directFuncs[float32] {
@@ -91,9 +91,9 @@ func newDirectCase[T float](rng *rand.Rand, m, n, k, pad int, trans bool) direct
 func (dc directCase[T]) A(i, p int) T { return dc.a[i*dc.rs+p*dc.ps] }
 
 // check compares the m×n corner of got with the float64 reference
-// alpha·A·B + C0 within 2·(k+2)·ε·(|alpha|·|A|·|B| + |C0|), and returns a
-// description of the first violation or "".
-func (dc directCase[T]) check(m, n, k int, alpha T, got []T) string {
+// alpha·A·B + beta·C0 within 2·(k+2)·ε·(|alpha|·|A|·|B| + |beta·C0|), and
+// returns a description of the first violation or "".
+func (dc directCase[T]) check(m, n, k int, alpha, beta T, got []T) string {
 	u := eps[T]()
 	for i := range m {
 		for j := range n {
@@ -103,7 +103,10 @@ func (dc directCase[T]) check(m, n, k int, alpha T, got []T) string {
 				s += x
 				mag += math.Abs(x)
 			}
-			c0 := float64(dc.c0[i*dc.ldc+j])
+			c0 := 0.0
+			if beta != 0 {
+				c0 = float64(beta) * float64(dc.c0[i*dc.ldc+j])
+			}
 			ref := float64(alpha)*s + c0
 			mag = math.Abs(float64(alpha))*mag + math.Abs(c0)
 			g := float64(got[i*dc.ldc+j])
@@ -115,11 +118,16 @@ func (dc directCase[T]) check(m, n, k int, alpha T, got []T) string {
 	return ""
 }
 
+// directScalars are the (alpha, beta) pairs of the direct-kernel tests:
+// beta = 1, 0 (over NaN in C, which must not propagate) and others; alpha
+// and beta 0.3 are not powers of 2, so alpha·s + C must round once.
+var directScalars = [][2]float64{{1, 1}, {-0.5, 1}, {0.3, 1}, {1, 0}, {0.3, 0}, {-0.5, 0.3}, {0.3, -1.5}}
+
 // TestGemmDirect runs every set's GemmDirect on every m ≤ MR, n ≤ NR and
-// depth of directKs, A stored both ways, ldb and ldc larger than n, alpha
-// 1, −0.5 and 0.3 (not a power of 2: alpha·s + C must round once): the
-// result must be bitwise the Go twin's, within rounding of the float64
-// reference, and C outside the corner untouched.
+// depth of directKs, A stored both ways, ldb and ldc larger than n, and
+// the scalars of directScalars: the result must be bitwise the Go twin's,
+// within rounding of the float64 reference, and C outside the corner
+// untouched.
 func TestGemmDirect(t *testing.T) {
 	for _, k := range available {
 		t.Run("impl="+k.name+"/float32", func(t *testing.T) { testDirect(t, directs32(k)) })
@@ -137,21 +145,28 @@ func testDirect[T float](t *testing.T, f directFuncs[T]) {
 		for m := 0; m <= f.mr; m++ {
 			for n := 0; n <= f.nr; n++ {
 				for _, l := range directLayouts {
-					for ai, alpha := range []T{1, -0.5, 0.3} {
-						pad := 1 + (m+n+ai)%3
+					for si, sc := range directScalars {
+						alpha, beta := T(sc[0]), T(sc[1])
+						pad := 1 + (m+n+si)%3
 						dc := newDirectCase[T](rng, m, n, k, pad, l.trans)
-						where := fmt.Sprintf("k=%d m=%d n=%d %s alpha=%v", k, m, n, l.name, alpha)
-						f.direct(k, m, n, alpha, dc.a, dc.rs, dc.ps, dc.b, dc.ldb, dc.c, dc.ldc)
+						if beta == 0 {
+							for i := range m {
+								for j := range n {
+									dc.c[i*dc.ldc+j] = T(math.NaN())
+								}
+							}
+							copy(dc.c0, dc.c)
+						}
+						where := fmt.Sprintf("k=%d m=%d n=%d %s alpha=%v beta=%v", k, m, n, l.name, alpha, beta)
+						f.direct(k, m, n, alpha, dc.a, dc.rs, dc.ps, dc.b, dc.ldb, beta, dc.c, dc.ldc)
 						if !dc.intact() {
 							t.Fatalf("%s: wrote outside the m×n corner", where)
 						}
-						if msg := dc.check(m, n, k, alpha, dc.c); msg != "" {
+						if msg := dc.check(m, n, k, alpha, beta, dc.c); msg != "" {
 							t.Fatalf("%s: %s", where, msg)
 						}
 						want := append([]T(nil), dc.c0...)
-						if k > 0 && m > 0 && n > 0 {
-							gemmDirectGo(k, m, n, alpha, dc.a, dc.rs, dc.ps, dc.b, dc.ldb, want, dc.ldc)
-						}
+						gemmDirectGo(k, m, n, alpha, dc.a, dc.rs, dc.ps, dc.b, dc.ldb, beta, want, dc.ldc)
 						if i := firstDiff(dc.c, want); i >= 0 {
 							t.Fatalf("%s: C[%d,%d] = %v, Go twin %v", where, i/dc.ldc, i%dc.ldc, dc.c[i], want[i])
 						}
@@ -189,7 +204,7 @@ func TestGemmDirectSpecials(t *testing.T) {
 				c[i] = 3
 			}
 			c[0] = float32(math.Copysign(0, -1))
-			ks.GemmDirect32(kc, m, n, 2, a, kc, 1, b, n, c, n)
+			ks.GemmDirect32(kc, m, n, 2, a, kc, 1, b, n, 1, c, n)
 			for i := range m {
 				for j := range n {
 					v := c[i*n+j]
@@ -228,7 +243,7 @@ func TestGemmDirectPanics(t *testing.T) {
 	b := make([]float32, kc*nr)
 	c := make([]float32, mr*nr)
 	call := func(kc, m, n, rs, ps, ldb, ldc int, a, b, c []float32) func() {
-		return func() { k.GemmDirect32(kc, m, n, 1, a, rs, ps, b, ldb, c, ldc) }
+		return func() { k.GemmDirect32(kc, m, n, 1, a, rs, ps, b, ldb, 1, c, ldc) }
 	}
 	for _, tc := range []struct {
 		name string
@@ -251,7 +266,7 @@ func TestGemmDirectPanics(t *testing.T) {
 		{"short c", call(kc, mr, nr, kc, 1, nr, nr, a, b, c[:len(c)-1])},
 		{"huge ldc", call(kc, mr, nr, kc, 1, nr, math.MaxInt/3, a, b, c)},
 		{"short c64", func() {
-			k.GemmDirect64(1, 2, 2, 1, make([]float64, 4), 2, 1, make([]float64, 2), 2, make([]float64, 3), 2)
+			k.GemmDirect64(1, 2, 2, 1, make([]float64, 4), 2, 1, make([]float64, 2), 2, 1, make([]float64, 3), 2)
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -264,10 +279,15 @@ func TestGemmDirectPanics(t *testing.T) {
 		})
 	}
 	// The tightest valid slices and empty tiles do not panic.
-	k.GemmDirect32(kc, mr, nr, 1, a, kc, 1, b, nr, c, nr)
-	k.GemmDirect32(kc, mr, nr, 1, a, 1, mr, b, nr, c, nr)
-	k.GemmDirect32(kc, 0, nr, 1, nil, kc, 1, b, nr, nil, nr)
-	k.GemmDirect32(0, mr, nr, 1, nil, kc, 1, nil, nr, c, nr)
+	k.GemmDirect32(kc, mr, nr, 1, a, kc, 1, b, nr, 1, c, nr)
+	k.GemmDirect32(kc, mr, nr, 1, a, 1, mr, b, nr, 1, c, nr)
+	k.GemmDirect32(kc, 0, nr, 1, nil, kc, 1, b, nr, 1, nil, nr)
+	k.GemmDirect32(0, mr, nr, 1, nil, kc, 1, nil, nr, 0, c, nr)
+	for i, v := range c {
+		if v != 0 {
+			t.Fatalf("k=0, beta=0: c[%d] = %v, want 0", i, v)
+		}
+	}
 }
 
 // TestFusedMulAdd32 checks the Go twin's float32 FMA against the test

@@ -7,8 +7,8 @@ import "github.com/ntksvm/ntksvm/asm"
 // as the arithmetic, and the micro-tiles cut by the edges of C are a large
 // share of the work. A kernel set with a direct kernel (asm.GemmDirect32,
 // AVX-512) reads op(A) and B where they are stored instead: the product is
-// computed tile by tile, MR×NR at a time, on one thread, after C has been
-// scaled by beta. The choice depends only on the shape and the kernel set,
+// computed tile by tile, MR×NR at a time, on one thread, the kernel
+// scaling C by beta as it stores each tile. The choice depends only on the shape and the kernel set,
 // never on the thread count, so the result stays bitwise the same for any
 // number of threads.
 
@@ -33,7 +33,7 @@ const (
 
 // directKernel is a kernel set's direct kernel for T (asm.GemmDirect32 or
 // asm.GemmDirect64).
-type directKernel[T Float] func(kc, m, n int, alpha T, a []T, rs, ps int, b []T, ldb int, c []T, ldc int)
+type directKernel[T Float] func(kc, m, n int, alpha T, a []T, rs, ps int, b []T, ldb int, beta T, c []T, ldc int)
 
 // directFor returns the micro-tile shape and direct kernel of ks for T, or
 // a nil kernel when the set has none of its own (its Go fallback is slower
@@ -79,14 +79,15 @@ func (p *gemmProblem[T]) tryDirect(ks *asm.Kernels) bool {
 	if f == nil {
 		return false
 	}
-	p.scale(region{0, p.m, 0, p.n})
 	p.directTiles(mr, nr, f)
 	return true
 }
 
-// directTiles adds alpha·op(A)·B to C with the direct kernel f of tile
-// mr×nr: the tiles of a column of tiles one after the other, so that the
-// k×nr sliver of B they share stays in L1.
+// directTiles computes C = alpha·op(A)·B + beta·C with the direct kernel
+// f of tile mr×nr: the tiles of a column of tiles one after the other, so
+// that the k×nr sliver of B they share stays in L1. (Sharing the vectors
+// of the columns out evenly among the column tiles, 32 + 32 float32
+// columns rather than 48 + 16, measured the same.)
 func (p *gemmProblem[T]) directTiles(mr, nr int, f directKernel[T]) {
 	// A(i,q) is at i·rs + q·ps. A stride is only used with more than one
 	// row, and a one-row matrix may have any.
@@ -100,7 +101,7 @@ func (p *gemmProblem[T]) directTiles(mr, nr int, f directKernel[T]) {
 		nn := min(nr, p.n-j)
 		for i := 0; i < p.m; i += mr {
 			mm := min(mr, p.m-i)
-			f(p.k, mm, nn, p.alpha, p.a.Data[i*rs:], rs, ps, p.b.Data[j:], ldb, p.c.Data[i*ldc+j:], ldc)
+			f(p.k, mm, nn, p.alpha, p.a.Data[i*rs:], rs, ps, p.b.Data[j:], ldb, p.beta, p.c.Data[i*ldc+j:], ldc)
 		}
 	}
 }

@@ -142,8 +142,9 @@ func TestGemmDirectDeterministic(t *testing.T) {
 // under emulation, where the cache sizes are unknown).
 func TestDirectShape(t *testing.T) {
 	_, l2, _ := cacheSizes()
-	kBig32 := l2/directMaxBFrac/(16*4) + 1                                     // 16 float32 columns of B just over the L2 share
-	fits := func(k, n, size int) bool { return k*n*size <= l2/directMaxBFrac } // B in its L2 share
+	// kBig32 rows of 16 float32 columns of B are just over B's L2 share.
+	kBig32 := l2/directMaxBFrac/(16*4) + 1
+	fits := func(k, n, size int) bool { return k*n*size <= l2/directMaxBFrac }
 	tests := []struct {
 		name    string
 		f64     bool

@@ -516,7 +516,8 @@ const directComment = `// Direct kernels (contract in gemmdirect.go): %s and its
 // per pass, DI counts the steps left for the tail loop. At the end DX
 // walks the rows of C, R8 is ldc in bytes, R11 counts the rows left to
 // store and R12 (R13) tests beta. Taking beta here rather than scaling C
-// in a pass of its own saved 7 %% of a 64³ float32 product.
+// in a pass of its own (with the Go wrapper's checks made division-free)
+// took a 64³ float32 product from 133 to 148 GFLOP/s.
 
 `
 

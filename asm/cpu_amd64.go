@@ -88,6 +88,11 @@ func avx2Kernels() *Kernels {
 		fmaPeak32:  fmaPeakAVX2F32,
 		fmaPeak64:  fmaPeakAVX2F64,
 
+		// Fused float32 kernels only: the float64 pair measured no
+		// faster (gemmpack_amd64.s), so float64 packs B first.
+		gemmPackB32: gemmPackBAVX2F32,
+		gemmPF32:    gemmPFAVX2F32,
+
 		acos64:        acos64AVX2,
 		arcCosLayer64: arcCosLayer64AVX2,
 		arcCosFirst64: arcCosFirst64AVX2,

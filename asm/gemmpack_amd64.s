@@ -5,18 +5,25 @@
 #include "textflag.h"
 
 // Two variants of each of the micro-kernels of gemm_amd64.s, AVX-512F 8×24
-// float64 and 8×48 float32, AVX2+FMA3 6×8 float64 and 6×16 float32, for the
-// M-skinny products, where B streams from memory (contracts in
-// gemmpack.go). They keep the register use and FMA order of the plain
-// kernels (gemmAVX512F64 and so on): the tile's accumulators, B row and
-// broadcasts in the same registers, each C entry summed by FMA in
-// increasing p from zero and added to C once at the end, so their results
-// are bitwise those of the plain kernels. The AVX2 tile uses all 16 ymm
-// registers, so the extra work takes none: the B-packing kernels store the
-// B row registers they loaded, and the prefetching kernels use only
-// general registers. Like the plain kernels, each first prefetches the C
-// tile into L1 (every cache line its rows, 192 bytes for AVX-512 and 64
-// for AVX2, can touch), since C is read only at the end.
+// float64 and 8×48 float32, AVX2+FMA3 6×16 float32, for the M-skinny
+// products, where B streams from memory (contracts in gemmpack.go). They
+// keep the register use and FMA order of the plain kernels (gemmAVX512F64
+// and so on): the tile's accumulators, B row and broadcasts in the same
+// registers, each C entry summed by FMA in increasing p from zero and added
+// to C once at the end, so their results are bitwise those of the plain
+// kernels. The AVX2 tile uses all 16 ymm registers, so the extra work takes
+// none: the B-packing kernel stores the B row registers it loaded, and the
+// prefetching kernel uses only general registers. Like the plain kernels,
+// each first prefetches the C tile into L1 (every cache line its rows, 192
+// bytes for AVX-512 and 64 for AVX2, can touch), since C is read only at
+// the end.
+//
+// The AVX2 float32 pair took the paper's 1-thread float32 products
+// (128×784×10000, 128×10000×10000) from 78–81 to 94–96 GFLOP/s on a
+// Sapphire Rapids Xeon with the AVX2 set forced, about OpenBLAS's Haswell
+// kernels (93–96). The same pair for the 6×8 float64 tile was no faster
+// (40.6 against 40.4 GFLOP/s on 128×10000×10000 with the L1-derived k
+// blocks, 38.6 with the deeper fused ones), so it is not generated.
 
 // gemmPackBAVX512F64 reads its B sliver from the unpacked row-major matrix,
 // row p at b + p·ldb, and stores each row it reads into the packed sliver
@@ -1021,315 +1028,11 @@ pfstore:
 	VZEROUPPER
 	RET
 
-// gemmPackBAVX2F64 is gemmPackBAVX512F64 for the 6×8 float64 kernel
-// gemmAVX2F64 (same general registers): it stores the B row from Y12–Y13
-// into bp[p*8:] and prefetches the C tile and the B row 16 rows
-// ahead (a row's 64 bytes span at most 2 cache lines); like gemmAVX2F64
-// it does not prefetch its packed A panel.
-
-// func gemmPackBAVX2F64(k int, a, b []float64, ldb int, bp, c []float64, ldc int)
-// Requires: AVX2, FMA3. The 6×8 float64 tile.
-TEXT ·gemmPackBAVX2F64(SB), NOSPLIT, $0-120
-	MOVQ    k+0(FP), CX
-	MOVQ    a_base+8(FP), AX
-	MOVQ    b_base+32(FP), BX
-	MOVQ    ldb+56(FP), R12
-	SHLQ    $3, R12
-	MOVQ    R12, R11
-	SHLQ    $4, R11
-	MOVQ    bp_base+64(FP), DI
-	MOVQ    c_base+88(FP), DX
-	MOVQ    ldc+112(FP), R8
-	SHLQ    $3, R8
-	MOVQ    DX, R9
-	PREFETCHT0 (R9)
-	PREFETCHT0 63(R9)
-	ADDQ    R8, R9
-	PREFETCHT0 (R9)
-	PREFETCHT0 63(R9)
-	ADDQ    R8, R9
-	PREFETCHT0 (R9)
-	PREFETCHT0 63(R9)
-	ADDQ    R8, R9
-	PREFETCHT0 (R9)
-	PREFETCHT0 63(R9)
-	ADDQ    R8, R9
-	PREFETCHT0 (R9)
-	PREFETCHT0 63(R9)
-	ADDQ    R8, R9
-	PREFETCHT0 (R9)
-	PREFETCHT0 63(R9)
-	VXORPS  Y0, Y0, Y0
-	VXORPS  Y1, Y1, Y1
-	VXORPS  Y2, Y2, Y2
-	VXORPS  Y3, Y3, Y3
-	VXORPS  Y4, Y4, Y4
-	VXORPS  Y5, Y5, Y5
-	VXORPS  Y6, Y6, Y6
-	VXORPS  Y7, Y7, Y7
-	VXORPS  Y8, Y8, Y8
-	VXORPS  Y9, Y9, Y9
-	VXORPS  Y10, Y10, Y10
-	VXORPS  Y11, Y11, Y11
-	TESTQ   CX, CX
-	JZ      store
-
-loop:
-	VMOVUPD  (BX), Y12
-	VMOVUPD  32(BX), Y13
-	VBROADCASTSD (AX), Y14
-	VFMADD231PD Y12, Y14, Y0
-	VFMADD231PD Y13, Y14, Y1
-	VMOVUPD  Y12, (DI)
-	VBROADCASTSD 8(AX), Y15
-	VFMADD231PD Y12, Y15, Y2
-	VFMADD231PD Y13, Y15, Y3
-	VMOVUPD  Y13, 32(DI)
-	VBROADCASTSD 16(AX), Y14
-	VFMADD231PD Y12, Y14, Y4
-	VFMADD231PD Y13, Y14, Y5
-	PREFETCHT0 (BX)(R11*1)
-	VBROADCASTSD 24(AX), Y15
-	VFMADD231PD Y12, Y15, Y6
-	VFMADD231PD Y13, Y15, Y7
-	PREFETCHT0 63(BX)(R11*1)
-	VBROADCASTSD 32(AX), Y14
-	VFMADD231PD Y12, Y14, Y8
-	VFMADD231PD Y13, Y14, Y9
-	VBROADCASTSD 40(AX), Y15
-	VFMADD231PD Y12, Y15, Y10
-	VFMADD231PD Y13, Y15, Y11
-	ADDQ    R12, BX
-	ADDQ    $64, DI
-	ADDQ    $48, AX
-	DECQ    CX
-	JNZ     loop
-
-store:
-	VADDPD  (DX), Y0, Y0
-	VMOVUPD  Y0, (DX)
-	VADDPD  32(DX), Y1, Y1
-	VMOVUPD  Y1, 32(DX)
-	ADDQ    R8, DX
-	VADDPD  (DX), Y2, Y2
-	VMOVUPD  Y2, (DX)
-	VADDPD  32(DX), Y3, Y3
-	VMOVUPD  Y3, 32(DX)
-	ADDQ    R8, DX
-	VADDPD  (DX), Y4, Y4
-	VMOVUPD  Y4, (DX)
-	VADDPD  32(DX), Y5, Y5
-	VMOVUPD  Y5, 32(DX)
-	ADDQ    R8, DX
-	VADDPD  (DX), Y6, Y6
-	VMOVUPD  Y6, (DX)
-	VADDPD  32(DX), Y7, Y7
-	VMOVUPD  Y7, 32(DX)
-	ADDQ    R8, DX
-	VADDPD  (DX), Y8, Y8
-	VMOVUPD  Y8, (DX)
-	VADDPD  32(DX), Y9, Y9
-	VMOVUPD  Y9, 32(DX)
-	ADDQ    R8, DX
-	VADDPD  (DX), Y10, Y10
-	VMOVUPD  Y10, (DX)
-	VADDPD  32(DX), Y11, Y11
-	VMOVUPD  Y11, 32(DX)
-	VZEROUPPER
-	RET
-
-// gemmPFAVX2F64 is gemmPFAVX512F64 for the 6×8 float64 kernel gemmAVX2F64
-// (same general registers; rows of 8 float64, 2 lines). It prefetches
-// the C tile; like gemmAVX2F64 it does not prefetch its packed panels.
-
-// func gemmPFAVX2F64(k int, a, b, c []float64, ldc int, pf []float64, ldpf, rows int)
-// Requires: AVX2, FMA3. The 6×8 float64 tile.
-TEXT ·gemmPFAVX2F64(SB), NOSPLIT, $0-128
-	MOVQ    k+0(FP), CX
-	MOVQ    rows+120(FP), R13
-	MOVQ    $1, R15
-	TESTQ   R13, R13
-	JZ      pfinit
-	MOVQ    CX, AX
-	SHRQ    $1, AX
-	XORQ    DX, DX
-	DIVQ    R13
-	CMPQ    AX, $1
-	JLE     pfinit
-	MOVQ    AX, R15
-
-pfinit:
-	MOVQ    $1, R14
-	MOVQ    a_base+8(FP), AX
-	MOVQ    b_base+32(FP), BX
-	MOVQ    c_base+56(FP), DX
-	MOVQ    ldc+80(FP), R8
-	SHLQ    $3, R8
-	MOVQ    DX, R9
-	PREFETCHT0 (R9)
-	PREFETCHT0 63(R9)
-	ADDQ    R8, R9
-	PREFETCHT0 (R9)
-	PREFETCHT0 63(R9)
-	ADDQ    R8, R9
-	PREFETCHT0 (R9)
-	PREFETCHT0 63(R9)
-	ADDQ    R8, R9
-	PREFETCHT0 (R9)
-	PREFETCHT0 63(R9)
-	ADDQ    R8, R9
-	PREFETCHT0 (R9)
-	PREFETCHT0 63(R9)
-	ADDQ    R8, R9
-	PREFETCHT0 (R9)
-	PREFETCHT0 63(R9)
-	MOVQ    pf_base+88(FP), SI
-	MOVQ    ldpf+112(FP), R12
-	SHLQ    $3, R12
-	VXORPS  Y0, Y0, Y0
-	VXORPS  Y1, Y1, Y1
-	VXORPS  Y2, Y2, Y2
-	VXORPS  Y3, Y3, Y3
-	VXORPS  Y4, Y4, Y4
-	VXORPS  Y5, Y5, Y5
-	VXORPS  Y6, Y6, Y6
-	VXORPS  Y7, Y7, Y7
-	VXORPS  Y8, Y8, Y8
-	VXORPS  Y9, Y9, Y9
-	VXORPS  Y10, Y10, Y10
-	VXORPS  Y11, Y11, Y11
-	MOVQ    CX, R10
-	SHRQ    $1, CX
-	JZ      pftail
-
-pfloop:
-	VMOVUPD  (BX), Y12
-	VMOVUPD  32(BX), Y13
-	VBROADCASTSD (AX), Y14
-	VFMADD231PD Y12, Y14, Y0
-	VFMADD231PD Y13, Y14, Y1
-	VBROADCASTSD 8(AX), Y15
-	VFMADD231PD Y12, Y15, Y2
-	VFMADD231PD Y13, Y15, Y3
-	VBROADCASTSD 16(AX), Y14
-	VFMADD231PD Y12, Y14, Y4
-	VFMADD231PD Y13, Y14, Y5
-	VBROADCASTSD 24(AX), Y15
-	VFMADD231PD Y12, Y15, Y6
-	VFMADD231PD Y13, Y15, Y7
-	VBROADCASTSD 32(AX), Y14
-	VFMADD231PD Y12, Y14, Y8
-	VFMADD231PD Y13, Y14, Y9
-	VBROADCASTSD 40(AX), Y15
-	VFMADD231PD Y12, Y15, Y10
-	VFMADD231PD Y13, Y15, Y11
-	TESTQ   R13, R13
-	JZ      pfnext
-	DECQ    R14
-	JNZ     pfnext
-	MOVQ    R15, R14
-	PREFETCHT1 (SI)
-	PREFETCHT1 63(SI)
-	ADDQ    R12, SI
-	DECQ    R13
-
-pfnext:
-	VMOVUPD  64(BX), Y12
-	VMOVUPD  96(BX), Y13
-	VBROADCASTSD 48(AX), Y14
-	VFMADD231PD Y12, Y14, Y0
-	VFMADD231PD Y13, Y14, Y1
-	VBROADCASTSD 56(AX), Y15
-	VFMADD231PD Y12, Y15, Y2
-	VFMADD231PD Y13, Y15, Y3
-	VBROADCASTSD 64(AX), Y14
-	VFMADD231PD Y12, Y14, Y4
-	VFMADD231PD Y13, Y14, Y5
-	VBROADCASTSD 72(AX), Y15
-	VFMADD231PD Y12, Y15, Y6
-	VFMADD231PD Y13, Y15, Y7
-	VBROADCASTSD 80(AX), Y14
-	VFMADD231PD Y12, Y14, Y8
-	VFMADD231PD Y13, Y14, Y9
-	VBROADCASTSD 88(AX), Y15
-	VFMADD231PD Y12, Y15, Y10
-	VFMADD231PD Y13, Y15, Y11
-	ADDQ    $96, AX
-	ADDQ    $128, BX
-	DECQ    CX
-	JNZ     pfloop
-
-pftail:
-	ANDQ    $1, R10
-	JZ      pfrest
-	VMOVUPD  (BX), Y12
-	VMOVUPD  32(BX), Y13
-	VBROADCASTSD (AX), Y14
-	VFMADD231PD Y12, Y14, Y0
-	VFMADD231PD Y13, Y14, Y1
-	VBROADCASTSD 8(AX), Y15
-	VFMADD231PD Y12, Y15, Y2
-	VFMADD231PD Y13, Y15, Y3
-	VBROADCASTSD 16(AX), Y14
-	VFMADD231PD Y12, Y14, Y4
-	VFMADD231PD Y13, Y14, Y5
-	VBROADCASTSD 24(AX), Y15
-	VFMADD231PD Y12, Y15, Y6
-	VFMADD231PD Y13, Y15, Y7
-	VBROADCASTSD 32(AX), Y14
-	VFMADD231PD Y12, Y14, Y8
-	VFMADD231PD Y13, Y14, Y9
-	VBROADCASTSD 40(AX), Y15
-	VFMADD231PD Y12, Y15, Y10
-	VFMADD231PD Y13, Y15, Y11
-
-pfrest:
-	TESTQ   R13, R13
-	JZ      pfstore
-	PREFETCHT1 (SI)
-	PREFETCHT1 63(SI)
-	ADDQ    R12, SI
-	DECQ    R13
-	JMP     pfrest
-
-pfstore:
-	VADDPD  (DX), Y0, Y0
-	VMOVUPD  Y0, (DX)
-	VADDPD  32(DX), Y1, Y1
-	VMOVUPD  Y1, 32(DX)
-	ADDQ    R8, DX
-	VADDPD  (DX), Y2, Y2
-	VMOVUPD  Y2, (DX)
-	VADDPD  32(DX), Y3, Y3
-	VMOVUPD  Y3, 32(DX)
-	ADDQ    R8, DX
-	VADDPD  (DX), Y4, Y4
-	VMOVUPD  Y4, (DX)
-	VADDPD  32(DX), Y5, Y5
-	VMOVUPD  Y5, 32(DX)
-	ADDQ    R8, DX
-	VADDPD  (DX), Y6, Y6
-	VMOVUPD  Y6, (DX)
-	VADDPD  32(DX), Y7, Y7
-	VMOVUPD  Y7, 32(DX)
-	ADDQ    R8, DX
-	VADDPD  (DX), Y8, Y8
-	VMOVUPD  Y8, (DX)
-	VADDPD  32(DX), Y9, Y9
-	VMOVUPD  Y9, 32(DX)
-	ADDQ    R8, DX
-	VADDPD  (DX), Y10, Y10
-	VMOVUPD  Y10, (DX)
-	VADDPD  32(DX), Y11, Y11
-	VMOVUPD  Y11, 32(DX)
-	VZEROUPPER
-	RET
-
-// gemmPackBAVX2F32 is gemmPackBAVX512F64 for the 6×16 float32 kernel
-// gemmAVX2F32 (same general registers): it stores the B row from Y12–Y13
-// into bp[p*16:] and prefetches the C tile and the B row 16 rows
-// ahead (a row's 64 bytes span at most 2 cache lines); like gemmAVX2F32
-// it does not prefetch its packed A panel.
+// gemmPackBAVX2F32 is gemmPackBAVX512F64 for the 6×16 float32 AVX2
+// kernel gemmAVX2F32 (same general registers): it stores the B row from
+// Y12–Y13 into bp[p*16:] and prefetches the C tile and the B row
+// 16 rows ahead (a row's 64 bytes span at most 2 cache lines); like
+// gemmAVX2F32 it does not prefetch its packed A panel.
 
 // func gemmPackBAVX2F32(k int, a, b []float32, ldb int, bp, c []float32, ldc int)
 // Requires: AVX2, FMA3. The 6×16 float32 tile.
@@ -1442,9 +1145,10 @@ store:
 	VZEROUPPER
 	RET
 
-// gemmPFAVX2F32 is gemmPFAVX512F64 for the 6×16 float32 kernel gemmAVX2F32
-// (same general registers; rows of 16 float32, 2 lines). It prefetches
-// the C tile; like gemmAVX2F32 it does not prefetch its packed panels.
+// gemmPFAVX2F32 is gemmPFAVX512F64 for the 6×16 float32 AVX2 kernel
+// gemmAVX2F32 (same general registers; rows of 16 float32, 2 lines). It
+// prefetches the C tile; like gemmAVX2F32 it does not prefetch its packed
+// panels.
 
 // func gemmPFAVX2F32(k int, a, b, c []float32, ldc int, pf []float32, ldpf, rows int)
 // Requires: AVX2, FMA3. The 6×16 float32 tile.

@@ -209,3 +209,20 @@ func TestFusedPackB(t *testing.T) {
 		}
 	}
 }
+
+// TestFusedPackBAVX2 checks that the AVX2 set, where the CPU runs it, has
+// its own fused float32 kernels (which TestGemmTilePackB and
+// TestGemmTilePrefetch then check bitwise) and no float64 ones: the float64
+// pair measured no faster, so linalg packs B first there.
+func TestFusedPackBAVX2(t *testing.T) {
+	k := Lookup("avx2")
+	if k == nil {
+		t.Skip("no avx2 set on this CPU")
+	}
+	if !k.FusedPackB32() {
+		t.Error("avx2 reports no fused float32 kernel")
+	}
+	if k.FusedPackB64() {
+		t.Error("avx2 reports a fused float64 kernel")
+	}
+}

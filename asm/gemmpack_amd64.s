@@ -19,9 +19,9 @@
 // the end.
 //
 // The AVX2 float32 pair took the paper's 1-thread float32 products
-// (128×784×10000, 128×10000×10000) from 78–81 to 94–96 GFLOP/s on a
-// Sapphire Rapids Xeon with the AVX2 set forced, about OpenBLAS's Haswell
-// kernels (93–96). The same pair for the 6×8 float64 tile was no faster
+// (128×784×10000, 128×10000×10000) from 75–81 to 91–96 GFLOP/s (medians of
+// 5 runs, interleaved rounds) on a Sapphire Rapids Xeon with the AVX2 set
+// forced, about OpenBLAS's Haswell kernels (93–97). The same pair for the 6×8 float64 tile was no faster
 // (40.6 against 40.4 GFLOP/s on 128×10000×10000 with the L1-derived k
 // blocks, 38.6 with the deeper fused ones), so it is not generated.
 

@@ -42,7 +42,7 @@ func gemmEdgeAVX512F64(k int, a, b, c []float64, ldc, m, n int)
 //go:noescape
 func gemmAVX2F32(k int, a, b, c []float32, ldc int)
 
-// gemmAVX2F64 is the 6×8 float64 micro-kernel.
+// gemmAVX2F64 is the 4×12 float64 micro-kernel.
 //
 //go:noescape
 func gemmAVX2F64(k int, a, b, c []float64, ldc int)

@@ -5,8 +5,9 @@
 #include "textflag.h"
 
 // Two variants of each of the micro-kernels of gemm_amd64.s, AVX-512F 8×24
-// float64 and 8×48 float32, AVX2+FMA3 6×16 float32, for the M-skinny
-// products, where B streams from memory (contracts in gemmpack.go). They
+// float64 and 8×48 float32, AVX2+FMA3 6×16 float32 and 4×12 float64, for
+// the M-skinny products, where B streams from memory (contracts in
+// gemmpack.go). They
 // keep the register use and FMA order of the plain kernels (gemmAVX512F64
 // and so on): the tile's accumulators, B row and broadcasts in the same
 // registers, each C entry summed by FMA in increasing p from zero and added
@@ -15,15 +16,20 @@
 // none: the B-packing kernel stores the B row registers it loaded, and the
 // prefetching kernel uses only general registers. Like the plain kernels,
 // each first prefetches the C tile into L1 (every cache line its rows, 192
-// bytes for AVX-512 and 64 for AVX2, can touch), since C is read only at
-// the end.
+// bytes for AVX-512, 64 for AVX2 float32 and 96 for AVX2 float64, can
+// touch), since C is read only at the end.
 //
 // The AVX2 float32 pair took the paper's 1-thread float32 products
 // (128×784×10000, 128×10000×10000) from 75–81 to 91–96 GFLOP/s (medians of
 // 5 runs, interleaved rounds) on a Sapphire Rapids Xeon with the AVX2 set
-// forced, about OpenBLAS's Haswell kernels (93–97). The same pair for the 6×8 float64 tile was no faster
-// (40.6 against 40.4 GFLOP/s on 128×10000×10000 with the L1-derived k
-// blocks, 38.6 with the deeper fused ones), so it is not generated.
+// forced, about OpenBLAS's Haswell kernels (93–97). The same pair for the
+// former 6×8 float64 tile was no faster (40.6 against 40.4 GFLOP/s on
+// 128×10000×10000 with the L1-derived k blocks, 38.6 with the deeper fused
+// ones); for the 4×12 tile, whose B rows are 96 bytes, it is: 1-thread
+// float64 128×10000×10000 42.7 GFLOP/s against 40.4 for the plain 4×12
+// kernel and 38.6 for the 6×8 one, 2048³ 48.3 against 47.6 and 46.0
+// (medians of 5 interleaved rounds of medians of 5 runs; OpenBLAS Haswell
+// 45.5 and 50.0).
 
 // gemmPackBAVX512F64 reads its B sliver from the unpacked row-major matrix,
 // row p at b + p·ldb, and stores each row it reads into the packed sliver
@@ -1330,5 +1336,302 @@ pfstore:
 	VMOVUPS  Y10, (DX)
 	VADDPS  32(DX), Y11, Y11
 	VMOVUPS  Y11, 32(DX)
+	VZEROUPPER
+	RET
+
+// gemmPackBAVX2F64 is gemmPackBAVX2F32 for the 4×12 float64 AVX2
+// kernel gemmAVX2F64: it stores the B row from Y12–Y14 into
+// bp[p*12:] and prefetches the C tile and the B row 16 rows ahead (a
+// row's 96 bytes span at most 3 cache lines); like gemmAVX2F64 it
+// does not prefetch its packed A panel.
+
+// func gemmPackBAVX2F64(k int, a, b []float64, ldb int, bp, c []float64, ldc int)
+// Requires: AVX2, FMA3. The 4×12 float64 tile.
+TEXT ·gemmPackBAVX2F64(SB), NOSPLIT, $0-120
+	MOVQ    k+0(FP), CX
+	MOVQ    a_base+8(FP), AX
+	MOVQ    b_base+32(FP), BX
+	MOVQ    ldb+56(FP), R12
+	SHLQ    $3, R12
+	MOVQ    R12, R11
+	SHLQ    $4, R11
+	MOVQ    bp_base+64(FP), DI
+	MOVQ    c_base+88(FP), DX
+	MOVQ    ldc+112(FP), R8
+	SHLQ    $3, R8
+	MOVQ    DX, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 64(R9)
+	PREFETCHT0 95(R9)
+	ADDQ    R8, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 64(R9)
+	PREFETCHT0 95(R9)
+	ADDQ    R8, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 64(R9)
+	PREFETCHT0 95(R9)
+	ADDQ    R8, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 64(R9)
+	PREFETCHT0 95(R9)
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y7, Y7, Y7
+	VXORPS  Y8, Y8, Y8
+	VXORPS  Y9, Y9, Y9
+	VXORPS  Y10, Y10, Y10
+	VXORPS  Y11, Y11, Y11
+	TESTQ   CX, CX
+	JZ      store
+
+loop:
+	VMOVUPD  (BX), Y12
+	VMOVUPD  32(BX), Y13
+	VMOVUPD  64(BX), Y14
+	VBROADCASTSD (AX), Y15
+	VFMADD231PD Y12, Y15, Y0
+	VFMADD231PD Y13, Y15, Y1
+	VFMADD231PD Y14, Y15, Y2
+	VMOVUPD  Y12, (DI)
+	VBROADCASTSD 8(AX), Y15
+	VFMADD231PD Y12, Y15, Y3
+	VFMADD231PD Y13, Y15, Y4
+	VFMADD231PD Y14, Y15, Y5
+	VMOVUPD  Y13, 32(DI)
+	VBROADCASTSD 16(AX), Y15
+	VFMADD231PD Y12, Y15, Y6
+	VFMADD231PD Y13, Y15, Y7
+	VFMADD231PD Y14, Y15, Y8
+	VMOVUPD  Y14, 64(DI)
+	VBROADCASTSD 24(AX), Y15
+	VFMADD231PD Y12, Y15, Y9
+	VFMADD231PD Y13, Y15, Y10
+	VFMADD231PD Y14, Y15, Y11
+	PREFETCHT0 (BX)(R11*1)
+	PREFETCHT0 64(BX)(R11*1)
+	PREFETCHT0 95(BX)(R11*1)
+	ADDQ    R12, BX
+	ADDQ    $96, DI
+	ADDQ    $32, AX
+	DECQ    CX
+	JNZ     loop
+
+store:
+	VADDPD  (DX), Y0, Y0
+	VMOVUPD  Y0, (DX)
+	VADDPD  32(DX), Y1, Y1
+	VMOVUPD  Y1, 32(DX)
+	VADDPD  64(DX), Y2, Y2
+	VMOVUPD  Y2, 64(DX)
+	ADDQ    R8, DX
+	VADDPD  (DX), Y3, Y3
+	VMOVUPD  Y3, (DX)
+	VADDPD  32(DX), Y4, Y4
+	VMOVUPD  Y4, 32(DX)
+	VADDPD  64(DX), Y5, Y5
+	VMOVUPD  Y5, 64(DX)
+	ADDQ    R8, DX
+	VADDPD  (DX), Y6, Y6
+	VMOVUPD  Y6, (DX)
+	VADDPD  32(DX), Y7, Y7
+	VMOVUPD  Y7, 32(DX)
+	VADDPD  64(DX), Y8, Y8
+	VMOVUPD  Y8, 64(DX)
+	ADDQ    R8, DX
+	VADDPD  (DX), Y9, Y9
+	VMOVUPD  Y9, (DX)
+	VADDPD  32(DX), Y10, Y10
+	VMOVUPD  Y10, 32(DX)
+	VADDPD  64(DX), Y11, Y11
+	VMOVUPD  Y11, 64(DX)
+	VZEROUPPER
+	RET
+
+// gemmPFAVX2F64 is gemmPFAVX512F64 for the 4×12 float64 AVX2 kernel
+// gemmAVX2F64 (same general registers; rows of 12 float64, 3 lines). It
+// prefetches the C tile; like gemmAVX2F64 it does not prefetch its packed
+// panels.
+
+// func gemmPFAVX2F64(k int, a, b, c []float64, ldc int, pf []float64, ldpf, rows int)
+// Requires: AVX2, FMA3. The 4×12 float64 tile.
+TEXT ·gemmPFAVX2F64(SB), NOSPLIT, $0-128
+	MOVQ    k+0(FP), CX
+	MOVQ    rows+120(FP), R13
+	MOVQ    $1, R15
+	TESTQ   R13, R13
+	JZ      pfinit
+	MOVQ    CX, AX
+	SHRQ    $1, AX
+	XORQ    DX, DX
+	DIVQ    R13
+	CMPQ    AX, $1
+	JLE     pfinit
+	MOVQ    AX, R15
+
+pfinit:
+	MOVQ    $1, R14
+	MOVQ    a_base+8(FP), AX
+	MOVQ    b_base+32(FP), BX
+	MOVQ    c_base+56(FP), DX
+	MOVQ    ldc+80(FP), R8
+	SHLQ    $3, R8
+	MOVQ    DX, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 64(R9)
+	PREFETCHT0 95(R9)
+	ADDQ    R8, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 64(R9)
+	PREFETCHT0 95(R9)
+	ADDQ    R8, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 64(R9)
+	PREFETCHT0 95(R9)
+	ADDQ    R8, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 64(R9)
+	PREFETCHT0 95(R9)
+	MOVQ    pf_base+88(FP), SI
+	MOVQ    ldpf+112(FP), R12
+	SHLQ    $3, R12
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y7, Y7, Y7
+	VXORPS  Y8, Y8, Y8
+	VXORPS  Y9, Y9, Y9
+	VXORPS  Y10, Y10, Y10
+	VXORPS  Y11, Y11, Y11
+	MOVQ    CX, R10
+	SHRQ    $1, CX
+	JZ      pftail
+
+pfloop:
+	VMOVUPD  (BX), Y12
+	VMOVUPD  32(BX), Y13
+	VMOVUPD  64(BX), Y14
+	VBROADCASTSD (AX), Y15
+	VFMADD231PD Y12, Y15, Y0
+	VFMADD231PD Y13, Y15, Y1
+	VFMADD231PD Y14, Y15, Y2
+	VBROADCASTSD 8(AX), Y15
+	VFMADD231PD Y12, Y15, Y3
+	VFMADD231PD Y13, Y15, Y4
+	VFMADD231PD Y14, Y15, Y5
+	VBROADCASTSD 16(AX), Y15
+	VFMADD231PD Y12, Y15, Y6
+	VFMADD231PD Y13, Y15, Y7
+	VFMADD231PD Y14, Y15, Y8
+	VBROADCASTSD 24(AX), Y15
+	VFMADD231PD Y12, Y15, Y9
+	VFMADD231PD Y13, Y15, Y10
+	VFMADD231PD Y14, Y15, Y11
+	TESTQ   R13, R13
+	JZ      pfnext
+	DECQ    R14
+	JNZ     pfnext
+	MOVQ    R15, R14
+	PREFETCHT1 (SI)
+	PREFETCHT1 64(SI)
+	PREFETCHT1 95(SI)
+	ADDQ    R12, SI
+	DECQ    R13
+
+pfnext:
+	VMOVUPD  96(BX), Y12
+	VMOVUPD  128(BX), Y13
+	VMOVUPD  160(BX), Y14
+	VBROADCASTSD 32(AX), Y15
+	VFMADD231PD Y12, Y15, Y0
+	VFMADD231PD Y13, Y15, Y1
+	VFMADD231PD Y14, Y15, Y2
+	VBROADCASTSD 40(AX), Y15
+	VFMADD231PD Y12, Y15, Y3
+	VFMADD231PD Y13, Y15, Y4
+	VFMADD231PD Y14, Y15, Y5
+	VBROADCASTSD 48(AX), Y15
+	VFMADD231PD Y12, Y15, Y6
+	VFMADD231PD Y13, Y15, Y7
+	VFMADD231PD Y14, Y15, Y8
+	VBROADCASTSD 56(AX), Y15
+	VFMADD231PD Y12, Y15, Y9
+	VFMADD231PD Y13, Y15, Y10
+	VFMADD231PD Y14, Y15, Y11
+	ADDQ    $64, AX
+	ADDQ    $192, BX
+	DECQ    CX
+	JNZ     pfloop
+
+pftail:
+	ANDQ    $1, R10
+	JZ      pfrest
+	VMOVUPD  (BX), Y12
+	VMOVUPD  32(BX), Y13
+	VMOVUPD  64(BX), Y14
+	VBROADCASTSD (AX), Y15
+	VFMADD231PD Y12, Y15, Y0
+	VFMADD231PD Y13, Y15, Y1
+	VFMADD231PD Y14, Y15, Y2
+	VBROADCASTSD 8(AX), Y15
+	VFMADD231PD Y12, Y15, Y3
+	VFMADD231PD Y13, Y15, Y4
+	VFMADD231PD Y14, Y15, Y5
+	VBROADCASTSD 16(AX), Y15
+	VFMADD231PD Y12, Y15, Y6
+	VFMADD231PD Y13, Y15, Y7
+	VFMADD231PD Y14, Y15, Y8
+	VBROADCASTSD 24(AX), Y15
+	VFMADD231PD Y12, Y15, Y9
+	VFMADD231PD Y13, Y15, Y10
+	VFMADD231PD Y14, Y15, Y11
+
+pfrest:
+	TESTQ   R13, R13
+	JZ      pfstore
+	PREFETCHT1 (SI)
+	PREFETCHT1 64(SI)
+	PREFETCHT1 95(SI)
+	ADDQ    R12, SI
+	DECQ    R13
+	JMP     pfrest
+
+pfstore:
+	VADDPD  (DX), Y0, Y0
+	VMOVUPD  Y0, (DX)
+	VADDPD  32(DX), Y1, Y1
+	VMOVUPD  Y1, 32(DX)
+	VADDPD  64(DX), Y2, Y2
+	VMOVUPD  Y2, 64(DX)
+	ADDQ    R8, DX
+	VADDPD  (DX), Y3, Y3
+	VMOVUPD  Y3, (DX)
+	VADDPD  32(DX), Y4, Y4
+	VMOVUPD  Y4, 32(DX)
+	VADDPD  64(DX), Y5, Y5
+	VMOVUPD  Y5, 64(DX)
+	ADDQ    R8, DX
+	VADDPD  (DX), Y6, Y6
+	VMOVUPD  Y6, (DX)
+	VADDPD  32(DX), Y7, Y7
+	VMOVUPD  Y7, 32(DX)
+	VADDPD  64(DX), Y8, Y8
+	VMOVUPD  Y8, 64(DX)
+	ADDQ    R8, DX
+	VADDPD  (DX), Y9, Y9
+	VMOVUPD  Y9, (DX)
+	VADDPD  32(DX), Y10, Y10
+	VMOVUPD  Y10, 32(DX)
+	VADDPD  64(DX), Y11, Y11
+	VMOVUPD  Y11, 64(DX)
 	VZEROUPPER
 	RET

@@ -965,43 +965,29 @@ func gemmPack() {
 `)
 	prefetchKernel("gemmPFAVX512F32", t)
 
-	t = avx2F32
-	p(`
-// gemmPackBAVX2F32 is gemmPackBAVX512F64 for the %[1]d×%[2]d float32 AVX2
-// kernel gemmAVX2F32 (same general registers): it stores the B row from
+	for _, t := range []tile{avx2F32, avx2F64} {
+		sfx := "F32"
+		if t.esz == 8 {
+			sfx = "F64"
+		}
+		p(`
+// gemmPackBAVX2%[8]s is gemmPackBAVX512F64 for the %[1]d×%[2]d %[9]s AVX2
+// kernel gemmAVX2%[8]s (same general registers): it stores the B row from
 // Y%[3]d–Y%[4]d into bp[p*%[2]d:] and prefetches the C tile and the B row
 // %[5]d rows ahead (a row's %[6]d bytes span at most %[7]d cache lines); like
-// gemmAVX2F32 it does not prefetch its packed A panel.
+// gemmAVX2%[8]s it does not prefetch its packed A panel.
 
-`, t.mr, t.nv*t.lanes(), t.mr*t.nv, t.mr*t.nv+t.nv-1, t.packAhead, t.bstep(), len(lineOffsets(t.bstep())))
-	packBKernel("gemmPackBAVX2F32", t)
-	p(`
-// gemmPFAVX2F32 is gemmPFAVX512F64 for the %[1]d×%[2]d float32 AVX2 kernel
-// gemmAVX2F32 (same general registers; rows of %[2]d float32, %[3]d lines). It
-// prefetches the C tile; like gemmAVX2F32 it does not prefetch its packed
+`, t.mr, t.nv*t.lanes(), t.mr*t.nv, t.mr*t.nv+t.nv-1, t.packAhead, t.bstep(), len(lineOffsets(t.bstep())), sfx, t.typ)
+		packBKernel("gemmPackBAVX2"+sfx, t)
+		p(`
+// gemmPFAVX2%[4]s is gemmPFAVX512F64 for the %[1]d×%[2]d %[5]s AVX2 kernel
+// gemmAVX2%[4]s (same general registers; rows of %[2]d %[5]s, %[3]d lines). It
+// prefetches the C tile; like gemmAVX2%[4]s it does not prefetch its packed
 // panels.
 
-`, t.mr, t.nv*t.lanes(), len(lineOffsets(t.bstep())))
-	prefetchKernel("gemmPFAVX2F32", t)
-
-	t = avx2F64
-	p(`
-// gemmPackBAVX2F64 is gemmPackBAVX2F32 for the %[1]d×%[2]d float64 AVX2
-// kernel gemmAVX2F64: it stores the B row from Y%[3]d–Y%[4]d into
-// bp[p*%[2]d:] and prefetches the C tile and the B row %[5]d rows ahead (a
-// row's %[6]d bytes span at most %[7]d cache lines); like gemmAVX2F64 it
-// does not prefetch its packed A panel.
-
-`, t.mr, t.nv*t.lanes(), t.mr*t.nv, t.mr*t.nv+t.nv-1, t.packAhead, t.bstep(), len(lineOffsets(t.bstep())))
-	packBKernel("gemmPackBAVX2F64", t)
-	p(`
-// gemmPFAVX2F64 is gemmPFAVX512F64 for the %[1]d×%[2]d float64 AVX2 kernel
-// gemmAVX2F64 (same general registers; rows of %[2]d float64, %[3]d lines). It
-// prefetches the C tile; like gemmAVX2F64 it does not prefetch its packed
-// panels.
-
-`, t.mr, t.nv*t.lanes(), len(lineOffsets(t.bstep())))
-	prefetchKernel("gemmPFAVX2F64", t)
+`, t.mr, t.nv*t.lanes(), len(lineOffsets(t.bstep())), sfx, t.typ)
+		prefetchKernel("gemmPFAVX2"+sfx, t)
+	}
 }
 
 func main() {

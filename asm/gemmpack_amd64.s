@@ -1339,11 +1339,11 @@ pfstore:
 	VZEROUPPER
 	RET
 
-// gemmPackBAVX2F64 is gemmPackBAVX2F32 for the 4×12 float64 AVX2
-// kernel gemmAVX2F64: it stores the B row from Y12–Y14 into
-// bp[p*12:] and prefetches the C tile and the B row 16 rows ahead (a
-// row's 96 bytes span at most 3 cache lines); like gemmAVX2F64 it
-// does not prefetch its packed A panel.
+// gemmPackBAVX2F64 is gemmPackBAVX512F64 for the 4×12 float64 AVX2
+// kernel gemmAVX2F64 (same general registers): it stores the B row from
+// Y12–Y14 into bp[p*12:] and prefetches the C tile and the B row
+// 16 rows ahead (a row's 96 bytes span at most 3 cache lines); like
+// gemmAVX2F64 it does not prefetch its packed A panel.
 
 // func gemmPackBAVX2F64(k int, a, b []float64, ldb int, bp, c []float64, ldc int)
 // Requires: AVX2, FMA3. The 4×12 float64 tile.

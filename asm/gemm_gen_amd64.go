@@ -459,21 +459,28 @@ func edgeKernel(name string, t tile) {
 	ins("MOVQ", "k+0(FP)", "CX")
 	ins("SHLQ", fmt.Sprintf("$%d", t.shift()), "R8")
 	t.prefetchCRows()
-	// w = ⌈n/lanes⌉ picks the loop: n ≤ w·lanes for the first w that fits.
+	t.byWidth("R13", func(nt tile, sfx string) {
+		nt.kLoop(sfx)
+		nt.edgeStore(sfx)
+	})
+	p("\n")
+}
+
+// byWidth writes one copy of body per width w = 1…nv vectors, each for the
+// tile narrowed to w vectors per row and with labels suffixed "_w<w>", and
+// in front of them a dispatch on the column count n in register nreg:
+// w = ⌈n/lanes⌉ picks the copy (n ≤ w·lanes for the first w that fits).
+func (t tile) byWidth(nreg string, body func(nt tile, sfx string)) {
 	for w := 1; w < t.nv; w++ {
-		ins("CMPQ", "R13", fmt.Sprintf("$%d", w*t.lanes()))
+		ins("CMPQ", nreg, fmt.Sprintf("$%d", w*t.lanes()))
 		ins("JLE", fmt.Sprintf("width%d", w))
 	}
 	for w := t.nv; w >= 1; w-- {
-		sfx := fmt.Sprintf("_w%d", w)
 		if w < t.nv {
 			label(fmt.Sprintf("width%d", w))
 		}
-		nt := t.narrow(w)
-		nt.kLoop(sfx)
-		nt.edgeStore(sfx)
+		body(t.narrow(w), fmt.Sprintf("_w%d", w))
 	}
-	p("\n")
 }
 
 // kreg is the opmask register of vector j of a row in the edge kernels;
@@ -593,20 +600,10 @@ func directKernel(name string, t tile) {
 	}
 	ins("SHLQ", sh, "R9")
 	ins("SHLQ", sh, "R8")
-	// w = ⌈n/lanes⌉ picks the loop: n ≤ w·lanes for the first w that fits.
-	for w := 1; w < t.nv; w++ {
-		ins("CMPQ", "CX", fmt.Sprintf("$%d", w*t.lanes()))
-		ins("JLE", fmt.Sprintf("width%d", w))
-	}
-	for w := t.nv; w >= 1; w-- {
-		sfx := fmt.Sprintf("_w%d", w)
-		if w < t.nv {
-			label(fmt.Sprintf("width%d", w))
-		}
-		nt := t.narrow(w)
+	t.byWidth("CX", func(nt tile, sfx string) {
 		nt.directLoop(sfx)
 		nt.directStore(sfx)
-	}
+	})
 	p("\n")
 }
 

@@ -352,11 +352,9 @@ func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, jn, kb int) {
 					continue
 				}
 			}
-			if mm < mr || nn < nr {
-				p.edgeTile(kb, as, bs, row, mm, col, nn)
-				continue
-			}
-			p.tile(kb, mr, nr, as, bs, p.c.Data[row*ld+col:], ld)
+			// The tile kernel's wrapper takes edge tiles (mm < mr or
+			// nn < nr) too: masked edge kernels, or a scratch tile.
+			p.tile(kb, mm, nn, as, bs, p.c.Data[row*ld+col:], ld)
 		}
 	}
 }
@@ -393,7 +391,7 @@ func (p *gemmProblem[T]) macroFused(ws *workspace[T], ic, mb, jc, jn, pc, kb, jE
 			mm := min(mr, mb-ir)
 			as := ws.a[ir*kb : ir*kb+kb*mr]
 			if mm < mr {
-				p.edgeTile(kb, as, bs, ic+ir, mm, col, nr)
+				p.tile(kb, mm, nr, as, bs, p.c.Data[(ic+ir)*ld+col:], ld)
 				continue
 			}
 			rows := min(rowsPer, kb-q)
@@ -411,7 +409,7 @@ func (p *gemmProblem[T]) macroFused(ws *workspace[T], ic, mb, jc, jn, pc, kb, jE
 	col, nn := jc+full, jn-full
 	bs := ws.b[full*kb : full*kb+kb*nr]
 	for ir := 0; ir < mb; ir += mr {
-		p.edgeTile(kb, ws.a[ir*kb:ir*kb+kb*mr], bs, ic+ir, min(mr, mb-ir), col, nn)
+		p.tile(kb, min(mr, mb-ir), nn, ws.a[ir*kb:ir*kb+kb*mr], bs, p.c.Data[(ic+ir)*ld+col:], ld)
 	}
 }
 
@@ -420,16 +418,6 @@ func (p *gemmProblem[T]) macroFused(ws *workspace[T], ic, mb, jc, jn, pc, kb, jE
 // fused kernel needed them; 2 measured 1–3 % faster on 128×10000×10000
 // float64 (3 was within the noise of 2).
 const fuseAhead = 2
-
-// edgeTile computes a micro-tile cut by the edge of C. The asm wrapper
-// takes care of the edge: sets with edge kernels (AVX-512: masked loads and
-// stores, only the vectors that hold columns of the corner) write the
-// mm×nn corner directly, the others compute a full tile into scratch and
-// add its corner.
-func (p *gemmProblem[T]) edgeTile(kb int, as, bs []T, row, mm, col, nn int) {
-	ld := p.c.Stride
-	p.tile(kb, mm, nn, as, bs, p.c.Data[row*ld+col:], ld)
-}
 
 // diagTile computes a micro-tile that straddles the diagonal into scratch
 // and adds only its lower part (i ≥ j) to C.

@@ -446,16 +446,7 @@ func edgeKernel(name string, t tile) {
 		{"n+96(FP)", "CX"}, {"a_base+8(FP)", "AX"}, {"b_base+32(FP)", "BX"},
 		{"c_base+56(FP)", "DX"}, {"ldc+80(FP)", "R8"}, {"m+88(FP)", "R11"}})
 	ins("MOVQ", "CX", "R13")
-	// R12 = 2ⁿ−1: bit col is set for the columns in the corner.
-	ins("MOVQ", "$1", "R12")
-	ins("SHLQ", "CX", "R12")
-	ins("DECQ", "R12")
-	for j := range t.nv {
-		if j > 0 {
-			ins("SHRQ", fmt.Sprintf("$%d", t.lanes()), "R12")
-		}
-		ins("KMOVW", "R12", kreg(j))
-	}
+	t.columnMasks("R12")
 	ins("MOVQ", "k+0(FP)", "CX")
 	ins("SHLQ", fmt.Sprintf("$%d", t.shift()), "R8")
 	t.prefetchCRows()
@@ -464,6 +455,22 @@ func edgeKernel(name string, t tile) {
 		nt.edgeStore(sfx)
 	})
 	p("\n")
+}
+
+// columnMasks sets the opmask of vector j of a row, K(j+1), to its lanes
+// j·lanes ≤ col < n, for n in CX: the bits of 2ⁿ−1, built in the register
+// tmp and shifted down a vector at a time (KMOVW takes the low 16 bits of
+// a register; the PD instructions read the low 8).
+func (t tile) columnMasks(tmp string) {
+	ins("MOVQ", "$1", tmp)
+	ins("SHLQ", "CX", tmp)
+	ins("DECQ", tmp)
+	for j := range t.nv {
+		if j > 0 {
+			ins("SHRQ", fmt.Sprintf("$%d", t.lanes()), tmp)
+		}
+		ins("KMOVW", tmp, kreg(j))
+	}
 }
 
 // byWidth writes one copy of body per width w = 1…nv vectors, each for the
@@ -572,16 +579,7 @@ func directKernel(name string, t tile) {
 	sh := fmt.Sprintf("$%d", t.shift())
 	t.prologue(name, fmt.Sprintf("(k, m, n int, alpha %s, a []%s, rs, ps int, b []%s, ldb int, beta %s, c []%s, ldc int)",
 		t.typ, t.typ, t.typ, t.typ, t.typ), 144, [][2]string{{"n+16(FP)", "CX"}})
-	// K(j+1) = bits j·lanes… of 2ⁿ−1: the columns < n of vector j.
-	ins("MOVQ", "$1", "DX")
-	ins("SHLQ", "CX", "DX")
-	ins("DECQ", "DX")
-	for j := range t.nv {
-		if j > 0 {
-			ins("SHRQ", fmt.Sprintf("$%d", t.lanes()), "DX")
-		}
-		ins("KMOVW", "DX", kreg(j))
-	}
+	t.columnMasks("DX")
 	// Row offsets: DX = m−1, DI = rs in bytes, row i at min(i, m−1)·rs.
 	ins("MOVQ", "m+8(FP)", "DX")
 	ins("DECQ", "DX")

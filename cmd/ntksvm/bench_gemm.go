@@ -33,6 +33,19 @@ type gemmShape struct {
 	m, k, n int
 }
 
+// bytes returns the memory the operands of s take (A, C and, for gemm, B).
+func (s gemmShape) bytes() uint64 {
+	elems := uint64(s.m)*uint64(s.k) + uint64(s.m)*uint64(s.n)
+	if s.op == "gemm" {
+		elems += uint64(s.k) * uint64(s.n)
+	}
+	size := uint64(4)
+	if s.dtype == "float64" {
+		size = 8
+	}
+	return elems * size
+}
+
 // paperShapes are the products the reproduction spends its time in.
 var paperShapes = []gemmShape{
 	{"gemm", "float32", 2048, 2048, 2048},
@@ -90,6 +103,14 @@ func runGemmBench(ctx context.Context, e *env, args []string) error {
 		cases = paperShapes
 	}
 	cases = filterDtype(cases, *f32, *f64)
+	if avail, ok := availableMemory(); ok {
+		for _, s := range cases {
+			if need := s.bytes(); need > avail {
+				return usageError("%s %d×%d×%d %s: the operands need %s, more than the %s of memory available",
+					s.op, s.m, s.k, s.n, s.dtype, gib(need), gib(avail))
+			}
+		}
+	}
 
 	linalg.SetThreads(c.threads)
 	defer linalg.SetThreads(0)

@@ -101,3 +101,38 @@ func TestParseGemmShapes(t *testing.T) {
 		}
 	}
 }
+
+func TestBenchGemmTooLarge(t *testing.T) {
+	defer func(f func() (uint64, bool)) { availableMemory = f }(availableMemory)
+	availableMemory = func() (uint64, bool) { return 1 << 30, true }
+	// 3·2048² float64 are 96 MiB: fits. 3·8192² float64 are 1.5 GiB: does not.
+	if code, _, errOut := runCLI(t, "bench", "gemm", "--shapes", "8192x8192x8192", "--float64", "--runs", "1"); code != 2 ||
+		!strings.Contains(errOut, "1.5 GiB") || !strings.Contains(errOut, "1.0 GiB of memory available") {
+		t.Errorf("8192³ float64 with 1 GiB available: exit %d, stderr %q; want 2 and the sizes", code, errOut)
+	}
+	// gram:NxK needs A (N×K) and C (N×N) only: 16384² float32 is 1 GiB plus A.
+	if code, _, errOut := runCLI(t, "bench", "gemm", "--shapes", "gram:16384x8", "--float32", "--runs", "1"); code != 2 {
+		t.Errorf("gram:16384x8 float32 with 1 GiB available: exit %d, stderr %q; want 2", code, errOut)
+	}
+}
+
+func TestParseMemAvailable(t *testing.T) {
+	tests := []struct {
+		in   string
+		want uint64
+		ok   bool
+	}{
+		{"MemTotal:       24000000 kB\nMemFree:        1000 kB\nMemAvailable:   23000000 kB\n", 23000000 << 10, true},
+		{"MemAvailable: 0 kB\n", 0, true},
+		{"MemTotal: 5 kB\n", 0, false},
+		{"MemAvailable: lots kB\n", 0, false},
+		{"MemAvailable: 5 MB\n", 0, false},
+		{"", 0, false},
+	}
+	for _, tc := range tests {
+		got, ok := parseMemAvailable([]byte(tc.in))
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("parseMemAvailable(%q) = %d, %v; want %d, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}

@@ -69,7 +69,8 @@ func avx512Kernels() *Kernels {
 }
 
 // avx2Kernels is the AVX2 set: ReLU needs only AVX (256-bit compares and
-// ands), the GEMM and peak loops FMA3; AVX2 is required as the level that
+// ands), the GEMM and peak loops FMA3 (the edge and direct GEMM kernels'
+// VMASKMOVPS and VMASKMOVPD are AVX); AVX2 is required as the level that
 // every AVX2 CPU with FMA3 has.
 func avx2Kernels() *Kernels {
 	return &Kernels{
@@ -85,8 +86,13 @@ func avx2Kernels() *Kernels {
 		reluGrad64: reluGradVec(4, reluGradAVX2F64),
 		gemmTile32: gemmAVX2F32,
 		gemmTile64: gemmAVX2F64,
+		gemmEdge32: gemmEdgeAVX2F32,
+		gemmEdge64: gemmEdgeAVX2F64,
 		fmaPeak32:  fmaPeakAVX2F32,
 		fmaPeak64:  fmaPeakAVX2F64,
+
+		gemmDirect32: gemmDirectAVX2F32,
+		gemmDirect64: gemmDirectAVX2F64,
 
 		// Fused kernels (gemmpack_amd64.s): the float64 pair pays
 		// with the 4×12 tile, as it did not with the former 6×8 one.

@@ -119,9 +119,10 @@ func (dc directCase[T]) check(m, n, k int, alpha, beta T, got []T) string {
 }
 
 // directScalars are the (alpha, beta) pairs of the direct-kernel tests:
-// beta = 1, 0 (over NaN in C, which must not propagate) and others; alpha
-// and beta 0.3 are not powers of 2, so alpha·s + C must round once.
-var directScalars = [][2]float64{{1, 1}, {-0.5, 1}, {0.3, 1}, {1, 0}, {0.3, 0}, {-0.5, 0.3}, {0.3, -1.5}}
+// beta = 1, ±0 (over NaN in C, which must not propagate: −0 is 0 too) and
+// others; alpha and beta 0.3 are not powers of 2, so alpha·s + C must
+// round once.
+var directScalars = [][2]float64{{1, 1}, {-0.5, 1}, {0.3, 1}, {1, 0}, {0.3, 0}, {-0.5, math.Copysign(0, -1)}, {-0.5, 0.3}, {0.3, -1.5}}
 
 // TestGemmDirect runs every set's GemmDirect on every m ≤ MR, n ≤ NR and
 // depth of directKs, A stored both ways, ldb and ldc larger than n, and

@@ -5901,27 +5901,30 @@ done_w1:
 	VZEROUPPER
 	RET
 
-// gemmDirectAVX2F32 and its float64 twin are the direct kernels of the AVX2
-// set (contract in gemmdirect.go), built like the AVX-512 ones from the
-// registers of the packed 6×16 and 4×12 kernels (accumulators in Y0–Y11):
-// A(i,p) at a + (i·rs + p·ps)·size, rows 1…MR−1 at the byte offsets
-// min(i, m−1)·rs·size in R10–R14 (rows ≥ m read row m−1 again and their
-// sums are dropped), row p of B at b + p·ldb·size, each C entry summed by
-// FMA in increasing p from zero. Having no opmasks, they select the
-// columns < n with VMASKMOV and the ymm masks of gemmMaskAVX2 (SI = its
-// address − n·size; the mask of the last vector of a row w vectors wide
-// is at 32·w(SI)). There are three kinds of loop: n = NR (labels suffixed
-// _whole) loads whole B rows and needs no mask; a narrow loop (w < NR/lanes
-// vectors, suffix _w<w>) keeps the mask in the B register it leaves free
-// and loads the last vector of each B row through it; the full-width loop
-// with n < NR has no register to spare, and loads the mask into the B
-// register before loading the B vector into it through itself. At the end
-// alpha and beta are broadcast into Y15 and Y14, the mask goes into Y13,
-// and the rows < m are stored as the AVX-512 kernels store them (beta = 0:
-// alpha·sum, C not read; beta = 1: one FMA; otherwise beta·C, then one
-// FMA), the last vector of a row loaded into Y12 and stored through the
-// mask unless n = NR. Masked-out lanes are neither read nor written and do
-// not fault.
+// gemmDirectAVX2F32 and its float64 twin are the direct kernels of the
+// AVX2 set (contract in gemmdirect.go), built like the AVX-512 ones from
+// the registers of the packed 6×16 and 4×12 kernels (accumulators in
+// Y0–Y11): A(i,p) at a + (i·rs + p·ps)·size, rows 1…MR−1 at the byte
+// offsets min(i, m−1)·rs·size in R10–R14 or R10–R12 (rows ≥ m read row m−1
+// again and their sums are dropped), row p of B at b + p·ldb·size, each C
+// entry summed by FMA in increasing p from zero. Having no opmasks, they
+// select the columns < n with VMASKMOV and the ymm masks of gemmMaskAVX2
+// (SI = its address − n·size; the mask of the last vector of a row w
+// vectors wide is at 32·w(SI)). There are three kinds of loop: n = NR
+// (labels suffixed _whole) loads whole B rows and needs no mask; a narrow
+// loop (w < NR/lanes vectors, suffix _w<w>) keeps the mask in the B
+// register it leaves free and loads the last vector of each B row through
+// it; the full-width loop with n < NR keeps it in Y15 in float32, putting
+// every broadcast in Y14 (against Y14 and Y15 in turn: 2430 rather than
+// 2500–3000 ns for 16 6×15 tiles of depth 64 in BenchmarkGemmDirectTile),
+// and in float64, which has no register to spare, loads the mask into the
+// B register before loading the B vector into it through itself. The sums
+// are the same in every loop. At the end alpha and beta are broadcast into
+// Y15 and Y14, the mask goes into Y13, and the rows < m are stored as the
+// AVX-512 kernels store them (beta = 0: alpha·sum, C not read; beta = 1:
+// one FMA; otherwise beta·C, then one FMA), the last vector of a row
+// loaded into Y12 and stored through the mask unless n = NR. Masked-out
+// lanes are neither read nor written and do not fault.
 
 // func gemmDirectAVX2F32(k, m, n int, alpha float32, a []float32, rs, ps int, b []float32, ldb int, beta float32, c []float32, ldc int)
 // Requires: AVX2, FMA3. The 6×16 float32 tile.
@@ -5965,6 +5968,7 @@ TEXT ·gemmDirectAVX2F32(SB), NOSPLIT, $0-144
 	JEQ     whole
 	CMPQ    CX, $8
 	JLE     width1
+	VMOVUPS  64(SI), Y15
 	VXORPS  Y0, Y0, Y0
 	VXORPS  Y1, Y1, Y1
 	VXORPS  Y2, Y2, Y2
@@ -5984,95 +5988,91 @@ TEXT ·gemmDirectAVX2F32(SB), NOSPLIT, $0-144
 
 loop_w2:
 	VMOVUPS  (BX), Y12
-	VMOVUPS  64(SI), Y13
-	VMASKMOVPS 32(BX), Y13, Y13
+	VMASKMOVPS 32(BX), Y15, Y13
 	VBROADCASTSS (AX), Y14
 	VFMADD231PS Y12, Y14, Y0
 	VFMADD231PS Y13, Y14, Y1
-	VBROADCASTSS (AX)(R10*1), Y15
-	VFMADD231PS Y12, Y15, Y2
-	VFMADD231PS Y13, Y15, Y3
+	VBROADCASTSS (AX)(R10*1), Y14
+	VFMADD231PS Y12, Y14, Y2
+	VFMADD231PS Y13, Y14, Y3
 	VBROADCASTSS (AX)(R11*1), Y14
 	VFMADD231PS Y12, Y14, Y4
 	VFMADD231PS Y13, Y14, Y5
-	VBROADCASTSS (AX)(R12*1), Y15
-	VFMADD231PS Y12, Y15, Y6
-	VFMADD231PS Y13, Y15, Y7
+	VBROADCASTSS (AX)(R12*1), Y14
+	VFMADD231PS Y12, Y14, Y6
+	VFMADD231PS Y13, Y14, Y7
 	VBROADCASTSS (AX)(R13*1), Y14
 	VFMADD231PS Y12, Y14, Y8
 	VFMADD231PS Y13, Y14, Y9
-	VBROADCASTSS (AX)(R14*1), Y15
-	VFMADD231PS Y12, Y15, Y10
-	VFMADD231PS Y13, Y15, Y11
+	VBROADCASTSS (AX)(R14*1), Y14
+	VFMADD231PS Y12, Y14, Y10
+	VFMADD231PS Y13, Y14, Y11
 	ADDQ    R9, AX
 	ADDQ    R8, BX
 	VMOVUPS  (BX), Y12
-	VMOVUPS  64(SI), Y13
-	VMASKMOVPS 32(BX), Y13, Y13
+	VMASKMOVPS 32(BX), Y15, Y13
 	VBROADCASTSS (AX), Y14
 	VFMADD231PS Y12, Y14, Y0
 	VFMADD231PS Y13, Y14, Y1
-	VBROADCASTSS (AX)(R10*1), Y15
-	VFMADD231PS Y12, Y15, Y2
-	VFMADD231PS Y13, Y15, Y3
+	VBROADCASTSS (AX)(R10*1), Y14
+	VFMADD231PS Y12, Y14, Y2
+	VFMADD231PS Y13, Y14, Y3
 	VBROADCASTSS (AX)(R11*1), Y14
 	VFMADD231PS Y12, Y14, Y4
 	VFMADD231PS Y13, Y14, Y5
-	VBROADCASTSS (AX)(R12*1), Y15
-	VFMADD231PS Y12, Y15, Y6
-	VFMADD231PS Y13, Y15, Y7
+	VBROADCASTSS (AX)(R12*1), Y14
+	VFMADD231PS Y12, Y14, Y6
+	VFMADD231PS Y13, Y14, Y7
 	VBROADCASTSS (AX)(R13*1), Y14
 	VFMADD231PS Y12, Y14, Y8
 	VFMADD231PS Y13, Y14, Y9
-	VBROADCASTSS (AX)(R14*1), Y15
-	VFMADD231PS Y12, Y15, Y10
-	VFMADD231PS Y13, Y15, Y11
+	VBROADCASTSS (AX)(R14*1), Y14
+	VFMADD231PS Y12, Y14, Y10
+	VFMADD231PS Y13, Y14, Y11
 	ADDQ    R9, AX
 	ADDQ    R8, BX
 	VMOVUPS  (BX), Y12
-	VMOVUPS  64(SI), Y13
-	VMASKMOVPS 32(BX), Y13, Y13
+	VMASKMOVPS 32(BX), Y15, Y13
 	VBROADCASTSS (AX), Y14
 	VFMADD231PS Y12, Y14, Y0
 	VFMADD231PS Y13, Y14, Y1
-	VBROADCASTSS (AX)(R10*1), Y15
-	VFMADD231PS Y12, Y15, Y2
-	VFMADD231PS Y13, Y15, Y3
+	VBROADCASTSS (AX)(R10*1), Y14
+	VFMADD231PS Y12, Y14, Y2
+	VFMADD231PS Y13, Y14, Y3
 	VBROADCASTSS (AX)(R11*1), Y14
 	VFMADD231PS Y12, Y14, Y4
 	VFMADD231PS Y13, Y14, Y5
-	VBROADCASTSS (AX)(R12*1), Y15
-	VFMADD231PS Y12, Y15, Y6
-	VFMADD231PS Y13, Y15, Y7
+	VBROADCASTSS (AX)(R12*1), Y14
+	VFMADD231PS Y12, Y14, Y6
+	VFMADD231PS Y13, Y14, Y7
 	VBROADCASTSS (AX)(R13*1), Y14
 	VFMADD231PS Y12, Y14, Y8
 	VFMADD231PS Y13, Y14, Y9
-	VBROADCASTSS (AX)(R14*1), Y15
-	VFMADD231PS Y12, Y15, Y10
-	VFMADD231PS Y13, Y15, Y11
+	VBROADCASTSS (AX)(R14*1), Y14
+	VFMADD231PS Y12, Y14, Y10
+	VFMADD231PS Y13, Y14, Y11
 	ADDQ    R9, AX
 	ADDQ    R8, BX
 	VMOVUPS  (BX), Y12
-	VMOVUPS  64(SI), Y13
-	VMASKMOVPS 32(BX), Y13, Y13
+	VMASKMOVPS 32(BX), Y15, Y13
 	VBROADCASTSS (AX), Y14
 	VFMADD231PS Y12, Y14, Y0
 	VFMADD231PS Y13, Y14, Y1
-	VBROADCASTSS (AX)(R10*1), Y15
-	VFMADD231PS Y12, Y15, Y2
-	VFMADD231PS Y13, Y15, Y3
+	VBROADCASTSS (AX)(R10*1), Y14
+	VFMADD231PS Y12, Y14, Y2
+	VFMADD231PS Y13, Y14, Y3
 	VBROADCASTSS (AX)(R11*1), Y14
 	VFMADD231PS Y12, Y14, Y4
 	VFMADD231PS Y13, Y14, Y5
-	VBROADCASTSS (AX)(R12*1), Y15
-	VFMADD231PS Y12, Y15, Y6
-	VFMADD231PS Y13, Y15, Y7
+	VBROADCASTSS (AX)(R12*1), Y14
+	VFMADD231PS Y12, Y14, Y6
+	VFMADD231PS Y13, Y14, Y7
 	VBROADCASTSS (AX)(R13*1), Y14
 	VFMADD231PS Y12, Y14, Y8
 	VFMADD231PS Y13, Y14, Y9
-	VBROADCASTSS (AX)(R14*1), Y15
-	VFMADD231PS Y12, Y15, Y10
-	VFMADD231PS Y13, Y15, Y11
+	VBROADCASTSS (AX)(R14*1), Y14
+	VFMADD231PS Y12, Y14, Y10
+	VFMADD231PS Y13, Y14, Y11
 	ADDQ    R9, AX
 	ADDQ    R8, BX
 	DECQ    CX
@@ -6084,26 +6084,25 @@ tail_w2:
 
 loop1_w2:
 	VMOVUPS  (BX), Y12
-	VMOVUPS  64(SI), Y13
-	VMASKMOVPS 32(BX), Y13, Y13
+	VMASKMOVPS 32(BX), Y15, Y13
 	VBROADCASTSS (AX), Y14
 	VFMADD231PS Y12, Y14, Y0
 	VFMADD231PS Y13, Y14, Y1
-	VBROADCASTSS (AX)(R10*1), Y15
-	VFMADD231PS Y12, Y15, Y2
-	VFMADD231PS Y13, Y15, Y3
+	VBROADCASTSS (AX)(R10*1), Y14
+	VFMADD231PS Y12, Y14, Y2
+	VFMADD231PS Y13, Y14, Y3
 	VBROADCASTSS (AX)(R11*1), Y14
 	VFMADD231PS Y12, Y14, Y4
 	VFMADD231PS Y13, Y14, Y5
-	VBROADCASTSS (AX)(R12*1), Y15
-	VFMADD231PS Y12, Y15, Y6
-	VFMADD231PS Y13, Y15, Y7
+	VBROADCASTSS (AX)(R12*1), Y14
+	VFMADD231PS Y12, Y14, Y6
+	VFMADD231PS Y13, Y14, Y7
 	VBROADCASTSS (AX)(R13*1), Y14
 	VFMADD231PS Y12, Y14, Y8
 	VFMADD231PS Y13, Y14, Y9
-	VBROADCASTSS (AX)(R14*1), Y15
-	VFMADD231PS Y12, Y15, Y10
-	VFMADD231PS Y13, Y15, Y11
+	VBROADCASTSS (AX)(R14*1), Y14
+	VFMADD231PS Y12, Y14, Y10
+	VFMADD231PS Y13, Y14, Y11
 	ADDQ    R9, AX
 	ADDQ    R8, BX
 	DECQ    DI

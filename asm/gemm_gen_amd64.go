@@ -665,27 +665,30 @@ const edgeAVX2Comment = `// %s is %s for an edge tile, of which only the m×n
 
 // directAVX2Comment introduces the AVX2 direct kernels, given the name of
 // the float32 one.
-const directAVX2Comment = `// %s and its float64 twin are the direct kernels of the AVX2
-// set (contract in gemmdirect.go), built like the AVX-512 ones from the
-// registers of the packed 6×16 and 4×12 kernels (accumulators in Y0–Y11):
-// A(i,p) at a + (i·rs + p·ps)·size, rows 1…MR−1 at the byte offsets
-// min(i, m−1)·rs·size in R10–R14 (rows ≥ m read row m−1 again and their
-// sums are dropped), row p of B at b + p·ldb·size, each C entry summed by
-// FMA in increasing p from zero. Having no opmasks, they select the
-// columns < n with VMASKMOV and the ymm masks of gemmMaskAVX2 (SI = its
-// address − n·size; the mask of the last vector of a row w vectors wide
-// is at 32·w(SI)). There are three kinds of loop: n = NR (labels suffixed
-// _whole) loads whole B rows and needs no mask; a narrow loop (w < NR/lanes
-// vectors, suffix _w<w>) keeps the mask in the B register it leaves free
-// and loads the last vector of each B row through it; the full-width loop
-// with n < NR has no register to spare, and loads the mask into the B
-// register before loading the B vector into it through itself. At the end
-// alpha and beta are broadcast into Y15 and Y14, the mask goes into Y13,
-// and the rows < m are stored as the AVX-512 kernels store them (beta = 0:
-// alpha·sum, C not read; beta = 1: one FMA; otherwise beta·C, then one
-// FMA), the last vector of a row loaded into Y12 and stored through the
-// mask unless n = NR. Masked-out lanes are neither read nor written and do
-// not fault.
+const directAVX2Comment = `// %s and its float64 twin are the direct kernels of the
+// AVX2 set (contract in gemmdirect.go), built like the AVX-512 ones from
+// the registers of the packed 6×16 and 4×12 kernels (accumulators in
+// Y0–Y11): A(i,p) at a + (i·rs + p·ps)·size, rows 1…MR−1 at the byte
+// offsets min(i, m−1)·rs·size in R10–R14 or R10–R12 (rows ≥ m read row m−1
+// again and their sums are dropped), row p of B at b + p·ldb·size, each C
+// entry summed by FMA in increasing p from zero. Having no opmasks, they
+// select the columns < n with VMASKMOV and the ymm masks of gemmMaskAVX2
+// (SI = its address − n·size; the mask of the last vector of a row w
+// vectors wide is at 32·w(SI)). There are three kinds of loop: n = NR
+// (labels suffixed _whole) loads whole B rows and needs no mask; a narrow
+// loop (w < NR/lanes vectors, suffix _w<w>) keeps the mask in the B
+// register it leaves free and loads the last vector of each B row through
+// it; the full-width loop with n < NR keeps it in Y15 in float32, putting
+// every broadcast in Y14 (against Y14 and Y15 in turn: 2430 rather than
+// 2500–3000 ns for 16 6×15 tiles of depth 64 in BenchmarkGemmDirectTile),
+// and in float64, which has no register to spare, loads the mask into the
+// B register before loading the B vector into it through itself. The sums
+// are the same in every loop. At the end alpha and beta are broadcast into
+// Y15 and Y14, the mask goes into Y13, and the rows < m are stored as the
+// AVX-512 kernels store them (beta = 0: alpha·sum, C not read; beta = 1:
+// one FMA; otherwise beta·C, then one FMA), the last vector of a row
+// loaded into Y12 and stored through the mask unless n = NR. Masked-out
+// lanes are neither read nor written and do not fault.
 
 `
 
@@ -725,6 +728,10 @@ func directKernel(name string, t tile) {
 	ins("SHLQ", sh, "R9")
 	ins("SHLQ", sh, "R8")
 	body := func(nt tile, sfx string) {
+		if !nt.v.opmask && !nt.whole && nt.used() == nt.nv {
+			// One broadcast register leaves the other for the mask.
+			nt.oneBcast = true
+		}
 		nt.directLoop(sfx)
 		nt.directStore(sfx)
 	}
@@ -753,10 +760,8 @@ func directRow(i int) string {
 // accumulators to the label store+sfx: k steps from AX and BX, k in CX,
 // DI clobbered.
 func (t tile) directLoop(sfx string) {
-	if w := t.used(); !t.v.opmask && !t.whole && w < t.nv {
-		// The mask of the last vector stays in a B register the
-		// narrow loop leaves free.
-		p("\t%s\n", t.movu(t.maskAt(w), t.breg(t.nv-1)))
+	if r := t.heldMask(); r != "" {
+		p("\t%s\n", t.movu(t.maskAt(t.used()), r))
 	}
 	t.zero()
 	ins("MOVQ", "k+0(FP)", "CX")
@@ -779,6 +784,25 @@ func (t tile) directLoop(sfx string) {
 	label("store" + sfx)
 }
 
+// heldMask returns the ymm register that holds the mask of the last vector
+// of a row through an AVX2 direct loop with n not a multiple of the lanes,
+// or "" if there is none to spare and each step loads the mask again: a
+// narrow loop leaves the last B register free; the full-width loop of a
+// tile with a register left after one broadcast register (the float32 6×16
+// tile, whose masked loop directKernel gives one) has that.
+func (t tile) heldMask() string {
+	if t.v.opmask || t.whole {
+		return ""
+	}
+	if t.used() < t.nv {
+		return t.breg(t.nv - 1)
+	}
+	if r := t.mr*t.nv + t.nv + 1; t.oneBcast && r <= t.v.last {
+		return t.reg(r)
+	}
+	return ""
+}
+
 // directStep writes one k step of a direct kernel: the used vectors of the
 // B row at BX (the last through its column mask, zeroing the lanes ≥ n),
 // then for each row i of the tile A(i,p) at AX plus row i's offset is
@@ -793,8 +817,8 @@ func (t tile) directStep() {
 			p("\t%s\n", t.movu(src, t.breg(j)))
 		case t.v.opmask:
 			ins(t.mov()+".Z", src, kreg(j), t.breg(j))
-		case w < t.nv:
-			ins("VMASKMOV"+t.sfx(), src, t.breg(t.nv-1), t.breg(j))
+		case t.heldMask() != "":
+			ins("VMASKMOV"+t.sfx(), src, t.heldMask(), t.breg(j))
 		default:
 			// No register is free: the mask is loaded into the
 			// B register it fills.

@@ -5,7 +5,7 @@ import "github.com/ntksvm/ntksvm/asm"
 // The small-matrix path of Gemm. For small products (16³ to a few 100³),
 // packing A and B into panels costs about as much as the arithmetic, and
 // the micro-tiles cut by the edges of C are a large share of the work. A
-// kernel set with a direct kernel (asm.GemmDirect32, AVX-512) reads op(A)
+// kernel set with a direct kernel (asm.GemmDirect32; AVX-512, AVX2) reads op(A)
 // and B where they are stored instead: the product is computed tile by
 // tile, MR×NR at a time, on one thread, the kernel scaling C by beta as it
 // stores each tile. The choice depends only on the shape and the kernel

@@ -39,24 +39,54 @@ func cacheSizes() (l1, l2, l3 int) {
 // vectors of B, so the loops keep an A sliver in L1 and stream B slivers
 // past it from L2 (BLIS's arrangement with the roles of A and B swapped):
 //
-//   - kc: one MR×kc sliver of A and one kc×NR sliver of B fill about 3/4 of
-//     L1;
+//   - kc: for tiles of less than deepTile bytes, an A and a B sliver fill
+//     about 3/4 of L1. Larger tiles (the AVX-512 ones, 1.5 KiB: 24 cache
+//     lines of C per tile call against 24 FMAs per k step) take deeper
+//     blocks: the MR×kc sliver of A fills half of L1, up to kcMax, and
+//     the B slivers stream from L2 (the kernels prefetch them a few rows
+//     ahead). Every tile call ends by adding its sums to C, whose rows are
+//     in memory for large products: C is read and written once per k
+//     block, and with large tiles that weighs enough for deep blocks to pay.
 //   - nc: the packed kc×nc panel of B fills about a quarter of L2, where
 //     every sliver of A passes it;
 //   - mc: the packed mc×kc block of A fills up to a quarter of L3 (capped at
 //     4096 rows: an L3 is shared with the other cores and programs). B is
 //     packed once per block of A, so large blocks pack B fewer times; the
 //     A slivers are read from L3 only once per panel of B.
+//
+// Measured on the 2-core Sapphire Rapids VM of the README (1 thread, 21 Nov
+// 2026; old and new binaries of "ntksvm bench gemm" alternated, medians of
+// 3 rounds): the deep AVX-512 blocks (kc 384 float64, 512 float32, against
+// 144 and 160) took float64 512³ from 54.8 to 61.6 GFLOP/s and 4096³ from
+// 56.5 to 60.8, float32 512³ from 114.2 to 124.9 and 2048³ from 118.4 to
+// 132.4 (1024³ and float64 2048³ within the noise, −4 %); the same rule for
+// the AVX2 tiles (kc 512 against 416 and 288) was 4–8 % slower on
+// 1024³ and 2048³, so they keep the L1 rule.
 func blockSizes(mr, nr, size int) blocking {
 	l1, l2, l3 := cacheSizes()
-	kc := (l1 * 3 / 4) / ((mr + nr) * size)
-	kc = clampRound(kc, 8, 64, 1024)
+	var kc int
+	if mr*nr*size >= deepTile {
+		kc = (l1 / 2) / (mr * size)
+		kc = clampRound(kc, 8, 64, kcMax)
+	} else {
+		kc = (l1 * 3 / 4) / ((mr + nr) * size)
+		kc = clampRound(kc, 8, 64, 1024)
+	}
 	nc := (l2 / 4) / (kc * size)
 	nc = clampRound(nc, nr, 4*nr, 8192)
 	mc := (l3 / 4) / (kc * size)
 	mc = clampRound(mc, mr, 4*mr, 4096)
 	return blocking{mc: mc, kc: kc, nc: nc}
 }
+
+const (
+	// deepTile is the size in bytes of the smallest micro-tile of C that
+	// takes deep k blocks (see blockSizes).
+	deepTile = 1 << 10
+	// kcMax caps the depth of deep k blocks: float32 768 measured slower
+	// than 512 on the machine of blockSizes.
+	kcMax = 512
+)
 
 // clampRound rounds v down to a multiple of q and clamps it to [lo, hi],
 // where lo is rounded up and hi down to multiples of q.

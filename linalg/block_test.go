@@ -22,7 +22,9 @@ func TestBlockSizes(t *testing.T) {
 				t.Errorf("%s/%d: %+v not multiples of %d×%d and 8", ks.Name(), size, b, mr, nr)
 			case b.kc < 64 || b.mc < mr || b.nc < nr:
 				t.Errorf("%s/%d: %+v too small", ks.Name(), size, b)
-			case (mr+nr)*b.kc*size > l1 && b.kc > 64:
+			case mr*nr*size >= deepTile && (mr*b.kc*size > l1/2 || b.kc > kcMax) && b.kc > 64:
+				t.Errorf("%s/%d: kc=%d: the A sliver, %d bytes, overflows half of L1 (%d) or kc > %d", ks.Name(), size, b.kc, mr*b.kc*size, l1, kcMax)
+			case mr*nr*size < deepTile && (mr+nr)*b.kc*size > l1 && b.kc > 64:
 				t.Errorf("%s/%d: kc=%d: slivers of %d bytes overflow L1 (%d)", ks.Name(), size, b.kc, (mr+nr)*b.kc*size, l1)
 			case b.kc*b.nc*size > l2 && b.nc > 4*nr:
 				t.Errorf("%s/%d: B panel %d×%d overflows L2 (%d)", ks.Name(), size, b.kc, b.nc, l2)

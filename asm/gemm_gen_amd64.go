@@ -420,26 +420,38 @@ func kernel(name string, t tile) {
 // end in sfx, so that one kernel can hold several loops.
 func (t tile) kLoop(sfx string) {
 	t.zero()
-	// CX counts passes of the main loop, R10 the steps left for loop1.
-	ins("MOVQ", "CX", "R10")
+	unrolledLoop(sfx, "R10", func() {
+		for s := range unroll {
+			t.step(s, t.panelPrefetches(s, unroll), 2)
+		}
+		ins("ADDQ", fmt.Sprintf("$%d", unroll*t.astep()), "AX")
+		ins("ADDQ", fmt.Sprintf("$%d", unroll*t.bstep()), "BX")
+	}, func() {
+		t.step(0, nil, 2)
+		ins("ADDQ", fmt.Sprintf("$%d", t.astep()), "AX")
+		ins("ADDQ", fmt.Sprintf("$%d", t.bstep()), "BX")
+	})
+}
+
+// unrolledLoop writes a loop over the k steps in CX, labels ending in
+// sfx: CX counts passes of unroll steps (pass writes one, including its
+// pointer advances), the register rest the steps left over, each written
+// by single in loop1; it ends at the label store+sfx. CX and rest are
+// clobbered.
+func unrolledLoop(sfx, rest string, pass, single func()) {
+	ins("MOVQ", "CX", rest)
 	ins("SHRQ", fmt.Sprintf("$%d", bits.TrailingZeros(unroll)), "CX")
 	ins("JZ", "tail"+sfx)
 	label("loop" + sfx)
-	for s := range unroll {
-		t.step(s, t.panelPrefetches(s, unroll), 2)
-	}
-	ins("ADDQ", fmt.Sprintf("$%d", unroll*t.astep()), "AX")
-	ins("ADDQ", fmt.Sprintf("$%d", unroll*t.bstep()), "BX")
+	pass()
 	ins("DECQ", "CX")
 	ins("JNZ", "loop"+sfx)
 	label("tail" + sfx)
-	ins("ANDQ", fmt.Sprintf("$%d", unroll-1), "R10")
+	ins("ANDQ", fmt.Sprintf("$%d", unroll-1), rest)
 	ins("JZ", "store"+sfx)
 	label("loop1" + sfx)
-	t.step(0, nil, 2)
-	ins("ADDQ", fmt.Sprintf("$%d", t.astep()), "AX")
-	ins("ADDQ", fmt.Sprintf("$%d", t.bstep()), "BX")
-	ins("DECQ", "R10")
+	single()
+	ins("DECQ", rest)
 	ins("JNZ", "loop1"+sfx)
 	label("store" + sfx)
 }
@@ -765,23 +777,11 @@ func (t tile) directLoop(sfx string) {
 	}
 	t.zero()
 	ins("MOVQ", "k+0(FP)", "CX")
-	ins("MOVQ", "CX", "DI")
-	ins("SHRQ", fmt.Sprintf("$%d", bits.TrailingZeros(unroll)), "CX")
-	ins("JZ", "tail"+sfx)
-	label("loop" + sfx)
-	for range unroll {
-		t.directStep()
-	}
-	ins("DECQ", "CX")
-	ins("JNZ", "loop"+sfx)
-	label("tail" + sfx)
-	ins("ANDQ", fmt.Sprintf("$%d", unroll-1), "DI")
-	ins("JZ", "store"+sfx)
-	label("loop1" + sfx)
-	t.directStep()
-	ins("DECQ", "DI")
-	ins("JNZ", "loop1"+sfx)
-	label("store" + sfx)
+	unrolledLoop(sfx, "DI", func() {
+		for range unroll {
+			t.directStep()
+		}
+	}, t.directStep)
 }
 
 // heldMask returns the ymm register that holds the mask of the last vector

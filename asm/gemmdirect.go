@@ -46,24 +46,25 @@ func (k *Kernels) HasGemmDirect64() bool { return k.gemmDirect64 != nil }
 // negative, if ldb < n or ldc < n, or if a, b or c is too short.
 func (k *Kernels) GemmDirect32(kc, m, n int, alpha float32, a []float32, rs, ps int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	checkDirect("GemmDirect32", kc, m, n, k.mr32, k.nr32, len(a), rs, ps, len(b), ldb, len(c), ldc)
-	switch {
-	case m == 0 || n == 0:
-	case kc == 0 || k.gemmDirect32 == nil:
-		gemmDirectGo(kc, m, n, alpha, a, rs, ps, b, ldb, beta, c, ldc)
-	default:
-		k.gemmDirect32(kc, m, n, alpha, a, rs, ps, b, ldb, beta, c, ldc)
-	}
+	gemmDirect(k.gemmDirect32, kc, m, n, alpha, a, rs, ps, b, ldb, beta, c, ldc)
 }
 
 // GemmDirect64 is GemmDirect32 for float64.
 func (k *Kernels) GemmDirect64(kc, m, n int, alpha float64, a []float64, rs, ps int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	checkDirect("GemmDirect64", kc, m, n, k.mr64, k.nr64, len(a), rs, ps, len(b), ldb, len(c), ldc)
+	gemmDirect(k.gemmDirect64, kc, m, n, alpha, a, rs, ps, b, ldb, beta, c, ldc)
+}
+
+// gemmDirect runs a checked direct tile: the set's kernel, or the Go twin
+// when the set has none or the sum is empty (kc = 0).
+func gemmDirect[T float32 | float64](kernel func(kc, m, n int, alpha T, a []T, rs, ps int, b []T, ldb int, beta T, c []T, ldc int),
+	kc, m, n int, alpha T, a []T, rs, ps int, b []T, ldb int, beta T, c []T, ldc int) {
 	switch {
 	case m == 0 || n == 0:
-	case kc == 0 || k.gemmDirect64 == nil:
+	case kc == 0 || kernel == nil:
 		gemmDirectGo(kc, m, n, alpha, a, rs, ps, b, ldb, beta, c, ldc)
 	default:
-		k.gemmDirect64(kc, m, n, alpha, a, rs, ps, b, ldb, beta, c, ldc)
+		kernel(kc, m, n, alpha, a, rs, ps, b, ldb, beta, c, ldc)
 	}
 }
 

@@ -21,12 +21,15 @@ type Matrix[T Float] struct {
 var ErrShape = errors.New("linalg: shape mismatch")
 
 // New returns a zeroed rows×cols matrix with Stride = cols.
-// It panics if rows or cols is negative.
+// It panics if rows or cols is negative. On Linux, a matrix of 4 MiB or
+// more is advised to use transparent huge pages (as NumPy does for its
+// arrays): the M-skinny products, whose B rows are far apart, run a few
+// percent faster. The system's THP setting decides ("never" turns it off).
 func New[T Float](rows, cols int) Matrix[T] {
 	if rows < 0 || cols < 0 {
 		panic(fmt.Sprintf("linalg: New(%d, %d): negative dimension", rows, cols))
 	}
-	return Matrix[T]{Rows: rows, Cols: cols, Stride: cols, Data: make([]T, rows*cols)}
+	return Matrix[T]{Rows: rows, Cols: cols, Stride: cols, Data: makeData[T](rows * cols)}
 }
 
 // FromSlice wraps data as a rows×cols matrix with Stride = cols, without

@@ -151,7 +151,7 @@ func ReadNpyVector[T Float](path string) ([]T, error) {
 	if err != nil {
 		return nil, fileErr("ReadNpyVector", path, err)
 	}
-	v := make([]T, h.Len())
+	v := makeData[T](h.Len())
 	if err := readNpyData(br, h, v); err != nil {
 		return nil, fileErr("ReadNpyVector", path, err)
 	}

@@ -15,11 +15,17 @@
  *   is OpenBLAS's own (OPENBLAS_NUM_THREADS); the core type is reported as
  *   openblas-<openblas_get_corename()>. peak_gflops and pct are 0: the peak
  *   is measured by ntksvm.
+ *
+ * Operands of 4 MiB or more are advised to use transparent huge pages
+ * (madvise MADV_HUGEPAGE), as ntksvm's linalg.New does, so that both sides
+ * get the same memory; BLASBENCH_HUGEPAGES=0 turns that off (glibc's
+ * malloc alone gives 4 KiB pages when THP is in "madvise" mode).
  */
 #include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 char *openblas_get_corename(void);
@@ -54,6 +60,20 @@ static void fill64(double *x, size_t n, unsigned seed) {
 	}
 }
 
+/* alloc returns n zeroed bytes; if huge and n ≥ 4 MiB, 2 MiB-aligned and
+ * advised to use transparent huge pages before they are first touched. */
+static void *alloc(size_t n, int huge) {
+	if (!huge || n < (4 << 20))
+		return calloc(n, 1);
+	void *p;
+	size_t h = 2 << 20, r = (n + h - 1) / h * h;
+	if (posix_memalign(&p, h, r))
+		return NULL;
+	madvise(p, r, MADV_HUGEPAGE); /* a hint: failure leaves 4 KiB pages */
+	memset(p, 0, n);
+	return p;
+}
+
 static void run(const char *op, int f64, int m, int k, int n, void *a, void *b, void *c) {
 	if (strcmp(op, "gram") == 0 || strcmp(op, "syrk") == 0) {
 		if (f64)
@@ -79,6 +99,8 @@ int main(int argc, char **argv) {
 		return 2;
 	}
 	double *ts = malloc(runs * sizeof *ts);
+	const char *hp = getenv("BLASBENCH_HUGEPAGES");
+	int huge = !hp || strcmp(hp, "0") != 0;
 	for (int i = 2; i < argc; i++) {
 		char op[16], dtype[16];
 		int m, k, n;
@@ -90,7 +112,8 @@ int main(int argc, char **argv) {
 		}
 		int f64 = strcmp(dtype, "float64") == 0;
 		size_t es = f64 ? 8 : 4;
-		void *a = malloc((size_t)m * k * es), *b = malloc((size_t)k * n * es), *c = calloc((size_t)m * n, es);
+		void *a = alloc((size_t)m * k * es, huge), *b = alloc((size_t)k * n * es, huge),
+		     *c = alloc((size_t)m * n * es, huge);
 		if (!a || !b || !c) {
 			fprintf(stderr, "bench: out of memory for %s\n", argv[i]);
 			return 1;

@@ -105,7 +105,7 @@ func benchGemmSmall[T Float](b *testing.B, dtype string, shapes [][3]int) {
 						continue
 					}
 					p := &gemmProblem[T]{alpha: 1, a: a, b: bb, c: c, m: m, n: n, k: k}
-					p.directTiles(mr, nr, f)
+					p.directTiles(mr, nr, f, 1)
 				}
 				b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})

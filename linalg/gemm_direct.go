@@ -7,18 +7,18 @@ import "github.com/ntksvm/ntksvm/asm"
 // the micro-tiles cut by the edges of C are a large share of the work. A
 // kernel set with a direct kernel (asm.GemmDirect32; AVX-512, AVX2) reads op(A)
 // and B where they are stored instead: the product is computed tile by
-// tile, MR×NR at a time, on one thread, the kernel scaling C by beta as it
-// stores each tile. The choice depends only on the shape and the kernel
-// set, never on the thread count, so the result stays bitwise the same for
-// any number of threads. Measured on the Sapphire Rapids machine of the
+// tile, MR×NR at a time, the kernel scaling C by beta as it stores each
+// tile; products of directThreadFlops and more share the tiles out among
+// the threads. The choice of path depends only on the shape and the kernel
+// set, never on the thread count, and a tile's sums do not depend on the
+// thread that computes it, so the result stays bitwise the same for any
+// number of threads. Measured on the Sapphire Rapids machine of the
 // other GEMM figures (BenchmarkGemmSmall, 1 thread), direct against packed:
 // 64³ float32 148 against 76 GFLOP/s, float64 85 against 51.
 
 const (
 	// directMaxWork is the largest m·n·k taken by the direct kernels. Up
-	// to 256³ they were as fast as the packed path or faster (well below
-	// the size at which the packed path starts a second thread,
-	// minThreadFlops).
+	// to 256³ they were as fast as the packed path or faster.
 	directMaxWork = 256 * 256 * 256
 	// directMaxRow is the most bytes of a row of op(B) (n·size) for the
 	// direct kernels: with wide B, where each k×NR sliver of B is read in
@@ -71,10 +71,20 @@ func (p *gemmProblem[T]) directShape() bool {
 		n*size <= directMaxRow && k*n*size <= float64(l2/directMaxBFrac)
 }
 
-// tryDirect computes the product with the direct kernels of ks and
-// reports true if the product is small enough (directShape) and ks has
-// them; otherwise it does nothing and reports false.
-func (p *gemmProblem[T]) tryDirect(ks *asm.Kernels) bool {
+// directThreadFlops is the least work (2·m·n·k flops) for which the
+// direct path uses more than one thread. With parallel's spinning workers
+// (2 threads against 1, medians of 3 rounds, Sapphire Rapids VM) float32
+// 96³ ran at 266 against 165 GFLOP/s and 256³ at 342 against 166,
+// float64 96³ at 107 against 82 and 256³ at 163 against 83; 80³ was no
+// faster (float32 slower) and 64³ slower.
+const directThreadFlops = 3 << 19 // 1.5 Mflop, about 2·92³
+
+// tryDirect computes the product with the direct kernels of ks on up to
+// t threads and reports true if the product is small enough
+// (directShape) and ks has them; otherwise it does nothing and reports
+// false. With split set, every thread takes a share however small the
+// product (tests).
+func (p *gemmProblem[T]) tryDirect(ks *asm.Kernels, t int, split bool) bool {
 	if !p.directShape() {
 		return false
 	}
@@ -82,16 +92,21 @@ func (p *gemmProblem[T]) tryDirect(ks *asm.Kernels) bool {
 	if f == nil {
 		return false
 	}
-	p.directTiles(mr, nr, f)
+	if !split && 2*float64(p.m)*float64(p.n)*float64(p.k) < float64(directThreadFlops) {
+		t = 1
+	}
+	p.directTiles(mr, nr, f, t)
 	return true
 }
 
 // directTiles computes C = alpha·op(A)·B + beta·C with the direct kernel
-// f of tile mr×nr: the tiles of a column of tiles one after the other, so
-// that the k×nr sliver of B they share stays in L1. (Sharing the vectors
-// of the columns out evenly among the column tiles, 32 + 32 float32
-// columns rather than 48 + 16, measured the same.)
-func (p *gemmProblem[T]) directTiles(mr, nr int, f directKernel[T]) {
+// f of tile mr×nr on up to t threads: the tiles of a column of tiles one
+// after the other, so that the k×nr sliver of B they share stays in L1.
+// (Sharing the vectors of the columns out evenly among the column tiles,
+// 32 + 32 float32 columns rather than 48 + 16, measured the same.) With
+// t > 1 the columns of tiles are shared out among the threads, or the
+// rows of tiles when there are more of those.
+func (p *gemmProblem[T]) directTiles(mr, nr int, f directKernel[T], t int) {
 	// A(i,q) is at i·rs + q·ps. A stride is only used with more than one
 	// row, and a one-row matrix may have any.
 	lda := rowStride(p.a)
@@ -100,12 +115,26 @@ func (p *gemmProblem[T]) directTiles(mr, nr int, f directKernel[T]) {
 		rs, ps = 1, lda
 	}
 	ldb, ldc := rowStride(p.b), rowStride(p.c)
-	for j := 0; j < p.n; j += nr {
-		nn := min(nr, p.n-j)
-		for i := 0; i < p.m; i += mr {
-			mm := min(mr, p.m-i)
-			f(p.k, mm, nn, p.alpha, p.a.Data[i*rs:], rs, ps, p.b.Data[j:], ldb, p.beta, p.c.Data[i*ldc+j:], ldc)
+	tiles := func(i0, i1, j0, j1 int) {
+		for j := j0; j < j1; j += nr {
+			nn := min(nr, j1-j)
+			for i := i0; i < i1; i += mr {
+				mm := min(mr, i1-i)
+				f(p.k, mm, nn, p.alpha, p.a.Data[i*rs:], rs, ps, p.b.Data[j:], ldb, p.beta, p.c.Data[i*ldc+j:], ldc)
+			}
 		}
+	}
+	tm, tn := (p.m+mr-1)/mr, (p.n+nr-1)/nr
+	t = max(1, min(t, max(tm, tn)))
+	switch {
+	case t == 1:
+		tiles(0, p.m, 0, p.n)
+	case tn >= tm:
+		cuts := evenCuts(p.n, nr, t)
+		parallel(t, func(w int) { tiles(0, p.m, cuts[w], cuts[w+1]) })
+	default:
+		cuts := evenCuts(p.m, mr, t)
+		parallel(t, func(w int) { tiles(cuts[w], cuts[w+1], 0, p.n) })
 	}
 }
 

@@ -14,6 +14,9 @@ var threads atomic.Int64
 // at once for one call. n ≤ 0 restores the default, runtime.GOMAXPROCS(0)
 // at the time of each call. Results do not depend on the thread count: the
 // work is split over blocks of C only, never over the summation index.
+// The extra threads are persistent workers that, after each share of
+// work, spin for up to 100 µs (yielding to any other runnable goroutine)
+// before they park, so that back-to-back calls start at once.
 func SetThreads(n int) {
 	threads.Store(int64(max(n, 0)))
 }

@@ -24,10 +24,12 @@ const (
 	smallWork = 256
 	// minThreadFlops is the least work worth a second thread on the
 	// packed path: each worker packs its own operands. With parallel's
-	// spinning workers (2 threads, Sapphire Rapids VM) 288³ and 320³ ran
-	// at 1.9× their 1-thread speed, and float64 M×K×N = 32×64×2048 (B too wide
-	// for the direct kernels) at 1.8×, float32 at 1.2–1.6×; before the
-	// pool, waking a thread cost too much below 32 Mflop.
+	// spinning workers (2 threads against 1, medians of 3 rounds, Sapphire
+	// Rapids VM) 288³ and 320³ ran 1.8× (float32) and 2.0–2.1× (float64)
+	// faster, and four shapes whose B is too wide for the direct kernels
+	// (M×K×N 32×64×2048, 16×256×1024, 64×64×1024, 200×100×1000) 1.5–1.6×
+	// and 1.7–2.0×; before the pool, waking a thread cost too much below
+	// 32 Mflop.
 	minThreadFlops = 4 << 20
 	// gatherCost and copyCost are roughly how many flops of micro-kernel
 	// time packing one element costs when the pack interleaves rows

@@ -75,8 +75,9 @@ func (p *gemmProblem[T]) directShape() bool {
 // direct path uses more than one thread. With parallel's spinning workers
 // (2 threads against 1, medians of 3 rounds, Sapphire Rapids VM) float32
 // 96³ ran at 266 against 165 GFLOP/s and 256³ at 342 against 166,
-// float64 96³ at 107 against 82 and 256³ at 163 against 83; 80³ was no
-// faster (float32 slower) and 64³ slower.
+// float64 96³ at 107 against 82 and 256³ at 163 against 83; 80³ was
+// faster in float64 (98 against 77) but slower in float32 (136 against
+// 157), and 64³ slower in both.
 const directThreadFlops = 3 << 19 // 1.5 Mflop, about 2·92³
 
 // tryDirect computes the product with the direct kernels of ks on up to

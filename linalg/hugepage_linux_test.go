@@ -62,8 +62,9 @@ func TestNewAdvisesHugePages(t *testing.T) {
 // reports whether the kernel then shows the hg flag on it.
 func madviseHonoured(t *testing.T) bool {
 	d := make([]byte, 8<<20)
-	lo, hi := hugeRange(uintptr(unsafe.Pointer(&d[0])), uintptr(len(d)))
-	if err := unix.Madvise(d[lo-uintptr(unsafe.Pointer(&d[0])):hi-uintptr(unsafe.Pointer(&d[0]))], unix.MADV_HUGEPAGE); err != nil {
+	base := uintptr(unsafe.Pointer(&d[0]))
+	lo, hi := hugeRange(base, uintptr(len(d)))
+	if err := unix.Madvise(d[lo-base:hi-base], unix.MADV_HUGEPAGE); err != nil {
 		t.Logf("madvise: %v", err)
 		return false
 	}

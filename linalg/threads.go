@@ -35,8 +35,8 @@ func Threads() int {
 // to any other runnable goroutine as it does, before it parks: the next
 // call then starts at once rather than after the operating system wakes a
 // thread (16–35 µs on the VM of the benchmarks, against 2–4 µs through a
-// spinning worker), which is what lets products of 128³ to 256³ use two
-// cores. While one call uses the pool, another (a concurrent caller, or a
+// spinning worker), which is what lets products of about 96³ to 256³ use
+// two cores. While one call uses the pool, another (a concurrent caller, or a
 // call made from inside fn) starts goroutines of its own instead.
 func parallel(n int, fn func(w int)) {
 	if n <= 1 {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/ntksvm/ntksvm/asm"
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
@@ -32,7 +31,7 @@ type KernelMatrix interface {
 // goroutines on the asm level-1 kernels, and every sum is in float64
 // whatever the element type: a float32 row is widened exactly (VCVTPS2PD)
 // and multiplied into float64 lanes with fused multiply-adds, four rows
-// per call (asm.DotRows4F32F64; asm.AxpyF32F64 for AddRows), which streams
+// per call in MulVec, one row per linalg.AxpyWide in AddRows, which streams
 // the float32 Gram at about the memory's read bandwidth ("ntksvm bench
 // svm"). Results do not depend on the thread count.
 type Dense[T linalg.Float] struct {
@@ -91,21 +90,9 @@ func (d *Dense[T]) AddRows(dst []float64, rows []int, w []float64) {
 	parallel(d.M.Cols, threads, 512, func(j0, j1 int) {
 		out := dst[j0:j1]
 		for k, r := range rows {
-			axpyRow(out, w[k], d.M.Row(r)[j0:j1])
+			linalg.AxpyWide(w[k], d.M.Row(r)[j0:j1], out)
 		}
 	})
-}
-
-// axpyRow adds w·r to dst with one fused multiply-add per element
-// (asm.AxpyF32F64, asm.Axpy64), so that the column split does not change
-// any bit. len(r) = len(dst).
-func axpyRow[T linalg.Float](dst []float64, w float64, r []T) {
-	switch r := any(r).(type) {
-	case []float32:
-		asm.AxpyF32F64(w, r, dst)
-	case []float64:
-		asm.Axpy64(w, r, dst)
-	}
 }
 
 // parallel runs fn over [0, n) split into at most threads contiguous

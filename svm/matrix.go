@@ -2,7 +2,6 @@ package svm
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/ntksvm/ntksvm/linalg"
 )
@@ -54,8 +53,6 @@ func (d *Dense[T]) RowTo(dst []float64, i int) {
 	}
 }
 
-func (d *Dense[T]) threads() int { return linalg.Threads() }
-
 // MulVec implements KernelMatrix: dst = K·x, rows split over the threads.
 // It panics if the lengths do not match or dst overlaps x (programmer
 // errors).
@@ -82,37 +79,15 @@ func (d *Dense[T]) AddRows(dst []float64, rows []int, w []float64) {
 	if len(dst) != d.M.Cols || len(rows) != len(w) {
 		panic(fmt.Sprintf("svm: AddRows: %d columns, len(dst) %d, %d rows, %d weights", d.M.Cols, len(dst), len(rows), len(w)))
 	}
-	work := len(rows) * d.M.Cols
-	threads := d.threads()
-	if work < 1<<16 {
-		threads = 1
-	}
-	parallel(d.M.Cols, threads, 512, func(j0, j1 int) {
+	add := func(j0, j1 int) {
 		out := dst[j0:j1]
 		for k, r := range rows {
 			linalg.AxpyWide(w[k], d.M.Row(r)[j0:j1], out)
 		}
-	})
-}
-
-// parallel runs fn over [0, n) split into at most threads contiguous
-// chunks of at least minChunk elements, and waits for them.
-func parallel(n, threads, minChunk int, fn func(lo, hi int)) {
-	chunks := min(threads, (n+minChunk-1)/minChunk)
-	if chunks <= 1 {
-		if n > 0 {
-			fn(0, n)
-		}
+	}
+	if len(rows)*d.M.Cols < 1<<16 { // too little work to share
+		add(0, d.M.Cols)
 		return
 	}
-	var wg sync.WaitGroup
-	for c := range chunks {
-		lo, hi := c*n/chunks, (c+1)*n/chunks
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(lo, hi)
-		}()
-	}
-	wg.Wait()
+	linalg.ParallelFor(d.M.Cols, 512, add)
 }

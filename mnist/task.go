@@ -2,10 +2,10 @@ package mnist
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 	"sync"
 
+	"github.com/ntksvm/ntksvm/internal/rng"
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
@@ -159,40 +159,16 @@ func Subset(m, n int, seed uint64) []int {
 	if n < 0 || n > m {
 		panic(fmt.Sprintf("mnist: Subset(%d, %d): want 0 ≤ n ≤ m", m, n))
 	}
-	g := splitMix64(seed)
+	g := rng.SplitMix64(seed)
 	perm := make([]int, m)
 	for i := range perm {
 		perm[i] = i
 	}
 	for i := range n {
-		j := i + int(g.below(uint64(m-i)))
+		j := i + int(rng.Below(&g, uint64(m-i)))
 		perm[i], perm[j] = perm[j], perm[i]
 	}
 	out := perm[:n:n]
 	slices.Sort(out)
 	return out
-}
-
-// splitMix64 is the SplitMix64 generator; its value is the state.
-type splitMix64 uint64
-
-// next returns the next 64 random bits.
-func (g *splitMix64) next() uint64 {
-	*g += 0x9e3779b97f4a7c15
-	z := uint64(*g)
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
-}
-
-// below returns a uniform integer in [0, k), k > 0 (Lemire 2019).
-func (g *splitMix64) below(k uint64) uint64 {
-	hi, lo := bits.Mul64(g.next(), k)
-	if lo < k {
-		thresh := -k % k // 2⁶⁴ mod k
-		for lo < thresh {
-			hi, lo = bits.Mul64(g.next(), k)
-		}
-	}
-	return hi
 }

@@ -1,6 +1,10 @@
 package ntk
 
-import "math"
+import (
+	"math"
+
+	"github.com/ntksvm/ntksvm/internal/rng"
+)
 
 // Normal is the seeded N(0, 1) generator of the network weights. It gives
 // the same numbers on every platform and Go version because it uses only
@@ -9,30 +13,22 @@ import "math"
 // into an FMA, and its own logarithm instead of math.Log (which has
 // assembly implementations on some architectures):
 //
-//   - SplitMix64 (Steele, Lea and Flood 2014) turns the seed into 64-bit
-//     words: state += 0x9E3779B97F4A7C15, then the state is mixed with
-//     xor-shifts by 30, 27, 31 and multiplications by 0xBF58476D1CE4E5B9
-//     and 0x94D049BB133111EB;
+//   - SplitMix64 (Steele, Lea and Flood 2014) with state seed turns the
+//     seed into 64-bit words: state += 0x9E3779B97F4A7C15, then the state
+//     is mixed with xor-shifts by 30, 27, 31 and multiplications by
+//     0xBF58476D1CE4E5B9 and 0x94D049BB133111EB;
 //   - each word w gives u = (w >> 11)·2⁻⁵³ in [0, 1) and v = 2u − 1;
 //   - Marsaglia's polar method: draw (v₁, v₂) until s = v₁² + v₂² is in
 //     (0, 1), then return v₁·√(−2 ln s / s) and, on the next call,
 //     v₂·√(−2 ln s / s).
 type Normal struct {
-	state uint64
+	src   rng.SplitMix64
 	spare float64
 	has   bool
 }
 
 // NewNormal returns the generator for seed.
-func NewNormal(seed uint64) *Normal { return &Normal{state: seed} }
-
-func (g *Normal) next() uint64 {
-	g.state += 0x9E3779B97F4A7C15
-	z := g.state
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
-	return z ^ (z >> 31)
-}
+func NewNormal(seed uint64) *Normal { return &Normal{src: rng.SplitMix64(seed)} }
 
 // Float64 returns the next N(0, 1) sample.
 func (g *Normal) Float64() float64 {
@@ -41,8 +37,8 @@ func (g *Normal) Float64() float64 {
 		return g.spare
 	}
 	for {
-		v1 := float64(float64(g.next()>>11)*0x1p-53)*2 - 1
-		v2 := float64(float64(g.next()>>11)*0x1p-53)*2 - 1
+		v1 := float64(float64(g.src.Uint64()>>11)*0x1p-53)*2 - 1
+		v2 := float64(float64(g.src.Uint64()>>11)*0x1p-53)*2 - 1
 		s := float64(v1*v1) + float64(v2*v2)
 		if s >= 1 || s == 0 {
 			continue

@@ -3,8 +3,9 @@ package svm
 import (
 	"fmt"
 	"math"
-	"math/bits"
 	"math/rand/v2"
+
+	"github.com/ntksvm/ntksvm/internal/rng"
 )
 
 // streamSeq is the second word of the PCG state; it makes the streams of
@@ -25,7 +26,7 @@ const streamSeq = 0x6e746b73766d
 // seed yield the same batches on every platform.
 type BatchStream struct {
 	n, batch int
-	rng      *rand.PCG
+	rng      *rand.PCG // rng.NewPCG(seed, streamSeq)
 	perm     []int
 	epoch    int // epoch of the current permutation
 	pos      int // next position in perm
@@ -38,7 +39,7 @@ func NewBatchStream(n, batch int, seed uint64) (*BatchStream, error) {
 	if n < 1 || batch < 1 {
 		return nil, fmt.Errorf("svm: BatchStream: need n ≥ 1 and batch ≥ 1, got n=%d batch=%d", n, batch)
 	}
-	s := &BatchStream{n: n, batch: min(batch, n), rng: rand.NewPCG(seed, streamSeq), perm: make([]int, n), epoch: -1}
+	s := &BatchStream{n: n, batch: min(batch, n), rng: rng.NewPCG(seed, streamSeq), perm: make([]int, n), epoch: -1}
 	s.pos = n
 	return s, nil
 }
@@ -63,23 +64,11 @@ func (s *BatchStream) shuffle() {
 		s.perm[i] = i
 	}
 	for i := s.n - 1; i > 0; i-- {
-		j := s.uniform(uint64(i) + 1)
+		j := int(rng.Below(s.rng, uint64(i)+1))
 		s.perm[i], s.perm[j] = s.perm[j], s.perm[i]
 	}
 	s.epoch++
 	s.pos = 0
-}
-
-// uniform returns a uniform integer in [0, m) by Lemire's method.
-func (s *BatchStream) uniform(m uint64) int {
-	hi, lo := bits.Mul64(s.rng.Uint64(), m)
-	if lo < m {
-		thresh := -m % m
-		for lo < thresh {
-			hi, lo = bits.Mul64(s.rng.Uint64(), m)
-		}
-	}
-	return int(hi)
 }
 
 // LogSteps returns the evaluation steps of the authors' code (PROTOCOL §2

@@ -12,11 +12,12 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/ntksvm/ntksvm/internal/atomicfile"
 )
 
 // Dtype is the element type of a .npy file.
@@ -584,7 +585,7 @@ func npyHeaderBytes(d Dtype, shape []int, version int) []byte {
 // syncs and renames over path. An NpyWriter is not safe for concurrent use.
 type NpyWriter[T Float] struct {
 	path       string
-	f          *os.File
+	f          *atomicfile.File
 	w          *bufio.Writer
 	dtype      Dtype
 	rows, cols int
@@ -608,11 +609,7 @@ func newNpyWriter[T Float](path string, dtype Dtype, shape []int, version int) (
 	if !dtype.valid() {
 		return nil, fmt.Errorf("linalg: NewNpyWriter %s: unsupported dtype %v (want Float32 or Float64)", path, dtype)
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("linalg: NewNpyWriter %s: %w", path, err)
 	}
@@ -702,9 +699,9 @@ func putLE32(b []byte, v uint32) {
 }
 
 // Close finishes the file: it checks that every row was written, flushes,
-// syncs and renames the temporary file to the path. On any error the
-// temporary file is removed and nothing appears at the path. Close after
-// Close or Discard does nothing.
+// syncs and renames the temporary file to the path (internal/atomicfile).
+// On any error the temporary file is removed and nothing appears at the
+// path. Close after Close or Discard does nothing.
 func (w *NpyWriter[T]) Close() error {
 	if w.finished {
 		return nil
@@ -714,29 +711,18 @@ func (w *NpyWriter[T]) Close() error {
 		err = fmt.Errorf("linalg: NpyWriter %s: closed after %d of %d rows", w.path, w.done, w.rows)
 	}
 	if err == nil {
-		err = w.w.Flush()
-	}
-	if err == nil {
-		err = w.f.Chmod(0o644)
-	}
-	if err == nil {
-		err = w.f.Sync()
-	}
-	if cerr := w.f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(w.f.Name(), w.path)
+		if err = w.w.Flush(); err != nil {
+			err = fmt.Errorf("linalg: NpyWriter %s: %w", w.path, err)
+		}
 	}
 	w.finished = true
 	if err != nil {
-		os.Remove(w.f.Name())
-		if !strings.HasPrefix(err.Error(), "linalg:") {
-			err = fmt.Errorf("linalg: NpyWriter %s: %w", w.path, err)
-		}
+		w.f.Abort()
 		return err
 	}
-	syncDir(filepath.Dir(w.path))
+	if err := w.f.Commit(); err != nil {
+		return fmt.Errorf("linalg: NpyWriter %s: %w", w.path, err)
+	}
 	return nil
 }
 
@@ -748,17 +734,7 @@ func (w *NpyWriter[T]) Discard() {
 		return
 	}
 	w.finished = true
-	w.f.Close()
-	os.Remove(w.f.Name())
-}
-
-// syncDir makes a rename durable where the system allows syncing a
-// directory; failures are ignored (the data itself is already synced).
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
+	w.f.Abort()
 }
 
 // WriteNpy writes m to path as a 2-D .npy file of T's dtype, atomically

@@ -1,6 +1,7 @@
 package mnist
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/ntksvm/ntksvm/internal/atomicfile"
 )
 
 // Mirrors are the public locations Fetch downloads from, tried in order:
@@ -144,25 +147,30 @@ func download(ctx context.Context, opt *FetchOptions, dir string, f File, url st
 	if resp.ContentLength > maxDownload {
 		return "", fmt.Errorf("%d bytes announced, more than any MNIST file", resp.ContentLength)
 	}
-	tmp, err := os.CreateTemp(dir, "."+f.Name()+".*.part")
-	if err != nil {
-		return "", err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
 	total := resp.ContentLength
-	w := &progressWriter{w: tmp, report: func(n int64) {
+	report := func(n int64) {
 		watchdog.Reset(stall)
 		if opt.Progress != nil {
 			opt.Progress(f, url, n, total)
 		}
-	}}
-	w.report(0)
-	n, err := io.Copy(w, io.LimitReader(resp.Body, maxDownload+1))
+	}
+	report(0)
+	// The content's first bytes name the file: a gzip stream (as Read
+	// detects it) is stored with the .gz suffix. A failed read here shows
+	// again in the copy below.
+	body := bufio.NewReader(io.LimitReader(resp.Body, maxDownload+1))
+	magic, _ := body.Peek(len(gzipMagic))
+	gz := string(magic) == string(gzipMagic[:])
+	path = filepath.Join(dir, f.Name())
+	if gz {
+		path += ".gz"
+	}
+	tmp, err := atomicfile.Create(path)
+	if err != nil {
+		return "", err
+	}
+	defer tmp.Abort()
+	n, err := io.Copy(&progressWriter{w: tmp, report: report}, body)
 	if err != nil {
 		return "", fmt.Errorf("transfer interrupted after %d bytes: %w", n, stalledOr(ctx, err))
 	}
@@ -172,30 +180,22 @@ func download(ctx context.Context, opt *FetchOptions, dir string, f File, url st
 	if total >= 0 && n != total {
 		return "", fmt.Errorf("transfer interrupted after %d of %d bytes", n, total)
 	}
-	if err := tmp.Sync(); err != nil {
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return "", err
 	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	got, err := ReadFile(tmp.Name())
+	got, err := Read(tmp, n)
 	if err != nil {
 		return "", fmt.Errorf("downloaded file is not valid: %w", err)
 	}
 	if got.SHA256 != Canonical(f) {
 		return "", fmt.Errorf("%w: content sha256 %x, want %x", ErrChecksum, got.SHA256, Canonical(f))
 	}
-	path = filepath.Join(dir, f.Name())
-	if got.Gzip {
-		path += ".gz"
+	if got.Gzip != gz { // Read tests the same two bytes: a guard against the two drifting apart
+		return "", fmt.Errorf("content read as gzip=%v, named for gzip=%v", got.Gzip, gz)
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+	if err := tmp.Commit(); err != nil {
 		return "", err
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return "", err
-	}
-	syncDir(dir)
 	return path, nil
 }
 
@@ -205,15 +205,6 @@ func stalledOr(ctx context.Context, err error) error {
 		return c
 	}
 	return err
-}
-
-// syncDir flushes a directory entry change to disk where the platform
-// allows it; failure only weakens durability, so it is ignored.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }
 
 // progressWriter counts the bytes written through it and reports them.

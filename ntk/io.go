@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
@@ -60,57 +61,36 @@ func (net *Network[T]) Save(path string) error {
 	return nil
 }
 
-func (net *Network[T]) saveNpz(path string) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("ntk: save weights: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-			err = fmt.Errorf("ntk: save weights %s: %w", path, err)
-		}
-	}()
-	bw := bufio.NewWriterSize(f, 1<<20)
-	zw := zip.NewWriter(bw)
-	add := func(name string, shape []int, data []T) error {
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store})
-		if err != nil {
-			return err
-		}
-		return encodeNpy(w, shape, data)
-	}
-	for l, w := range net.W {
-		if err := add(weightName(l), []int{w.Rows, w.Cols}, w.Clone().Data); err != nil {
-			return err
-		}
-		if net.B != nil {
-			if err := add(biasName(l), []int{len(net.B[l])}, net.B[l]); err != nil {
+func (net *Network[T]) saveNpz(path string) error {
+	err := atomicfile.WriteFile(path, func(f io.Writer) error {
+		bw := bufio.NewWriterSize(f, 1<<20)
+		zw := zip.NewWriter(bw)
+		add := func(name string, shape []int, data []T) error {
+			w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store})
+			if err != nil {
 				return err
 			}
+			return encodeNpy(w, shape, data)
 		}
+		for l, w := range net.W {
+			if err := add(weightName(l), []int{w.Rows, w.Cols}, w.Clone().Data); err != nil {
+				return err
+			}
+			if net.B != nil {
+				if err := add(biasName(l), []int{len(net.B[l])}, net.B[l]); err != nil {
+					return err
+				}
+			}
+		}
+		if err := zw.Close(); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+	if err != nil {
+		return fmt.Errorf("ntk: save weights %s: %w", path, err)
 	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return nil
 }
 
 // encodeNpy writes data as a little-endian .npy (format 1.0) of the given

@@ -1,7 +1,8 @@
 // Package atomicfile writes files so that a reader, or a later run after a
 // crash or an interrupt, sees either the old content or the whole new
 // content, never a part: the data goes to a temporary file in the target's
-// directory, is synced, and is renamed over the target. A failed or
+// directory, is synced, and is renamed over the target (with mode 0644),
+// and the directory is synced where the system allows it. A failed or
 // abandoned write removes its temporary file.
 package atomicfile
 
@@ -51,14 +52,19 @@ func Create(path string) (*File, error) {
 // Path returns the path the file is published at by Commit.
 func (f *File) Path() string { return f.path }
 
-// Commit syncs and closes the temporary file and renames it to the path.
-// On error the temporary file is removed.
+// Commit gives the temporary file mode 0644 (the temporary file is
+// created 0600), syncs and closes it, renames it to the path and syncs the
+// directory (ignoring a failure there: the data itself is synced). On
+// error the temporary file is removed and the path is left as it was.
 func (f *File) Commit() error {
 	if f.done {
 		return fmt.Errorf("atomicfile: %s already committed or aborted", f.path)
 	}
 	f.done = true
-	err := f.File.Sync()
+	err := f.File.Chmod(0o644)
+	if err == nil {
+		err = f.File.Sync()
+	}
 	if cerr := f.File.Close(); err == nil {
 		err = cerr
 	}
@@ -69,7 +75,17 @@ func (f *File) Commit() error {
 		os.Remove(f.File.Name())
 		return fmt.Errorf("writing %s: %w", f.path, err)
 	}
+	syncDir(filepath.Dir(f.path))
 	return nil
+}
+
+// syncDir makes a rename durable where the system allows syncing a
+// directory; failure only weakens durability, so it is ignored.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
 }
 
 // Abort closes and removes the temporary file, leaving the path as it was.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -78,5 +79,37 @@ func TestAbortAfterCommit(t *testing.T) {
 	f.Abort()
 	if b, err := os.ReadFile(path); err != nil || string(b) != "x" {
 		t.Fatalf("after Commit and Abort: %q, %v", b, err)
+	}
+	if err := f.Commit(); err == nil {
+		t.Error("second Commit: no error")
+	}
+}
+
+// TestCommitMode checks that a committed file has mode 0644 whatever the
+// temporary file's mode was, and that Abort leaves nothing behind.
+func TestCommitMode(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x")
+	if err := WriteFile(path, func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS != "windows" && fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, want 0644", fi.Mode().Perm())
+	}
+	f, err := Create(filepath.Join(dir, "y"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Path() != filepath.Join(dir, "y") {
+		t.Errorf("Path() = %q", f.Path())
+	}
+	f.WriteString("partial")
+	f.Abort()
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%d entries after Abort, want 1", len(ents))
 	}
 }

@@ -2,7 +2,10 @@ package linalg
 
 // This file reads and writes NumPy .npy files (format versions 1.0, 2.0 and
 // 3.0, as specified in numpy/lib/format.py): float32 and float64 arrays of
-// one or two dimensions in C (row-major) order, either byte order.
+// one or two dimensions in C (row-major) order, either byte order. Every
+// format is read from and written to an io.Reader or io.Writer (the ...From
+// and ...To functions, NewNpyWriterTo); the path functions open the file
+// and write it atomically, and OpenNpyMmap maps it.
 
 import (
 	"bufio"
@@ -12,6 +15,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -122,14 +126,14 @@ func ReadNpyHeader(path string) (NpyHeader, error) {
 // float32). Any other dtype, Fortran order, more dimensions, a file shorter or
 // longer than its header says, or a malformed header is an error wrapping
 // ErrNpy that names the file. Memory is allocated only after the header has
-// been checked against the file size.
+// been checked against the file size. It is ReadNpyFrom on the file.
 func ReadNpy[T Float](path string) (Matrix[T], error) {
 	f, size, err := openSized(path)
 	if err != nil {
 		return Matrix[T]{}, fileErr("ReadNpy", path, err)
 	}
 	defer f.Close()
-	m, err := decodeNpy[T](f, size)
+	m, err := readNpy[T](f, size)
 	if err != nil {
 		return Matrix[T]{}, fileErr("ReadNpy", path, err)
 	}
@@ -144,17 +148,34 @@ func ReadNpyVector[T Float](path string) ([]T, error) {
 		return nil, fileErr("ReadNpyVector", path, err)
 	}
 	defer f.Close()
-	br := bufio.NewReader(f)
-	h, err := parseNpyHeader(br, size)
-	if err == nil && len(h.Shape) == 2 && h.Shape[0] != 1 && h.Shape[1] != 1 {
-		err = npyErr("shape %v is not a vector (want 1-D, 1×n or n×1)", h.Shape)
-	}
+	v, err := readNpyVector[T](f, size)
 	if err != nil {
 		return nil, fileErr("ReadNpyVector", path, err)
 	}
-	v := makeData[T](h.Len())
-	if err := readNpyData(br, h, v); err != nil {
-		return nil, fileErr("ReadNpyVector", path, err)
+	return v, nil
+}
+
+// ReadNpyFrom reads a whole .npy stream from r as ReadNpy reads a file.
+// size is the number of bytes r holds, or -1 if unknown. A known size is
+// checked against the header before anything is allocated (and r is read
+// no further than size bytes); without it, memory grows only as the data
+// arrives, so a header that promises more data than the stream holds fails
+// at the stream's end rather than by exhausting memory, and the stream
+// must end right after the data. Errors wrap ErrNpy and say what is wrong.
+func ReadNpyFrom[T Float](r io.Reader, size int64) (Matrix[T], error) {
+	m, err := readNpy[T](r, size)
+	if err != nil {
+		return Matrix[T]{}, fmt.Errorf("linalg: ReadNpyFrom: %w", err)
+	}
+	return m, nil
+}
+
+// ReadNpyVectorFrom reads a whole .npy stream from r as ReadNpyVector reads
+// a file; size is as for ReadNpyFrom.
+func ReadNpyVectorFrom[T Float](r io.Reader, size int64) ([]T, error) {
+	v, err := readNpyVector[T](r, size)
+	if err != nil {
+		return nil, fmt.Errorf("linalg: ReadNpyVectorFrom: %w", err)
 	}
 	return v, nil
 }
@@ -176,12 +197,19 @@ func openSized(path string) (*os.File, int64, error) {
 	return f, st.Size(), nil
 }
 
-// decodeNpy reads a whole .npy stream of exactly size bytes.
-func decodeNpy[T Float](r io.Reader, size int64) (Matrix[T], error) {
-	br := bufio.NewReader(r)
+// readNpy reads a whole .npy stream of size bytes (-1: unknown).
+func readNpy[T Float](r io.Reader, size int64) (Matrix[T], error) {
+	br := bufio.NewReader(limitTo(r, size))
 	h, err := parseNpyHeader(br, size)
 	if err != nil {
 		return Matrix[T]{}, err
+	}
+	if size < 0 {
+		data, err := readNpyGrowing[T](br, h)
+		if err != nil {
+			return Matrix[T]{}, err
+		}
+		return Matrix[T]{Rows: h.Rows(), Cols: h.Cols(), Stride: h.Cols(), Data: data}, nil
 	}
 	m := New[T](h.Rows(), h.Cols())
 	if err := readNpyData(br, h, m.Data); err != nil {
@@ -190,16 +218,77 @@ func decodeNpy[T Float](r io.Reader, size int64) (Matrix[T], error) {
 	return m, nil
 }
 
+// readNpyVector is readNpy for a vector (see ReadNpyVector).
+func readNpyVector[T Float](r io.Reader, size int64) ([]T, error) {
+	br := bufio.NewReader(limitTo(r, size))
+	h, err := parseNpyHeader(br, size)
+	if err == nil && len(h.Shape) == 2 && h.Shape[0] != 1 && h.Shape[1] != 1 {
+		err = npyErr("shape %v is not a vector (want 1-D, 1×n or n×1)", h.Shape)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if size < 0 {
+		return readNpyGrowing[T](br, h)
+	}
+	v := makeData[T](h.Len())
+	if err := readNpyData(br, h, v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// limitTo returns r limited to size bytes, or r itself if size < 0.
+func limitTo(r io.Reader, size int64) io.Reader {
+	if size < 0 {
+		return r
+	}
+	return io.LimitReader(r, size)
+}
+
+// npyGrowStep is the least number of elements readNpyGrowing adds at once.
+const npyGrowStep = 1 << 16
+
+// readNpyGrowing reads the data described by h from a stream of unknown
+// length, growing the slice (at most doubling it) as the data arrives, and
+// checks that the stream ends right after it.
+func readNpyGrowing[T Float](br *bufio.Reader, h NpyHeader) ([]T, error) {
+	n := h.Len()
+	var data []T
+	for len(data) < n {
+		k := min(n-len(data), max(npyGrowStep, len(data)))
+		data = slices.Grow(data, k)
+		if err := readNpyData(br, h, data[len(data):len(data)+k]); err != nil {
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+				return nil, npyErr("truncated: shape %v of %v needs %d data bytes, the stream ends before",
+					h.Shape, h.Dtype, int64(n)*int64(h.Dtype))
+			}
+			return nil, err
+		}
+		data = data[:len(data)+k]
+	}
+	switch _, err := br.ReadByte(); {
+	case err == nil:
+		return nil, npyErr("trailing bytes after the %d data bytes of shape %v of %v",
+			int64(n)*int64(h.Dtype), h.Shape, h.Dtype)
+	case err != io.EOF:
+		return nil, npyErr("reading after the data: %w", err)
+	}
+	return data, nil
+}
+
 // parseNpyHeader reads the preamble and header of a .npy stream whose total
 // length is size, leaving r at the first data byte. It checks that exactly
-// the promised number of data bytes follow.
+// the promised number of data bytes follow. With size < 0 (unknown) only
+// the header itself is checked.
 func parseNpyHeader(r io.Reader, size int64) (NpyHeader, error) {
 	var pre [12]byte
-	if size < 10 {
+	known := size >= 0
+	if known && size < 10 {
 		return NpyHeader{}, npyErr("file of %d bytes is too short for a .npy header", size)
 	}
 	if _, err := io.ReadFull(r, pre[:10]); err != nil {
-		return NpyHeader{}, npyErr("reading the preamble: %v", err)
+		return NpyHeader{}, npyErr("reading the preamble: %w", err)
 	}
 	if string(pre[:6]) != npyMagic {
 		return NpyHeader{}, npyErr("bad magic %q (want \"\\x93NUMPY\")", pre[:6])
@@ -213,16 +302,16 @@ func parseNpyHeader(r io.Reader, size int64) (NpyHeader, error) {
 	if h.Major == 1 {
 		hlen = int64(pre[8]) | int64(pre[9])<<8
 	} else {
-		if size < 12 {
+		if known && size < 12 {
 			return NpyHeader{}, npyErr("file of %d bytes is too short for a version %d.0 header", size, h.Major)
 		}
 		if _, err := io.ReadFull(r, pre[10:12]); err != nil {
-			return NpyHeader{}, npyErr("reading the preamble: %v", err)
+			return NpyHeader{}, npyErr("reading the preamble: %w", err)
 		}
 		hlen = int64(pre[8]) | int64(pre[9])<<8 | int64(pre[10])<<16 | int64(pre[11])<<24
 		preLen = 12
 	}
-	if hlen > size-preLen {
+	if known && hlen > size-preLen {
 		return NpyHeader{}, npyErr("header length %d runs past the end of the %d-byte file", hlen, size)
 	}
 	if hlen > npyMaxHeader {
@@ -230,7 +319,7 @@ func parseNpyHeader(r io.Reader, size int64) (NpyHeader, error) {
 	}
 	hdr := make([]byte, hlen)
 	if _, err := io.ReadFull(r, hdr); err != nil {
-		return NpyHeader{}, npyErr("reading the header: %v", err)
+		return NpyHeader{}, npyErr("reading the header: %w", err)
 	}
 	if h.Major == 3 && !utf8.Valid(hdr) {
 		return NpyHeader{}, npyErr("version 3.0 header is not valid UTF-8")
@@ -251,6 +340,9 @@ func parseNpyHeader(r io.Reader, size int64) (NpyHeader, error) {
 		if int64(int(rows*cols)) != rows*cols { // 32-bit systems
 			return NpyHeader{}, npyErr("shape %v is too large", h.Shape)
 		}
+	}
+	if !known {
+		return h, nil
 	}
 	have := size - h.DataOffset
 	switch {
@@ -468,7 +560,7 @@ func readNpyData[T Float](r io.Reader, h NpyHeader, dst []T) error {
 	if h.Dtype == dtypeOf[T]() && h.BigEndian != nativeLittle {
 		b := unsafe.Slice((*byte)(unsafe.Pointer(&dst[0])), len(dst)*h.Dtype.Size())
 		if _, err := io.ReadFull(r, b); err != nil {
-			return npyErr("reading the data: %v", err)
+			return npyErr("reading the data: %w", err)
 		}
 		return nil
 	}
@@ -477,7 +569,7 @@ func readNpyData[T Float](r io.Reader, h NpyHeader, dst []T) error {
 	for i := 0; i < len(dst); {
 		n := min(len(dst)-i, len(buf)/es)
 		if _, err := io.ReadFull(r, buf[:n*es]); err != nil {
-			return npyErr("reading the data: %v", err)
+			return npyErr("reading the data: %w", err)
 		}
 		decodeFloats(dst[i:i+n], buf, h.Dtype, h.BigEndian)
 		i += n
@@ -580,12 +672,14 @@ func npyHeaderBytes(d Dtype, shape []int, version int) []byte {
 // NpyWriter writes a .npy file row tile by row tile, so a matrix larger than
 // memory can be written as it is computed. Elements are given as T and
 // stored as the writer's Dtype (rounded when float64 is stored as float32).
-// The file appears at its path, complete, only when Close succeeds: until
-// then the rows go to a temporary file in the same directory, which Close
-// syncs and renames over path. An NpyWriter is not safe for concurrent use.
+// A writer made by NewNpyWriter publishes its file at its path, complete,
+// only when Close succeeds: until then the rows go to a temporary file in
+// the same directory, which Close syncs and renames over path. One made by
+// NewNpyWriterTo writes to a stream. An NpyWriter is not safe for
+// concurrent use.
 type NpyWriter[T Float] struct {
-	path       string
-	f          *atomicfile.File
+	name       string           // the path, or "" for a stream
+	f          *atomicfile.File // nil for a stream
 	w          *bufio.Writer
 	dtype      Dtype
 	rows, cols int
@@ -605,6 +699,17 @@ func NewNpyWriter[T Float](path string, dtype Dtype, rows, cols int) (*NpyWriter
 	return newNpyWriter[T](path, dtype, []int{rows, cols}, 0)
 }
 
+// NewNpyWriterTo is NewNpyWriter writing the .npy stream to w instead of a
+// file: Close checks that every row was written and flushes the writer's
+// buffer into w, which it does not close; Discard only stops the writer
+// (what was written to w stays there).
+func NewNpyWriterTo[T Float](w io.Writer, dtype Dtype, rows, cols int) (*NpyWriter[T], error) {
+	if rows < 0 || cols < 0 {
+		return nil, fmt.Errorf("linalg: NewNpyWriterTo: negative dimension %d×%d", rows, cols)
+	}
+	return newNpyStream[T](w, dtype, []int{rows, cols}, 0)
+}
+
 func newNpyWriter[T Float](path string, dtype Dtype, shape []int, version int) (*NpyWriter[T], error) {
 	if !dtype.valid() {
 		return nil, fmt.Errorf("linalg: NewNpyWriter %s: unsupported dtype %v (want Float32 or Float64)", path, dtype)
@@ -613,16 +718,47 @@ func newNpyWriter[T Float](path string, dtype Dtype, shape []int, version int) (
 	if err != nil {
 		return nil, fmt.Errorf("linalg: NewNpyWriter %s: %w", path, err)
 	}
-	w := &NpyWriter[T]{path: path, f: f, w: bufio.NewWriterSize(f, 1<<20), dtype: dtype,
-		rows: 1, cols: shape[len(shape)-1]}
-	if len(shape) == 2 {
-		w.rows = shape[0]
-	}
-	if _, err := w.w.Write(npyHeaderBytes(dtype, shape, version)); err != nil {
+	w := &NpyWriter[T]{name: path, f: f, w: bufio.NewWriterSize(f, 1<<20)}
+	if err := w.start(dtype, shape, version); err != nil {
 		w.Discard()
 		return nil, fmt.Errorf("linalg: NewNpyWriter %s: %w", path, err)
 	}
 	return w, nil
+}
+
+func newNpyStream[T Float](out io.Writer, dtype Dtype, shape []int, version int) (*NpyWriter[T], error) {
+	if !dtype.valid() {
+		return nil, fmt.Errorf("linalg: NewNpyWriterTo: unsupported dtype %v (want Float32 or Float64)", dtype)
+	}
+	w := &NpyWriter[T]{w: bufio.NewWriterSize(out, 1<<16)}
+	if err := w.start(dtype, shape, version); err != nil {
+		w.finished = true
+		return nil, fmt.Errorf("linalg: NewNpyWriterTo: %w", err)
+	}
+	return w, nil
+}
+
+// start sets the shape and writes the header.
+func (w *NpyWriter[T]) start(dtype Dtype, shape []int, version int) error {
+	w.dtype, w.rows, w.cols = dtype, 1, shape[len(shape)-1]
+	if len(shape) == 2 {
+		w.rows = shape[0]
+	}
+	_, err := w.w.Write(npyHeaderBytes(dtype, shape, version))
+	return err
+}
+
+// errorf formats an error of the writer, naming its file if it has one.
+func (w *NpyWriter[T]) errorf(format string, args ...any) error {
+	return fmt.Errorf("linalg: NpyWriter%s: "+format, append([]any{w.label()}, args...)...)
+}
+
+// label is " path" for a file's writer, "" for a stream's.
+func (w *NpyWriter[T]) label() string {
+	if w.name == "" {
+		return ""
+	}
+	return " " + w.name
 }
 
 // WriteRows appends the rows of m, which must have the writer's number of
@@ -633,18 +769,18 @@ func (w *NpyWriter[T]) WriteRows(m Matrix[T]) error {
 		return w.err
 	}
 	if w.finished {
-		return fmt.Errorf("linalg: NpyWriter %s: WriteRows after Close", w.path)
+		return w.errorf("WriteRows after Close")
 	}
 	if m.Cols != w.cols {
-		return fmt.Errorf("%w: NpyWriter %s: rows have %d columns, the file %d", ErrShape, w.path, m.Cols, w.cols)
+		return fmt.Errorf("%w: NpyWriter%s: rows have %d columns, the file %d", ErrShape, w.label(), m.Cols, w.cols)
 	}
 	if m.Rows > w.rows-w.done {
-		return fmt.Errorf("%w: NpyWriter %s: %d more rows would exceed the %d rows of the file (%d written)",
-			ErrShape, w.path, m.Rows, w.rows, w.done)
+		return fmt.Errorf("%w: NpyWriter%s: %d more rows would exceed the %d rows of the file (%d written)",
+			ErrShape, w.label(), m.Rows, w.rows, w.done)
 	}
 	for i := range m.Rows {
 		if err := w.writeRow(m.Row(i)); err != nil {
-			w.err = fmt.Errorf("linalg: NpyWriter %s: %w", w.path, err)
+			w.err = w.errorf("%w", err)
 			return w.err
 		}
 	}
@@ -699,42 +835,47 @@ func putLE32(b []byte, v uint32) {
 }
 
 // Close finishes the file: it checks that every row was written, flushes,
-// syncs and renames the temporary file to the path (internal/atomicfile).
-// On any error the temporary file is removed and nothing appears at the
-// path. Close after Close or Discard does nothing.
+// and, for a file, syncs and renames the temporary file to the path
+// (internal/atomicfile). On any error the temporary file is removed and
+// nothing appears at the path. Close after Close or Discard does nothing.
 func (w *NpyWriter[T]) Close() error {
 	if w.finished {
 		return nil
 	}
+	w.finished = true
 	err := w.err
 	if err == nil && w.done != w.rows {
-		err = fmt.Errorf("linalg: NpyWriter %s: closed after %d of %d rows", w.path, w.done, w.rows)
+		err = w.errorf("closed after %d of %d rows", w.done, w.rows)
 	}
 	if err == nil {
-		if err = w.w.Flush(); err != nil {
-			err = fmt.Errorf("linalg: NpyWriter %s: %w", w.path, err)
+		if ferr := w.w.Flush(); ferr != nil {
+			err = w.errorf("%w", ferr)
 		}
 	}
-	w.finished = true
+	if w.f == nil {
+		return err
+	}
 	if err != nil {
 		w.f.Abort()
 		return err
 	}
 	if err := w.f.Commit(); err != nil {
-		return fmt.Errorf("linalg: NpyWriter %s: %w", w.path, err)
+		return w.errorf("%w", err)
 	}
 	return nil
 }
 
 // Discard abandons the file: the temporary file is removed and nothing is
-// written at the path. Discard after Close does nothing, so it can be
-// deferred.
+// written at the path (a stream's writer only stops). Discard after Close
+// does nothing, so it can be deferred.
 func (w *NpyWriter[T]) Discard() {
 	if w.finished {
 		return
 	}
 	w.finished = true
-	w.f.Abort()
+	if w.f != nil {
+		w.f.Abort()
+	}
 }
 
 // WriteNpy writes m to path as a 2-D .npy file of T's dtype, atomically
@@ -744,17 +885,33 @@ func WriteNpy[T Float](path string, m Matrix[T]) error {
 	if err != nil {
 		return err
 	}
-	defer w.Discard()
-	if err := w.WriteRows(m); err != nil {
-		return err
-	}
-	return w.Close()
+	return w.writeAll(m)
 }
 
 // WriteNpyVector writes v to path as a 1-D .npy file of T's dtype,
 // atomically.
 func WriteNpyVector[T Float](path string, v []T) error {
 	return writeNpyVersion(path, []int{len(v)}, v, 0)
+}
+
+// WriteNpyTo writes m to w as a 2-D .npy stream of T's dtype, the bytes
+// WriteNpy writes to a file.
+func WriteNpyTo[T Float](w io.Writer, m Matrix[T]) error {
+	nw, err := NewNpyWriterTo[T](w, dtypeOf[T](), m.Rows, m.Cols)
+	if err != nil {
+		return err
+	}
+	return nw.writeAll(m)
+}
+
+// WriteNpyVectorTo writes v to w as a 1-D .npy stream of T's dtype, the
+// bytes WriteNpyVector writes to a file.
+func WriteNpyVectorTo[T Float](w io.Writer, v []T) error {
+	nw, err := newNpyStream[T](w, dtypeOf[T](), []int{len(v)}, 0)
+	if err != nil {
+		return err
+	}
+	return nw.writeAll(Matrix[T]{Rows: 1, Cols: len(v), Stride: len(v), Data: v})
 }
 
 // writeNpyVersion writes data with the given shape and format version (0:
@@ -764,8 +921,12 @@ func writeNpyVersion[T Float](path string, shape []int, data []T, version int) e
 	if err != nil {
 		return err
 	}
+	return w.writeAll(Matrix[T]{Rows: w.rows, Cols: w.cols, Stride: w.cols, Data: data})
+}
+
+// writeAll writes m, all the rows, and closes the writer.
+func (w *NpyWriter[T]) writeAll(m Matrix[T]) error {
 	defer w.Discard()
-	m := Matrix[T]{Rows: w.rows, Cols: w.cols, Stride: w.cols, Data: data}
 	if err := w.WriteRows(m); err != nil {
 		return err
 	}
@@ -829,7 +990,7 @@ func OpenNpyMmap[T Float](path string) (*MappedMatrix[T], error) {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fileErr("OpenNpyMmap", path, err)
 	}
-	m, err := decodeNpy[T](f, size)
+	m, err := readNpy[T](f, size)
 	if err != nil {
 		return nil, fileErr("OpenNpyMmap", path, err)
 	}

@@ -1,6 +1,7 @@
 package linalg_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,4 +45,30 @@ func ExampleNewNpyWriter() {
 	}
 	fmt.Println(m.Rows, m.Cols, m.Row(3))
 	// Output: 4 3 [30 31 32]
+}
+
+func ExampleNewNpzWriter() {
+	// An archive in memory, as numpy.savez(buf, w=..., b=...) writes it.
+	var buf bytes.Buffer
+	z := linalg.NewNpzWriter(&buf)
+	w, _ := linalg.FromSlice(2, 2, []float32{1, 2, 3, 4})
+	linalg.WriteNpzMatrix(z, "w", w)
+	linalg.WriteNpzVector(z, "b", []float32{0.5, -0.5})
+	if err := z.Close(); err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	r, err := linalg.NewNpzReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	m, err := linalg.ReadNpzMatrix[float64](r, "w")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(r.Names(), m.Row(1))
+	// Output: [b w] [3 4]
 }

@@ -311,6 +311,20 @@ func TestNpyErrors(t *testing.T) {
 					t.Fatalf("error %q should name the file and contain %q", msg, tt.want)
 				}
 			}
+			// The reader API: with the size known, the same message; with
+			// it unknown, an error too (the wording may differ).
+			size := int64(len(tt.file))
+			for _, read := range []func(int64) error{
+				func(n int64) error { _, err := ReadNpyFrom[float64](bytes.NewReader(tt.file), n); return err },
+				func(n int64) error { _, err := ReadNpyVectorFrom[float32](bytes.NewReader(tt.file), n); return err },
+			} {
+				if err := read(size); !errors.Is(err, ErrNpy) || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("size %d: got %v, want an error wrapping ErrNpy containing %q", size, err, tt.want)
+				}
+				if err := read(-1); !errors.Is(err, ErrNpy) {
+					t.Fatalf("size unknown: got %v, want an error wrapping ErrNpy", err)
+				}
+			}
 		})
 	}
 	if _, err := ReadNpy[float64](filepath.Join(t.TempDir(), "missing.npy")); !errors.Is(err, os.ErrNotExist) {
@@ -441,10 +455,15 @@ func FuzzNpyHeader(f *testing.F) {
 	f.Add(npyBytes(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 9), }", nil))
 	f.Add([]byte("\x93NUMPY\x02\x00\xff\xff\xff\xff"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := decodeNpy[float64](bytes.NewReader(b), int64(len(b)))
+		m, err := readNpy[float64](bytes.NewReader(b), int64(len(b)))
+		// With the size unknown the stream is accepted or refused alike.
+		mu, erru := readNpy[float64](bytes.NewReader(b), -1)
+		if (err == nil) != (erru == nil) || err == nil && !npySameMatrix(m, mu) {
+			t.Fatalf("size known: %v; unknown: %v", err, erru)
+		}
 		if err != nil {
-			if !errors.Is(err, ErrNpy) {
-				t.Fatalf("error %v does not wrap ErrNpy", err)
+			if !errors.Is(err, ErrNpy) || !errors.Is(erru, ErrNpy) {
+				t.Fatalf("errors %v, %v do not wrap ErrNpy", err, erru)
 			}
 			return
 		}

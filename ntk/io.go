@@ -1,19 +1,14 @@
 package ntk
 
 import (
-	"archive/zip"
-	"bufio"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
@@ -33,9 +28,12 @@ import (
 // again to LoadNetwork. A network trained elsewhere in PyTorch loads
 // directly: np.savez("w.npz", **{f"layer{i}.weight": t.numpy() for …}).
 
-// weightName and biasName are the file names of layer l's arrays.
-func weightName(l int) string { return fmt.Sprintf("layer%d.weight.npy", l) }
-func biasName(l int) string   { return fmt.Sprintf("layer%d.bias.npy", l) }
+// weightKey and biasKey are the array names of layer l (the .npz keys);
+// weightName and biasName are their file names.
+func weightKey(l int) string  { return fmt.Sprintf("layer%d.weight", l) }
+func biasKey(l int) string    { return fmt.Sprintf("layer%d.bias", l) }
+func weightName(l int) string { return weightKey(l) + ".npy" }
+func biasName(l int) string   { return biasKey(l) + ".npy" }
 
 // Save writes the network's weights to path: a .npz archive if path ends in
 // ".npz", else a directory (created if needed) of .npy files. The archive
@@ -62,83 +60,25 @@ func (net *Network[T]) Save(path string) error {
 }
 
 func (net *Network[T]) saveNpz(path string) error {
-	err := atomicfile.WriteFile(path, func(f io.Writer) error {
-		bw := bufio.NewWriterSize(f, 1<<20)
-		zw := zip.NewWriter(bw)
-		add := func(name string, shape []int, data []T) error {
-			w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store})
-			if err != nil {
-				return err
-			}
-			return encodeNpy(w, shape, data)
-		}
-		for l, w := range net.W {
-			if err := add(weightName(l), []int{w.Rows, w.Cols}, w.Clone().Data); err != nil {
-				return err
-			}
-			if net.B != nil {
-				if err := add(biasName(l), []int{len(net.B[l])}, net.B[l]); err != nil {
-					return err
-				}
-			}
-		}
-		if err := zw.Close(); err != nil {
-			return err
-		}
-		return bw.Flush()
-	})
+	z, err := linalg.CreateNpz(path)
 	if err != nil {
-		return fmt.Errorf("ntk: save weights %s: %w", path, err)
+		return fmt.Errorf("ntk: save weights: %w", err)
+	}
+	defer z.Discard()
+	for l, w := range net.W {
+		if err := linalg.WriteNpzMatrix(z, weightKey(l), w); err != nil {
+			return fmt.Errorf("ntk: save weights: %w", err)
+		}
+		if net.B != nil {
+			if err := linalg.WriteNpzVector(z, biasKey(l), net.B[l]); err != nil {
+				return fmt.Errorf("ntk: save weights: %w", err)
+			}
+		}
+	}
+	if err := z.Close(); err != nil {
+		return fmt.Errorf("ntk: save weights: %w", err)
 	}
 	return nil
-}
-
-// encodeNpy writes data as a little-endian .npy (format 1.0) of the given
-// shape.
-func encodeNpy[T linalg.Float](w io.Writer, shape []int, data []T) error {
-	var zero T
-	descr := "<f8"
-	if sizeOf(zero) == 4 {
-		descr = "<f4"
-	}
-	dims := make([]string, len(shape))
-	for i, s := range shape {
-		dims[i] = fmt.Sprint(s)
-	}
-	sh := strings.Join(dims, ", ")
-	if len(shape) == 1 {
-		sh += ","
-	}
-	dict := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", descr, sh)
-	hlen := len(dict) + 1
-	hlen += (64 - (10+hlen)%64) % 64
-	hdr := make([]byte, 10, 10+hlen)
-	copy(hdr, "\x93NUMPY\x01\x00")
-	binary.LittleEndian.PutUint16(hdr[8:], uint16(hlen))
-	hdr = append(hdr, dict...)
-	for len(hdr) < 10+hlen-1 {
-		hdr = append(hdr, ' ')
-	}
-	hdr = append(hdr, '\n')
-	if _, err := w.Write(hdr); err != nil {
-		return err
-	}
-	buf := make([]byte, 0, 1<<16)
-	for _, v := range data {
-		if sizeOf(zero) == 4 {
-			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(float32(v)))
-		} else {
-			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(float64(v)))
-		}
-		if len(buf) >= 1<<16-8 {
-			if _, err := w.Write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
-		}
-	}
-	_, err := w.Write(buf)
-	return err
 }
 
 // LoadNetwork reads a network saved by Save, or written by other tools in
@@ -147,59 +87,34 @@ func encodeNpy[T linalg.Float](w io.Writer, shape []int, data []T) error {
 // Width×Width, …, 1×Width). Bias files must be present for every layer
 // exactly when biasStd ≠ 0.
 func LoadNetwork[T linalg.Float](path string, weightStd, biasStd float64) (*Network[T], error) {
-	var open func(name string) (string, func(), error) // a readable .npy path and its cleanup
+	// Layer l's arrays, read from the archive or the directory; a missing
+	// one is an error wrapping fs.ErrNotExist.
+	var readWeight func(l int) (linalg.Matrix[T], error)
+	var readBias func(l int) ([]T, error)
 	if strings.HasSuffix(path, ".npz") {
-		zr, err := zip.OpenReader(path)
+		z, err := linalg.OpenNpz(path)
 		if err != nil {
 			return nil, fmt.Errorf("ntk: load weights %s: %w", path, err)
 		}
-		defer zr.Close()
-		open = func(name string) (string, func(), error) {
-			zf, err := zr.Open(name)
-			if err != nil {
-				return "", nil, err
-			}
-			defer zf.Close()
-			tmp, err := os.CreateTemp("", "ntksvm-weight-*.npy")
-			if err != nil {
-				return "", nil, err
-			}
-			_, err = io.Copy(tmp, zf)
-			if cerr := tmp.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				os.Remove(tmp.Name())
-				return "", nil, err
-			}
-			return tmp.Name(), func() { os.Remove(tmp.Name()) }, nil
-		}
+		defer z.Close()
+		readWeight = func(l int) (linalg.Matrix[T], error) { return linalg.ReadNpzMatrix[T](z, weightKey(l)) }
+		readBias = func(l int) ([]T, error) { return linalg.ReadNpzVector[T](z, biasKey(l)) }
 	} else {
-		open = func(name string) (string, func(), error) {
-			p := filepath.Join(path, name)
-			if _, err := os.Stat(p); err != nil {
-				return "", nil, err
-			}
-			return p, func() {}, nil
-		}
+		readWeight = func(l int) (linalg.Matrix[T], error) { return linalg.ReadNpy[T](filepath.Join(path, weightName(l))) }
+		readBias = func(l int) ([]T, error) { return linalg.ReadNpyVector[T](filepath.Join(path, biasName(l))) }
 	}
 	var ws []linalg.Matrix[T]
 	var bs [][]T
 	for l := 0; ; l++ {
-		p, done, err := open(weightName(l))
+		w, err := readWeight(l)
 		if errors.Is(err, fs.ErrNotExist) && l > 0 {
 			break
 		}
 		if err != nil {
 			return nil, fmt.Errorf("ntk: load weights %s: %s: %w", path, weightName(l), err)
 		}
-		w, err := linalg.ReadNpy[T](p)
-		done()
-		if err != nil {
-			return nil, fmt.Errorf("ntk: load weights %s: %s: %w", path, weightName(l), err)
-		}
 		ws = append(ws, w)
-		p, done, err = open(biasName(l))
+		b, err := readBias(l)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			if biasStd != 0 {
@@ -208,11 +123,6 @@ func LoadNetwork[T linalg.Float](path string, weightStd, biasStd float64) (*Netw
 		case err != nil:
 			return nil, fmt.Errorf("ntk: load weights %s: %s: %w", path, biasName(l), err)
 		default:
-			b, err := linalg.ReadNpyVector[T](p)
-			done()
-			if err != nil {
-				return nil, fmt.Errorf("ntk: load weights %s: %s: %w", path, biasName(l), err)
-			}
 			if biasStd == 0 {
 				return nil, fmt.Errorf("ntk: load weights %s: %s present but bias std is 0 (give the σ_b the network was trained with)", path, biasName(l))
 			}

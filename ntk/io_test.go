@@ -1,8 +1,10 @@
 package ntk
 
 import (
+	"archive/zip"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/ntksvm/ntksvm/linalg"
@@ -85,5 +87,43 @@ func TestSaveLoad(t *testing.T) {
 	linalg.WriteNpy(filepath.Join(bad, "layer1.weight.npy"), linalg.New[float32](1, 5))
 	if _, err := LoadNetwork[float32](bad, 1, 0); err == nil {
 		t.Error("shapes that do not chain: no error")
+	}
+}
+
+// TestLoadDeflatedNpz loads an archive as numpy.savez_compressed writes it
+// (deflated members), read member by member without temporary files.
+func TestLoadDeflatedNpz(t *testing.T) {
+	a, err := NewNetwork[float64](3, 4, 2, 1, 0.5, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "c.npz")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	for l := range a.W {
+		w, _ := zw.CreateHeader(&zip.FileHeader{Name: weightName(l), Method: zip.Deflate})
+		if err := linalg.WriteNpyTo(w, a.W[l]); err != nil {
+			t.Fatal(err)
+		}
+		w, _ = zw.CreateHeader(&zip.FileHeader{Name: biasName(l), Method: zip.Deflate})
+		if err := linalg.WriteNpyVectorTo(w, a.B[l]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	b, err := LoadNetwork[float64](path, 1, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for l := range a.W {
+		if !slices.Equal(a.W[l].Data, b.W[l].Data) || !slices.Equal(a.B[l], b.B[l]) {
+			t.Fatalf("layer %d differs", l)
+		}
 	}
 }

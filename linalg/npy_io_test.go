@@ -1,0 +1,174 @@
+package linalg
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// TestNpyReaderWriterRoundTrip writes matrices and vectors to a
+// bytes.Buffer, checks the bytes against the file writer's and reads them
+// back with the size known and unknown, through readers that return one
+// byte at a time too.
+func TestNpyReaderWriterRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	dir := t.TempDir()
+	big := npyRandMatrix[float64](rng, 3, 3*npyGrowStep) // several growth steps when the size is unknown
+	for _, m := range []Matrix[float64]{
+		npyRandMatrix[float64](rng, 5, 7),
+		npyRandMatrix[float64](rng, 0, 4),
+		npyRandMatrix[float64](rng, 6, 9).Slice(1, 5, 2, 8), // strided
+		big,
+	} {
+		var buf bytes.Buffer
+		if err := WriteNpyTo(&buf, m); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, "m.npy")
+		if err := WriteNpy(p, m); err != nil {
+			t.Fatal(err)
+		}
+		if file, _ := os.ReadFile(p); !bytes.Equal(file, buf.Bytes()) {
+			t.Fatalf("%d×%d: WriteNpyTo and WriteNpy bytes differ", m.Rows, m.Cols)
+		}
+		b := buf.Bytes()
+		for _, size := range []int64{int64(len(b)), -1} {
+			for name, r := range map[string]io.Reader{"whole": bytes.NewReader(b), "one byte": iotest.OneByteReader(bytes.NewReader(b))} {
+				if m.Rows*m.Cols > 1000 && name == "one byte" {
+					continue
+				}
+				got, err := ReadNpyFrom[float64](r, size)
+				if err != nil {
+					t.Fatalf("%d×%d size %d %s: %v", m.Rows, m.Cols, size, name, err)
+				}
+				if !npySameMatrix(got, m) {
+					t.Fatalf("%d×%d size %d %s: read back differs", m.Rows, m.Cols, size, name)
+				}
+			}
+			got32, err := ReadNpyFrom[float32](bytes.NewReader(b), size)
+			if err != nil || got32.Rows != m.Rows || got32.Cols != m.Cols {
+				t.Fatalf("as float32: %v", err)
+			}
+			for i := range m.Rows {
+				for j := range m.Cols {
+					if got32.At(i, j) != float32(m.At(i, j)) {
+						t.Fatalf("as float32: (%d, %d) = %v, want %v", i, j, got32.At(i, j), float32(m.At(i, j)))
+					}
+				}
+			}
+		}
+	}
+	v := []float32{1.5, -2, 3.25}
+	var buf bytes.Buffer
+	if err := WriteNpyVectorTo(&buf, v); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "v.npy")
+	if err := WriteNpyVector(p, v); err != nil {
+		t.Fatal(err)
+	}
+	if file, _ := os.ReadFile(p); !bytes.Equal(file, buf.Bytes()) {
+		t.Fatal("WriteNpyVectorTo and WriteNpyVector bytes differ")
+	}
+	for _, size := range []int64{int64(buf.Len()), -1} {
+		got, err := ReadNpyVectorFrom[float64](bytes.NewReader(buf.Bytes()), size)
+		if err != nil || len(got) != 3 || got[0] != 1.5 || got[1] != -2 || got[2] != 3.25 {
+			t.Fatalf("size %d: vector %v, %v", size, got, err)
+		}
+	}
+	if _, err := ReadNpyVectorFrom[float64](bytes.NewReader(nil), -1); !errors.Is(err, ErrNpy) {
+		t.Errorf("empty stream: %v", err)
+	}
+}
+
+// TestNpyReaderTruncated cuts a valid stream at every length: every cut
+// is an error wrapping ErrNpy, with the size known or not.
+func TestNpyReaderTruncated(t *testing.T) {
+	m := npyRandMatrix[float32](rand.New(rand.NewPCG(1, 2)), 3, 5)
+	var buf bytes.Buffer
+	if err := WriteNpyTo(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	for n := range len(b) {
+		for _, size := range []int64{int64(n), -1} {
+			if _, err := ReadNpyFrom[float32](bytes.NewReader(b[:n]), size); !errors.Is(err, ErrNpy) {
+				t.Fatalf("cut at %d of %d, size %d: %v, want an error wrapping ErrNpy", n, len(b), size, err)
+			}
+		}
+		if _, err := ReadNpyFrom[float32](bytes.NewReader(b[:n]), -1); n > 128 && !strings.Contains(err.Error(), "truncated") {
+			t.Fatalf("cut in the data at %d: %v, want \"truncated\"", n, err)
+		}
+	}
+	// A size that promises more than the reader holds.
+	if _, err := ReadNpyFrom[float32](bytes.NewReader(b[:len(b)-1]), int64(len(b))); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("short reader: %v, want io.ErrUnexpectedEOF", err)
+	}
+	// A reader error is passed on.
+	boom := errors.New("boom")
+	r := io.MultiReader(bytes.NewReader(b[:100]), iotest.ErrReader(boom))
+	if _, err := ReadNpyFrom[float32](r, -1); !errors.Is(err, boom) {
+		t.Errorf("failing reader: %v, want boom", err)
+	}
+}
+
+// errWriter fails every write after the first n bytes.
+type errWriter struct{ n int }
+
+func (w *errWriter) Write(b []byte) (int, error) {
+	if len(b) > w.n {
+		k := w.n
+		w.n = 0
+		return k, errors.New("disk full")
+	}
+	w.n -= len(b)
+	return len(b), nil
+}
+
+// TestNpyWriterTo checks the streaming writer on an io.Writer: rows in
+// tiles, the row count enforced, write errors reported.
+func TestNpyWriterTo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	full := npyRandMatrix[float64](rng, 20, 6)
+	var buf bytes.Buffer
+	w, err := NewNpyWriterTo[float64](&buf, Float64, 20, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 20; i += 7 {
+		if err := w.WriteRows(full.Slice(i, min(i+7, 20), 0, 6)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.WriteRows(full.Slice(0, 1, 0, 6)); !errors.Is(err, ErrShape) {
+		t.Errorf("a row too many: %v", err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadNpyFrom[float64](&buf, int64(buf.Len()))
+	if err != nil || !npySameMatrix(got, full) {
+		t.Fatalf("read back: %v", err)
+	}
+
+	w, _ = NewNpyWriterTo[float64](io.Discard, Float32, 3, 2)
+	w.WriteRows(full.Slice(0, 2, 0, 2))
+	if err := w.Close(); err == nil || !strings.Contains(err.Error(), "2 of 3 rows") {
+		t.Errorf("closed early: %v", err)
+	}
+	if _, err := NewNpyWriterTo[float64](io.Discard, Dtype(2), 1, 1); err == nil {
+		t.Error("bad dtype accepted")
+	}
+	if _, err := NewNpyWriterTo[float64](io.Discard, Float64, -1, 1); err == nil {
+		t.Error("negative rows accepted")
+	}
+	if err := WriteNpyTo(&errWriter{n: 200}, npyRandMatrix[float64](rng, 100, 100)); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("failing writer: %v", err)
+	}
+}

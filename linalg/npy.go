@@ -20,8 +20,6 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
-
-	"github.com/ntksvm/ntksvm/internal/atomicfile"
 )
 
 // Dtype is the element type of a .npy file.
@@ -678,15 +676,11 @@ func npyHeaderBytes(d Dtype, shape []int, version int) []byte {
 // NewNpyWriterTo writes to a stream. An NpyWriter is not safe for
 // concurrent use.
 type NpyWriter[T Float] struct {
-	name       string           // the path, or "" for a stream
-	f          *atomicfile.File // nil for a stream
-	w          *bufio.Writer
+	sink
 	dtype      Dtype
 	rows, cols int
 	done       int
 	buf        []byte
-	err        error // sticky: after an error only Close and Discard act
-	finished   bool
 }
 
 // NewNpyWriter creates a writer of a rows×cols .npy file of the given dtype
@@ -714,11 +708,11 @@ func newNpyWriter[T Float](path string, dtype Dtype, shape []int, version int) (
 	if !dtype.valid() {
 		return nil, fmt.Errorf("linalg: NewNpyWriter %s: unsupported dtype %v (want Float32 or Float64)", path, dtype)
 	}
-	f, err := atomicfile.Create(path)
+	out, err := fileSink("NpyWriter", path, 1<<20)
 	if err != nil {
 		return nil, fmt.Errorf("linalg: NewNpyWriter %s: %w", path, err)
 	}
-	w := &NpyWriter[T]{name: path, f: f, w: bufio.NewWriterSize(f, 1<<20)}
+	w := &NpyWriter[T]{sink: out}
 	if err := w.start(dtype, shape, version); err != nil {
 		w.Discard()
 		return nil, fmt.Errorf("linalg: NewNpyWriter %s: %w", path, err)
@@ -730,9 +724,9 @@ func newNpyStream[T Float](out io.Writer, dtype Dtype, shape []int, version int)
 	if !dtype.valid() {
 		return nil, fmt.Errorf("linalg: NewNpyWriterTo: unsupported dtype %v (want Float32 or Float64)", dtype)
 	}
-	w := &NpyWriter[T]{w: bufio.NewWriterSize(out, 1<<16)}
+	w := &NpyWriter[T]{sink: streamSink("NpyWriter", out, 1<<16)}
 	if err := w.start(dtype, shape, version); err != nil {
-		w.finished = true
+		w.Discard()
 		return nil, fmt.Errorf("linalg: NewNpyWriterTo: %w", err)
 	}
 	return w, nil
@@ -746,19 +740,6 @@ func (w *NpyWriter[T]) start(dtype Dtype, shape []int, version int) error {
 	}
 	_, err := w.w.Write(npyHeaderBytes(dtype, shape, version))
 	return err
-}
-
-// errorf formats an error of the writer, naming its file if it has one.
-func (w *NpyWriter[T]) errorf(format string, args ...any) error {
-	return fmt.Errorf("linalg: NpyWriter%s: "+format, append([]any{w.label()}, args...)...)
-}
-
-// label is " path" for a file's writer, "" for a stream's.
-func (w *NpyWriter[T]) label() string {
-	if w.name == "" {
-		return ""
-	}
-	return " " + w.name
 }
 
 // WriteRows appends the rows of m, which must have the writer's number of
@@ -842,41 +823,17 @@ func (w *NpyWriter[T]) Close() error {
 	if w.finished {
 		return nil
 	}
-	w.finished = true
 	err := w.err
 	if err == nil && w.done != w.rows {
 		err = w.errorf("closed after %d of %d rows", w.done, w.rows)
 	}
-	if err == nil {
-		if ferr := w.w.Flush(); ferr != nil {
-			err = w.errorf("%w", ferr)
-		}
-	}
-	if w.f == nil {
-		return err
-	}
-	if err != nil {
-		w.f.Abort()
-		return err
-	}
-	if err := w.f.Commit(); err != nil {
-		return w.errorf("%w", err)
-	}
-	return nil
+	return w.close(err)
 }
 
 // Discard abandons the file: the temporary file is removed and nothing is
 // written at the path (a stream's writer only stops). Discard after Close
 // does nothing, so it can be deferred.
-func (w *NpyWriter[T]) Discard() {
-	if w.finished {
-		return
-	}
-	w.finished = true
-	if w.f != nil {
-		w.f.Abort()
-	}
-}
+func (w *NpyWriter[T]) Discard() { w.discard() }
 
 // WriteNpy writes m to path as a 2-D .npy file of T's dtype, atomically
 // (temporary file, sync, rename).

@@ -7,7 +7,6 @@ package linalg
 
 import (
 	"archive/zip"
-	"bufio"
 	"fmt"
 	"io"
 	"io/fs"
@@ -15,8 +14,6 @@ import (
 	"os"
 	"sort"
 	"strings"
-
-	"github.com/ntksvm/ntksvm/internal/atomicfile"
 )
 
 // NpzWriter writes a .npz archive array by array (WriteNpzMatrix,
@@ -24,83 +21,59 @@ import (
 // CreateNpz publishes its file at its path only when Close succeeds, as
 // NpyWriter does. An NpzWriter is not safe for concurrent use.
 type NpzWriter struct {
-	name     string           // the path, or "" for a stream
-	f        *atomicfile.File // nil for a stream
-	bw       *bufio.Writer
-	zw       *zip.Writer
-	err      error // sticky: after an error only Close and Discard act
-	finished bool
+	sink
+	zw *zip.Writer
 }
 
 // NewNpzWriter returns a writer of a .npz archive to w. Close finishes the
 // archive and flushes it into w, which it does not close.
 func NewNpzWriter(w io.Writer) *NpzWriter {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	return &NpzWriter{bw: bw, zw: zip.NewWriter(bw)}
+	z := &NpzWriter{sink: streamSink("NpzWriter", w, 1<<16)}
+	z.zw = zip.NewWriter(z.w)
+	return z
 }
 
 // CreateNpz starts writing a .npz archive at path, atomically: the archive
 // goes to a temporary file in the same directory, which Close syncs and
 // renames over path.
 func CreateNpz(path string) (*NpzWriter, error) {
-	f, err := atomicfile.Create(path)
+	out, err := fileSink("NpzWriter", path, 1<<20)
 	if err != nil {
 		return nil, fmt.Errorf("linalg: CreateNpz %s: %w", path, err)
 	}
-	bw := bufio.NewWriterSize(f, 1<<20)
-	return &NpzWriter{name: path, f: f, bw: bw, zw: zip.NewWriter(bw)}, nil
+	z := &NpzWriter{sink: out}
+	z.zw = zip.NewWriter(z.w)
+	return z, nil
 }
 
-// errorf formats an error of the writer, naming its file if it has one.
-func (z *NpzWriter) errorf(format string, args ...any) error {
-	if z.name == "" {
-		return fmt.Errorf("linalg: NpzWriter: "+format, args...)
-	}
-	return fmt.Errorf("linalg: NpzWriter %s: "+format, append([]any{z.name}, args...)...)
-}
-
-// member starts the member name.npy.
-func (z *NpzWriter) member(name string) (io.Writer, error) {
+// add writes the member name.npy with write.
+func (z *NpzWriter) add(name string, write func(io.Writer) error) error {
 	if z.err != nil {
-		return nil, z.err
+		return z.err
 	}
 	if z.finished {
-		return nil, z.errorf("array %q written after Close", name)
+		return z.errorf("array %q written after Close", name)
 	}
 	w, err := z.zw.CreateHeader(&zip.FileHeader{Name: name + ".npy", Method: zip.Store})
+	if err == nil {
+		err = write(w)
+	}
 	if err != nil {
 		z.err = z.errorf("%s: %w", name, err)
-		return nil, z.err
 	}
-	return w, nil
+	return z.err
 }
 
 // WriteNpzMatrix adds m to the archive as the 2-D array name (member
 // name.npy, the bytes WriteNpy writes).
 func WriteNpzMatrix[T Float](z *NpzWriter, name string, m Matrix[T]) error {
-	w, err := z.member(name)
-	if err != nil {
-		return err
-	}
-	if err := WriteNpyTo(w, m); err != nil {
-		z.err = z.errorf("%s: %w", name, err)
-		return z.err
-	}
-	return nil
+	return z.add(name, func(w io.Writer) error { return WriteNpyTo(w, m) })
 }
 
 // WriteNpzVector adds v to the archive as the 1-D array name (member
 // name.npy, the bytes WriteNpyVector writes).
 func WriteNpzVector[T Float](z *NpzWriter, name string, v []T) error {
-	w, err := z.member(name)
-	if err != nil {
-		return err
-	}
-	if err := WriteNpyVectorTo(w, v); err != nil {
-		z.err = z.errorf("%s: %w", name, err)
-		return z.err
-	}
-	return nil
+	return z.add(name, func(w io.Writer) error { return WriteNpyVectorTo(w, v) })
 }
 
 // Close writes the zip directory and flushes; for CreateNpz's writer it
@@ -111,43 +84,19 @@ func (z *NpzWriter) Close() error {
 	if z.finished {
 		return nil
 	}
-	z.finished = true
 	err := z.err
 	if err == nil {
 		if cerr := z.zw.Close(); cerr != nil {
 			err = z.errorf("%w", cerr)
 		}
 	}
-	if err == nil {
-		if ferr := z.bw.Flush(); ferr != nil {
-			err = z.errorf("%w", ferr)
-		}
-	}
-	if z.f == nil {
-		return err
-	}
-	if err != nil {
-		z.f.Abort()
-		return err
-	}
-	if err := z.f.Commit(); err != nil {
-		return z.errorf("%w", err)
-	}
-	return nil
+	return z.close(err)
 }
 
 // Discard abandons the archive: for CreateNpz's writer the temporary file
 // is removed and nothing appears at the path (a stream's writer only
 // stops). Discard after Close does nothing, so it can be deferred.
-func (z *NpzWriter) Discard() {
-	if z.finished {
-		return
-	}
-	z.finished = true
-	if z.f != nil {
-		z.f.Abort()
-	}
-}
+func (z *NpzWriter) Discard() { z.discard() }
 
 // NpzReader reads the arrays of a .npz archive by name.
 type NpzReader struct {

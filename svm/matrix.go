@@ -72,8 +72,10 @@ func (d *Dense[T]) MulVec(dst, x []float64) {
 	}
 }
 
-// AddRows implements KernelMatrix: columns split over the threads, one
-// row at a time with the fused axpy kernels.
+// AddRows implements KernelMatrix: columns split over the threads
+// (linalg.ParallelFor), one row at a time with linalg.AxpyWide, one fused
+// multiply-add per element, so that the column split does not change any
+// bit.
 // It panics if the lengths do not match (a programmer error).
 func (d *Dense[T]) AddRows(dst []float64, rows []int, w []float64) {
 	if len(dst) != d.M.Cols || len(rows) != len(w) {

@@ -13,8 +13,10 @@ import (
 const streamSeq = 0x6e746b73766d
 
 // BatchStream is the seeded minibatch order shared by the kernel-machine
-// trainer and the network trainer (PROTOCOL D4: both sides must see the
-// same index sequence). Each epoch is a permutation of 0…n−1 cut into
+// trainer and the network trainer: both sides must see the same index
+// sequence (in the authors' train_sgd.py they do not: each evaluation of
+// the network draws seeds from torch's global RNG, so after the first
+// epoch its shuffles differ from the SVM's). Each epoch is a permutation of 0…n−1 cut into
 // batches of B in order; the last, partial batch is kept (drop_last=False),
 // so an epoch has ⌈n/B⌉ steps: 198 for n = 12,665 and B = 64.
 //
@@ -169,8 +171,8 @@ func (s *BatchStream) uniform(m uint64) int {
 	return int(hi)
 }
 
-// LogSteps returns the evaluation steps of the authors' code (PROTOCOL §2
-// "step_test"): the sorted unique values of round(logspace(0, log10(total),
+// LogSteps returns the evaluation steps of the authors' code (step_test in
+// train_sgd.py): the sorted unique values of round(logspace(0, log10(total),
 // count)), rounding half to even as numpy does. Steps count from 1; step 1
 // is the initial state. For total = 59,400 and count = 300 there are 236.
 // It returns nil if total < 1 or count < 1.

@@ -17,6 +17,11 @@ type ObjectiveStepper interface {
 	Objective() (float64, error)
 }
 
+// trainSizer is implemented by steppers that know the size of their
+// training set (KernelStepper.TrainSize); the Driver checks it against the
+// indices its batches cover.
+type trainSizer interface{ TrainSize() int }
+
 // CheckpointFunc receives a checkpoint of a Driver after step updates:
 // write writes it (Driver.SaveState) to w, and the function decides where
 // it goes, e.g. a file replaced atomically. An error stops training and
@@ -59,7 +64,8 @@ type Driver struct {
 	// handed 0…N−1 in order.
 	Stream *BatchStream
 	// N is the number of training points: required for full batch, and 0
-	// or the Stream's n otherwise.
+	// or the Stream's n otherwise. Steppers with a method TrainSize() int
+	// (KernelStepper has one) must report the same n.
 	N int
 
 	// Steps is the number of updates; alternatively Epochs gives
@@ -154,6 +160,15 @@ func (d *Driver) check() error {
 	case d.CheckpointEvery > 0 && d.Checkpoint == nil:
 		return inputErr("checkpoint every %d steps without a Checkpoint function", d.CheckpointEvery)
 	}
+	n := d.N
+	if d.Stream != nil {
+		n = d.Stream.n
+	}
+	for i, st := range d.Steppers {
+		if s, ok := st.(trainSizer); ok && s.TrainSize() != n {
+			return inputErr("stepper %d has %d training points, the driver's batches cover %d", i, s.TrainSize(), n)
+		}
+	}
 	if d.Stream == nil && len(d.all) != d.N {
 		d.all = make([]int, d.N)
 		for i := range d.all {
@@ -174,8 +189,9 @@ func (d *Driver) eta(s int) float64 {
 	return d.LR
 }
 
-// Run trains from the driver's position to TotalSteps (see Driver for the
-// order of the calls) and returns the position reached. When ctx is done
+// Run trains from the driver's position to TotalSteps, unless early
+// stopping has ended the run (see Driver for the order of the calls), and
+// returns the position reached. When ctx is done
 // it returns, before the next update, an error wrapping ctx.Err() (so
 // errors.Is(err, context.Canceled) holds), after writing a checkpoint if
 // Checkpoint is set. Configuration errors wrap ErrInput.
@@ -276,8 +292,9 @@ func (d *Driver) objective() (float64, error) {
 
 // SaveState writes a checkpoint of the driver's position and of every
 // stepper's state (Stepper.SaveState) to w. It is what Checkpoint's write
-// function does; call it after Run returns to checkpoint a finished or
-// stopped run yourself.
+// function does. Call it after Run returns to checkpoint a finished or
+// stopped run yourself, or from Log, which runs before its step's update
+// and batch: the checkpoint then resumes at that step.
 func (d *Driver) SaveState(w io.Writer) error {
 	if err := d.check(); err != nil {
 		return err

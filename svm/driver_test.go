@@ -519,6 +519,12 @@ func TestDriverRejectsBadConfig(t *testing.T) {
 	if len(rec) != 0 {
 		t.Errorf("a rejected driver called its stepper: %q", rec)
 	}
+	dd := newDriverData()
+	st, _ := dd.steppers(t, KernelStepperConfig{Loss: Hinge})
+	if _, err := (&Driver{Steppers: st, N: 22, Steps: 1, LR: 1}).Run(context.Background()); !errors.Is(err, ErrInput) ||
+		!strings.Contains(err.Error(), "stepper 0 has 23 training points, the driver's batches cover 22") {
+		t.Errorf("stepper of 23 points on batches of 22: %v", err)
+	}
 	if _, err := (&Driver{Steppers: []Stepper{f}, Stream: stream, Epochs: 1, LR: 1}).Run(context.Background()); err != nil {
 		t.Errorf("N = 0 with a stream: %v", err)
 	}

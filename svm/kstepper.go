@@ -119,6 +119,10 @@ func (cfg *KernelStepperConfig) check(n int, y []float64) error {
 // stepper: read-only, and changed by the next Step or LoadState).
 func (s *KernelStepper) Machine() KernelMachine { return KernelMachine{Alpha: s.alpha} }
 
+// TrainSize returns n, the number of training points; the Driver checks it
+// against its batches.
+func (s *KernelStepper) TrainSize() int { return len(s.alpha) }
+
 // Outputs returns g = Kα on the training points, kept incrementally
 // (shared with the stepper like Machine's α).
 func (s *KernelStepper) Outputs() []float64 { return s.g }

@@ -122,7 +122,8 @@ type Config struct {
 	Steps int    // number of updates (≥ 1)
 	Seed  uint64 // seed of the BatchStream when Stream is nil
 	// Stream, if not nil, supplies the minibatches (it overrides Batch and
-	// Seed); share one built with the same seed with a network trainer.
+	// Seed). To train a network beside the kernel machine on the same
+	// batches, run both as Steppers under one Driver instead.
 	Stream *BatchStream
 	// Tol > 0 stops early when the objective changes by at most
 	// Tol·max(|objective|, 1) relatively between two checks, one per epoch
@@ -149,10 +150,14 @@ type Result struct {
 }
 
 // Train runs subgradient descent in α (paper App. A.1) on the training
-// Gram k (n×n, symmetric) with targets y: a KernelStepper (see it for the
-// update rules of the full-batch and minibatch steps) under a Driver.
-// Train stops at ctx's cancellation with an error wrapping ctx's error and
-// the state reached so far.
+// Gram k (n×n, symmetric) with targets y: one KernelStepper (see it for
+// the update rules) under a Driver. Without a Stream and with Batch 0 or
+// ≥ n every step is the full-batch step of paper eq. 16,
+// α ← (1 − ηλ)α − η·s·l'(Kα, y); otherwise the steps are minibatch steps
+// with cfg.Decay on the batches of the BatchStream (cfg.Stream, or one of
+// cfg.Batch and cfg.Seed), a batch of all n included. Train stops at ctx's
+// cancellation with an error wrapping ctx's error and the state reached
+// so far.
 func Train(ctx context.Context, k KernelMatrix, y []float64, cfg Config) (*Result, error) {
 	n, c := k.Dims()
 	if n != c {

@@ -77,13 +77,17 @@ type Driver struct {
 	LR, PegasosLambda float64
 
 	// LogAt lists the steps (1-based, ascending; see LogSteps) at which the
-	// steppers are evaluated and Log is called. An error from Log stops
+	// steppers are evaluated and Log is called with the step, t (Σ η up to
+	// and including this step's η), the epoch (from 0) of the step's batch
+	// (step − 1 for full batch: one epoch per step) and evals[i], the Eval
+	// of Steppers[i], valid during the call only. An error from Log stops
 	// training and is returned by Run as is; the driver is then still
 	// before that step's update.
 	LogAt []int
 	Log   func(step int, t float64, epoch int, evals []*Eval) error
 
 	// Tol > 0 stops early when the objective of Steppers[TolStepper]
+	// (from ObjectiveStepper.Objective if it has one, else from Evaluate)
 	// changes by at most Tol·max(|objective|, 1) between two checks, one
 	// after the last step of each epoch (every step for full batch).
 	Tol        float64

@@ -13,6 +13,11 @@ import "io"
 // SVM data loaders drew from one global RNG, so after the first epoch the
 // two saw different batches).
 //
+// A Stepper may also implement ObjectiveStepper (a cheap objective for
+// early stopping) and a method TrainSize() int that the Driver checks
+// against its batches; KernelStepper, the kernel machine of paper App. A.1,
+// does both.
+//
 // A Stepper is not safe for concurrent use; the Driver calls it from one
 // goroutine.
 type Stepper interface {

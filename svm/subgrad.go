@@ -41,7 +41,7 @@ type Decay uint8
 
 const (
 	// Lazy decays only the entries of the batch, as the authors' code does
-	// (train_sgd.py; the second form of paper eq. 16): each αᵢ decays with
+	// (train_sgd.py; the SGD update after paper eq. 16): each αᵢ decays with
 	// probability B/n per step, so in expectation that is the sum objective
 	// (eq. 7) with λ' = B·λ (64 × 0.001 = 0.064, Table 3's SVM λ).
 	Lazy Decay = iota

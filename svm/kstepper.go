@@ -30,9 +30,9 @@ type KernelStepperConfig struct {
 //
 // Minibatch B (any other batch): the gradient of the batch losses is scaled
 // by s_B = 1/|B| for Mean (the authors' per-batch mean, train_sgd.py) and
-// n/|B| for Sum (an unbiased estimate of the sum); Lazy:
-// αᵢ ← (1 − ηλ)αᵢ − η·s_B·l'(gᵢ) for i ∈ B only (the SGD update after eq. 16);
-// Exact: every α decays and the batch entries get the gradient step.
+// n/|B| for Sum (an unbiased estimate of the sum); Lazy (the SGD update
+// after eq. 16): αᵢ ← (1 − ηλ)αᵢ − η·s_B·l'(gᵢ) for i ∈ B only; Exact:
+// every α decays and the batch entries get the gradient step.
 //
 // g = Kα on the training points is kept incrementally: after a step only
 // the changed α entries matter, g += K[:, changed]·Δα (rows, by symmetry),

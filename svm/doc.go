@@ -20,6 +20,24 @@
 // ½‖β‖² + C Σ hinge with C = 1/λ (the objective is divided by λ). Its dual
 // variables aᵢ ∈ [0, C] map to the kernel expansion as αᵢ = yᵢ·aᵢ.
 //
+// # Training loop
+//
+// Subgradient training is an open loop. A Stepper advances one model on
+// the batches it is handed, evaluates it (the objective, the outputs on
+// the training and held-out points) and saves or restores its state; the
+// KernelStepper is the kernel machine of App. A.1 (eq. 16 and its
+// minibatch form), and a network trainer elsewhere is another Stepper. A
+// Driver owns what the trainers share: one BatchStream (or the full
+// batch), the step size (constant, or Pegasos' 1/(λt)), the time t = Σ η,
+// the log-spaced evaluations (LogSteps; an evaluation at a step comes
+// before its update, so step 1 is the initial state), early stopping,
+// cancellation and checkpoints. Several steppers on one Driver see the same
+// batches in the same order, which is how a network and its kernel machine
+// are trained side by side. A checkpoint (Driver.SaveState) holds the
+// driver's position, the stream's state and every stepper's state, and a
+// run resumed from it (Driver.LoadState) is bit-identical to an
+// uninterrupted one. Train is a KernelStepper under a Driver.
+//
 // The package reads and writes through io.Reader and io.Writer; opening,
 // naming and atomically replacing files is the caller's job.
 package svm

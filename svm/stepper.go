@@ -13,19 +13,26 @@ import "io"
 // SVM data loaders drew from one global RNG, so after the first epoch the
 // two saw different batches).
 //
+// A Stepper may also implement ObjectiveStepper (a cheap objective for
+// early stopping) and a method TrainSize() int that the Driver checks
+// against its batches; KernelStepper, the kernel machine of paper App. A.1,
+// does both.
+//
 // A Stepper is not safe for concurrent use; the Driver calls it from one
 // goroutine.
 type Stepper interface {
 	// Step applies one update with step size eta > 0 on the training
 	// indices batch. A full-batch step is handed every index 0…n−1 in
-	// order. The slice is owned by the caller and valid during the call
-	// only. The stepper applies its own objective scaling (Sum or Mean,
-	// per-batch means) and regularisation.
+	// order. The slice is owned by the caller, read-only (the Driver hands
+	// the same slice to every stepper) and valid during the call only. The
+	// stepper applies its own objective scaling (Sum or Mean, per-batch
+	// means) and regularisation.
 	Step(batch []int, eta float64) error
 
 	// Evaluate measures the current state (the state before the update of
-	// the next Step). The returned Eval and its slices are owned by the
-	// stepper and valid until the next call to Step or Evaluate.
+	// the next Step) without changing it. The returned Eval and its slices
+	// are owned by the stepper and valid until the next call to Step,
+	// Evaluate or LoadState.
 	Evaluate() (*Eval, error)
 
 	// SaveState writes everything the stepper needs to continue

@@ -1,6 +1,7 @@
 package svm
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -13,8 +14,10 @@ import (
 const streamSeq = 0x6e746b73766d
 
 // BatchStream is the seeded minibatch order shared by the kernel-machine
-// trainer and the network trainer (PROTOCOL D4: both sides must see the
-// same index sequence). Each epoch is a permutation of 0…n−1 cut into
+// trainer and the network trainer: both sides must see the same index
+// sequence (in the authors' train_sgd.py they do not: each evaluation of
+// the network draws seeds from torch's global RNG, so after the first
+// epoch its shuffles differ from the SVM's). Each epoch is a permutation of 0…n−1 cut into
 // batches of B in order; the last, partial batch is kept (drop_last=False),
 // so an epoch has ⌈n/B⌉ steps: 198 for n = 12,665 and B = 64.
 //
@@ -71,8 +74,94 @@ func (s *BatchStream) shuffle() {
 	s.pos = 0
 }
 
-// LogSteps returns the evaluation steps of the authors' code (PROTOCOL §2
-// "step_test"): the sorted unique values of round(logspace(0, log10(total),
+// nextEpoch returns the epoch of the batch the next call to Next returns,
+// without drawing it.
+func (s *BatchStream) nextEpoch() int {
+	if s.pos >= s.n {
+		return s.epoch + 1
+	}
+	return s.epoch
+}
+
+// MarshalBinary implements encoding.BinaryMarshaler: it returns the
+// stream's whole state (n, B, the PCG state, the current permutation, its
+// epoch and the position in it), so that a stream restored by
+// UnmarshalBinary continues with exactly the batches this one would.
+func (s *BatchStream) MarshalBinary() ([]byte, error) {
+	rng, err := s.rng.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	var e enc
+	e.b = make([]byte, 0, 48+len(rng)+8*len(s.perm))
+	e.int(s.n)
+	e.int(s.batch)
+	e.int(s.epoch)
+	e.int(s.pos)
+	e.bytes(rng)
+	for _, i := range s.perm {
+		e.int(i)
+	}
+	var b bytes.Buffer
+	if err := writeFrame(&b, streamMagic, e.b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// UnmarshalBinary implements encoding.BinaryUnmarshaler: it replaces the
+// stream's state (n and B included) with one written by MarshalBinary. A
+// truncated, corrupted or inconsistent state is rejected with an error
+// wrapping ErrState, and the stream is left as it was.
+func (s *BatchStream) UnmarshalBinary(data []byte) error {
+	r := bytes.NewReader(data)
+	payload, err := readFrame(r, streamMagic)
+	if err != nil {
+		return err
+	}
+	if r.Len() > 0 {
+		return stateErr("%s: %d trailing bytes", magicNames[streamMagic], r.Len())
+	}
+	d := dec{b: payload, what: magicNames[streamMagic]}
+	n, batch, epoch, pos := d.int(), d.int(), d.int(), d.int()
+	rngState := d.bytes()
+	var perm []int
+	if d.err == nil && n >= 1 {
+		raw := d.take(uint64(n), 8)
+		perm = make([]int, len(raw)/8)
+		sub := dec{b: raw}
+		for i := range perm {
+			perm[i] = sub.int()
+		}
+	}
+	if err := d.done(); err != nil {
+		return err
+	}
+	switch {
+	case n < 1 || batch < 1 || batch > n:
+		return stateErr("BatchStream state: n = %d, batch = %d", n, batch)
+	case epoch < -1 || pos < 0 || pos > n || epoch == -1 && pos != n:
+		return stateErr("BatchStream state: epoch %d, position %d of %d", epoch, pos, n)
+	}
+	if epoch >= 0 {
+		seen := make([]bool, n)
+		for _, i := range perm {
+			if i < 0 || i >= n || seen[i] {
+				return stateErr("BatchStream state: the order is not a permutation of 0…%d", n-1)
+			}
+			seen[i] = true
+		}
+	}
+	rng := new(rand.PCG)
+	if err := rng.UnmarshalBinary(rngState); err != nil {
+		return stateErr("BatchStream state: generator: %v", err)
+	}
+	*s = BatchStream{n: n, batch: batch, rng: rng, perm: perm, epoch: epoch, pos: pos}
+	return nil
+}
+
+// LogSteps returns the evaluation steps of the authors' code (step_test in
+// train_sgd.py): the sorted unique values of round(logspace(0, log10(total),
 // count)), rounding half to even as numpy does. Steps count from 1; step 1
 // is the initial state. For total = 59,400 and count = 300 there are 236.
 // It returns nil if total < 1 or count < 1.

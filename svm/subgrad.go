@@ -41,7 +41,9 @@ type Decay uint8
 
 const (
 	// Lazy decays only the entries of the batch, as the authors' code does
-	// (PROTOCOL D2); in expectation that is the sum objective with λ·B.
+	// (train_sgd.py; the SGD update after paper eq. 16): each αᵢ decays with
+	// probability B/n per step, so in expectation that is the sum objective
+	// (eq. 7) with λ' = B·λ (64 × 0.001 = 0.064, Table 3's SVM λ).
 	Lazy Decay = iota
 	// Exact decays every entry: true stochastic subgradient descent on the
 	// objective.
@@ -120,7 +122,8 @@ type Config struct {
 	Steps int    // number of updates (≥ 1)
 	Seed  uint64 // seed of the BatchStream when Stream is nil
 	// Stream, if not nil, supplies the minibatches (it overrides Batch and
-	// Seed); share one built with the same seed with a network trainer.
+	// Seed). To train a network beside the kernel machine on the same
+	// batches, run both as Steppers under one Driver instead.
 	Stream *BatchStream
 	// Tol > 0 stops early when the objective changes by at most
 	// Tol·max(|objective|, 1) relatively between two checks, one per epoch
@@ -147,20 +150,14 @@ type Result struct {
 }
 
 // Train runs subgradient descent in α (paper App. A.1) on the training
-// Gram k (n×n, symmetric) with targets y:
-//
-// Full batch (paper eq. 16 for any loss): α ← (1 − ηλ)α − η·s·l'(Kα, y),
-// with s = 1 for Sum and 1/n for Mean.
-//
-// Minibatch B: the gradient of the batch losses is scaled by s_B = 1/|B|
-// for Mean (the authors' per-batch mean) and n/|B| for Sum (an unbiased
-// estimate of the sum); Lazy: αᵢ ← (1 − ηλ)αᵢ − η·s_B·l'(gᵢ) for i ∈ B only;
-// Exact: every α decays and the batch entries get the gradient step.
-//
-// g = Kα is kept incrementally: after a step only the changed α entries
-// matter, g += K[:, changed]·Δα (rows, by symmetry), so a minibatch step
-// costs |B|·n. Train stops at ctx's cancellation with ctx's error and the
-// state reached so far.
+// Gram k (n×n, symmetric) with targets y: one KernelStepper (see it for
+// the update rules) under a Driver. Without a Stream and with Batch 0 or
+// ≥ n every step is the full-batch step of paper eq. 16,
+// α ← (1 − ηλ)α − η·s·l'(Kα, y); otherwise the steps are minibatch steps
+// with cfg.Decay on the batches of the BatchStream (cfg.Stream, or one of
+// cfg.Batch and cfg.Seed), a batch of all n included. Train stops at ctx's
+// cancellation with an error wrapping ctx's error and the state reached
+// so far.
 func Train(ctx context.Context, k KernelMatrix, y []float64, cfg Config) (*Result, error) {
 	n, c := k.Dims()
 	if n != c {
@@ -180,145 +177,42 @@ func Train(ctx context.Context, k KernelMatrix, y []float64, cfg Config) (*Resul
 	if stream != nil && stream.n != n {
 		return nil, inputErr("BatchStream is over %d indices, the Gram has %d", stream.n, n)
 	}
-	alpha := make([]float64, n)
-	g := make([]float64, n)
-	if cfg.Init != nil {
-		copy(alpha, cfg.Init)
-		k.MulVec(g, alpha)
+	ks, err := NewKernelStepper(k, y, cfg.stepper())
+	if err != nil {
+		return nil, err
 	}
-	scale := 1.0
-	if cfg.Objective == Mean {
-		scale = 1 / float64(n)
+	ks.minibatchOnly = !full
+	d := &Driver{Steppers: []Stepper{ks}, Stream: stream, N: n, Steps: cfg.Steps, LR: cfg.LR, LogAt: cfg.LogAt, Tol: cfg.Tol}
+	if cfg.Pegasos {
+		d.PegasosLambda = cfg.Lambda
 	}
-	checkEvery := 1
-	if !full {
-		checkEvery = stream.StepsPerEpoch()
-	}
-	res := &Result{}
-	var (
-		ev      evaluator
-		idx     []int
-		w       []float64
-		prevObj = math.NaN()
-		t       float64
-		epoch   int
-		logPos  int
-	)
-	ev.init(&cfg, n)
-	var u, ku []float64
-	if full {
-		idx = make([]int, 0, n)
-		w = make([]float64, 0, n)
-		u, ku = make([]float64, n), make([]float64, n)
-	}
-	for step := 1; step <= cfg.Steps; step++ {
-		if err := ctx.Err(); err != nil {
-			res.finish(&cfg, alpha, g, y, step-1)
-			return res, err
-		}
-		eta := cfg.LR
-		if cfg.Pegasos {
-			eta = 1 / (cfg.Lambda * float64(step))
-		}
-		t += eta
-		var batch []int
-		if !full {
-			batch, epoch = stream.Next()
-		}
-		for logPos < len(cfg.LogAt) && cfg.LogAt[logPos] < step {
-			logPos++
-		}
-		if logPos < len(cfg.LogAt) && cfg.LogAt[logPos] == step && cfg.Log != nil {
-			if err := cfg.Log(ev.progress(&cfg, step, t, epoch, alpha, g, y)); err != nil {
-				res.finish(&cfg, alpha, g, y, step-1)
-				return res, err
+	if cfg.Log != nil {
+		var ev evaluator
+		ev.init(&cfg)
+		d.Log = func(step int, t float64, epoch int, evals []*Eval) error {
+			if full {
+				epoch = 0
 			}
-		}
-		decay := 1 - eta*cfg.Lambda
-		if full {
-			// α ← decay·α + u, g ← decay·g + K·u with u = −η·s·l'(g).
-			idx, w = idx[:0], w[:0]
-			for i := range alpha {
-				alpha[i] *= decay
-				if d := cfg.Loss.Deriv(g[i], y[i]); d != 0 {
-					u := -eta * scale * d
-					alpha[i] += u
-					idx = append(idx, i)
-					w = append(w, u)
-				}
-			}
-			for i := range g {
-				g[i] *= decay
-			}
-			if len(idx) > n/8 {
-				// Most losses have a nonzero derivative: one product K·u
-				// (K is symmetric) streams K once instead of row by row.
-				clear(u)
-				for j, i := range idx {
-					u[i] = w[j]
-				}
-				k.MulVec(ku, u)
-				for i, v := range ku {
-					g[i] += v
-				}
-			} else {
-				k.AddRows(g, idx, w)
-			}
-		} else {
-			sB := 1 / float64(len(batch))
-			if cfg.Objective == Sum {
-				sB = float64(n) / float64(len(batch))
-			}
-			w = slices.Grow(w[:0], len(batch))[:len(batch)]
-			if cfg.Decay == Lazy {
-				for j, i := range batch {
-					da := -eta*cfg.Lambda*alpha[i] - eta*sB*cfg.Loss.Deriv(g[i], y[i])
-					alpha[i] += da
-					w[j] = da
-				}
-			} else {
-				for j, i := range batch {
-					w[j] = -eta * sB * cfg.Loss.Deriv(g[i], y[i])
-				}
-				for i := range alpha {
-					alpha[i] *= decay
-					g[i] *= decay
-				}
-				for j, i := range batch {
-					alpha[i] += w[j]
-				}
-			}
-			k.AddRows(g, batch, w)
-		}
-		res.Steps = step
-		if cfg.Tol > 0 && step%checkEvery == 0 {
-			obj := Primal(cfg.Loss, cfg.Lambda, cfg.Objective, alpha, g, y)
-			if math.Abs(obj-prevObj) <= cfg.Tol*max(math.Abs(obj), 1) {
-				res.Converged = true
-				break
-			}
-			prevObj = obj
+			return cfg.Log(ev.progress(&cfg, step, t, epoch, ks.alpha, evals[0], y))
 		}
 	}
-	res.finish(&cfg, alpha, g, y, res.Steps)
-	return res, nil
+	stats, err := d.Run(ctx)
+	obj, _ := ks.Objective()
+	res := &Result{Machine: ks.Machine(), Steps: stats.Steps, Converged: stats.Converged, Objective: obj, Outputs: ks.Outputs()}
+	return res, err
 }
 
-func (r *Result) finish(cfg *Config, alpha, g, y []float64, steps int) {
-	r.Machine = KernelMachine{Alpha: alpha}
-	r.Steps = steps
-	r.Outputs = g
-	r.Objective = Primal(cfg.Loss, cfg.Lambda, cfg.Objective, alpha, g, y)
+// stepper returns the KernelStepper's part of the configuration.
+func (cfg *Config) stepper() KernelStepperConfig {
+	return KernelStepperConfig{Loss: cfg.Loss, Lambda: cfg.Lambda, Objective: cfg.Objective, Decay: cfg.Decay, Test: cfg.Test, Init: cfg.Init}
 }
 
 func (cfg *Config) check(n int, y []float64) error {
+	kc := cfg.stepper()
+	if err := kc.check(n, y); err != nil {
+		return err
+	}
 	switch {
-	case !cfg.Loss.Valid():
-		return inputErr("invalid loss %v", cfg.Loss)
-	case len(y) != n:
-		return inputErr("%d targets for a Gram of %d points", len(y), n)
-	case !(cfg.Lambda >= 0) || math.IsInf(cfg.Lambda, 0):
-		return inputErr("λ = %v; want a finite λ ≥ 0", cfg.Lambda)
 	case cfg.Pegasos && cfg.Lambda == 0:
 		return inputErr("the Pegasos step 1/(λt) needs λ > 0")
 	case !cfg.Pegasos && (!(cfg.LR > 0) || math.IsInf(cfg.LR, 0)):
@@ -329,15 +223,8 @@ func (cfg *Config) check(n int, y []float64) error {
 		return inputErr("batch = %d; want ≥ 0 (0: full batch)", cfg.Batch)
 	case cfg.Tol < 0 || math.IsNaN(cfg.Tol):
 		return inputErr("tolerance %v; want ≥ 0", cfg.Tol)
-	case cfg.Objective > Mean:
-		return inputErr("invalid objective %d", cfg.Objective)
-	case cfg.Decay > Exact:
-		return inputErr("invalid decay %d", cfg.Decay)
-	case cfg.Init != nil && len(cfg.Init) != n:
-		return inputErr("initial α has %d entries, want %d", len(cfg.Init), n)
-	}
-	if err := checkLabels(cfg.Loss, y); err != nil {
-		return err
+	case !slices.IsSorted(cfg.LogAt):
+		return inputErr("log steps are not ascending")
 	}
 	for _, i := range cfg.TrackTrain {
 		if i < 0 || i >= n {
@@ -345,13 +232,7 @@ func (cfg *Config) check(n int, y []float64) error {
 		}
 	}
 	if cfg.Test != nil {
-		r, c := cfg.Test.K.Dims()
-		if c != n || len(cfg.Test.Y) != r {
-			return inputErr("evaluation set: %d×%d kernel and %d targets for %d training points", r, c, len(cfg.Test.Y), n)
-		}
-		if err := checkLabels(cfg.Loss, cfg.Test.Y); err != nil {
-			return fmt.Errorf("evaluation set: %w", err)
-		}
+		r, _ := cfg.Test.K.Dims()
 		for _, i := range cfg.TrackTest {
 			if i < 0 || i >= r {
 				return inputErr("tracked evaluation index %d out of range [0, %d)", i, r)
@@ -360,47 +241,38 @@ func (cfg *Config) check(n int, y []float64) error {
 	} else if len(cfg.TrackTest) > 0 {
 		return inputErr("tracked evaluation points without an evaluation set")
 	}
-	if !slices.IsSorted(cfg.LogAt) {
-		return inputErr("log steps are not ascending")
-	}
 	return nil
 }
 
-// evaluator holds the buffers of the training log.
+// evaluator turns a KernelStepper's Eval into the training log's Progress.
 type evaluator struct {
-	p       Progress
-	testOut []float64
+	p Progress
 }
 
-func (e *evaluator) init(cfg *Config, n int) {
-	if cfg.Test != nil {
-		r, _ := cfg.Test.K.Dims()
-		e.testOut = make([]float64, r)
-	}
+func (e *evaluator) init(cfg *Config) {
 	e.p.TrainOut = make([]float64, len(cfg.TrackTrain))
 	e.p.TestOut = make([]float64, len(cfg.TrackTest))
 }
 
-func (e *evaluator) progress(cfg *Config, step int, t float64, epoch int, alpha, g, y []float64) *Progress {
+func (e *evaluator) progress(cfg *Config, step int, t float64, epoch int, alpha []float64, ev *Eval, y []float64) *Progress {
 	p := &e.p
 	p.Step, p.T, p.Epoch, p.Alpha = step, t, epoch, alpha
-	p.Objective = Primal(cfg.Loss, cfg.Lambda, cfg.Objective, alpha, g, y)
-	p.TrainLoss = MeanLoss(cfg.Loss, g, y)
+	p.Objective = ev.Objective
+	p.TrainLoss = MeanLoss(cfg.Loss, ev.Train, y)
 	p.TrainAcc, p.TestLoss, p.TestAcc = math.NaN(), math.NaN(), math.NaN()
 	if cfg.Loss.Classification() {
-		p.TrainAcc = Accuracy(g, y)
+		p.TrainAcc = Accuracy(ev.Train, y)
 	}
 	for j, i := range cfg.TrackTrain {
-		p.TrainOut[j] = g[i]
+		p.TrainOut[j] = ev.Train[i]
 	}
 	if cfg.Test != nil {
-		cfg.Test.K.MulVec(e.testOut, alpha)
-		p.TestLoss = MeanLoss(cfg.Loss, e.testOut, cfg.Test.Y)
+		p.TestLoss = MeanLoss(cfg.Loss, ev.Test, cfg.Test.Y)
 		if cfg.Loss.Classification() {
-			p.TestAcc = Accuracy(e.testOut, cfg.Test.Y)
+			p.TestAcc = Accuracy(ev.Test, cfg.Test.Y)
 		}
 		for j, i := range cfg.TrackTest {
-			p.TestOut[j] = e.testOut[i]
+			p.TestOut[j] = ev.Test[i]
 		}
 	}
 	return p

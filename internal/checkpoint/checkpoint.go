@@ -1,0 +1,56 @@
+// Package checkpoint keeps a training checkpoint in one file: the sink of
+// svm.Driver's Checkpoint writes each checkpoint atomically over the last
+// (internal/atomicfile), so an interrupt or a crash while writing leaves
+// the previous checkpoint whole, and Load hands the file to a loader such
+// as svm.Driver.LoadState. The package knows nothing of what a checkpoint
+// holds.
+package checkpoint
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/ntksvm/ntksvm/internal/atomicfile"
+)
+
+// File returns a checkpoint sink with the signature of svm.CheckpointFunc
+// that writes every checkpoint to path, replacing the previous one
+// atomically. Errors name the path and the step.
+func File(path string) func(step int, write func(io.Writer) error) error {
+	return func(step int, write func(io.Writer) error) error {
+		if err := atomicfile.WriteFile(path, func(w io.Writer) error {
+			bw := bufio.NewWriterSize(w, 1<<20)
+			if err := write(bw); err != nil {
+				return err
+			}
+			return bw.Flush()
+		}); err != nil {
+			return fmt.Errorf("checkpoint after step %d: %w", step, err)
+		}
+		return nil
+	}
+}
+
+// Load opens the checkpoint at path and hands it to load (e.g.
+// svm.Driver.LoadState). It fails, naming the path, if the file cannot be
+// opened, if load fails, or if load leaves bytes of the file unread.
+func Load(path string, load func(r io.Reader) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<20)
+	if err := load(br); err != nil {
+		return fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	if _, err := br.ReadByte(); err != io.EOF {
+		if err != nil {
+			return fmt.Errorf("checkpoint %s: %w", path, err)
+		}
+		return fmt.Errorf("checkpoint %s: trailing bytes after the checkpoint", path)
+	}
+	return nil
+}

@@ -3,16 +3,17 @@ package svm
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 )
 
-// Regularization says which penalty on the last layer a NetworkStepper
-// adds to its objective, and so which function-space decay the network's
-// outputs feel (paper eqs. 7 and 9; see NetworkStepper for the mapping to
-// the kernel machine's λ).
+// Regularization says which penalty R(W) a NetworkStepper adds to its
+// objective, and so which function-space decay the network's outputs feel
+// (paper eqs. 7 and 9; see NetworkStepper for the mapping to the kernel
+// machine's λ). W_l,0 are the weights at construction.
 type Regularization uint8
 
 const (
@@ -23,35 +24,51 @@ const (
 	// by a factor m against the kernel machine of the same λ, and the decay
 	// pulls f itself, f₀ included, toward 0.
 	RegPaper Regularization = iota
-	// RegTheory is λ/2·(‖W_last − W_last,0‖² + ‖b_last − b_last,0‖²) on the
-	// raw last-layer weights (and bias, if any): the function-space decay
-	// is −λ(f − f₀), as paper eq. 9 assumes, exactly at fixed hidden
-	// activations and up to O(1/√m) otherwise.
+	// RegTheory is λ/2·Σ_l (‖W_l − W_l,0‖² + ‖b_l − b_l,0‖²), every weight
+	// and bias pulled toward its initial value: in the linearised network
+	// f − f₀ = ⟨∇f(W_0), W − W_0⟩ this is the kernel machine's λ/2‖β‖² with
+	// β = W − W_0, and the function-space decay is −λ(f − f₀) as paper
+	// eq. 9 assumes, up to the O(1/√m) change of the tangent features. It
+	// keeps a copy of W_0 (the memory of the weights once more).
 	RegTheory
+	// RegLastLayer is λ/2·(‖W_last − W_last,0‖² + ‖b_last − b_last,0‖²),
+	// the last layer only. Its decay is −λ·(W_last − W_last,0)·a_t/√m (plus
+	// the bias part), exactly at fixed hidden activations a_t; but the
+	// hidden layers' share of f − f₀ is not decayed, and it is O(1), not
+	// O(1/√m): the change of hidden unit j is proportional to its output
+	// weight, so W_last,0·(a_t − a_0)/√m = Σ_j O(w_j²)/m does not vanish with
+	// width. This mode therefore does not match the kernel machine with λ
+	// (measured in this package's tests); it is kept for comparison.
+	RegLastLayer
 	// RegNone adds no penalty (λ is ignored): paper Table 1's λ = 0 row.
 	RegNone
 )
 
-// ParseRegularization returns the mode named "paper", "theory" or "none".
+// ParseRegularization returns the mode named "paper", "theory",
+// "last-layer" or "none".
 func ParseRegularization(s string) (Regularization, error) {
 	switch s {
 	case "paper":
 		return RegPaper, nil
 	case "theory":
 		return RegTheory, nil
+	case "last-layer":
+		return RegLastLayer, nil
 	case "none":
 		return RegNone, nil
 	}
-	return 0, fmt.Errorf("svm: unknown regularisation %q (want paper, theory or none)", s)
+	return 0, fmt.Errorf("svm: unknown regularisation %q (want paper, theory, last-layer or none)", s)
 }
 
-// String returns "paper", "theory" or "none".
+// String returns "paper", "theory", "last-layer" or "none".
 func (r Regularization) String() string {
 	switch r {
 	case RegPaper:
 		return "paper"
 	case RegTheory:
 		return "theory"
+	case RegLastLayer:
+		return "last-layer"
 	case RegNone:
 		return "none"
 	}
@@ -104,27 +121,33 @@ type NetworkConfig struct {
 //
 // # The kernel machine it matches
 //
-// Because f is linear in (W_last, b_last), one step changes the outputs by
+// A step W ← W − η·∇_W changes the outputs by
 //
-//	Δf(x) = −η·s_B·Σ_{i∈B} Θ̂(W_t; x, xᵢ)·l'(h(xᵢ), yᵢ) − η·(decay of R) + O(η²),
+//	Δh(x) = −η·s_B·Σ_{i∈B} Θ̂(W_t; x, xᵢ)·l'(h(xᵢ), yᵢ) − η·⟨∇_W f(W_t; x), ∇_W R⟩ + O(η²),
 //
-// where the decay of R, exact at fixed hidden activations, is
+// with Θ̂ the empirical tangent kernel (ntk's EmpiricalNTK), and the decay
+// term ⟨∇_W f, ∇_W R⟩ is
 //
-//	RegTheory: λ·(f(x) − f₀(x)) = λ·h(x), because ∂R/∂W_last = λ(W_last − W_last,0)
-//	           moves f = σ_w·W_last·a/√m by −ηλ·σ_w(W_last − W_last,0)·a/√m
-//	           (and likewise the bias); with the hidden activations a moving
-//	           by O(1/√m), W_last,0·a_t differs from f₀ by O(1/√m);
-//	RegPaper:  (λ/m)·(f(x) − σ_b·b_last), the weight part of f itself;
-//	RegNone:   0.
+//	RegTheory:    λ·⟨∇_W f(W_t; x), W_t − W_0⟩, which is λ·h(x) exactly for the
+//	              linearised network h = ⟨∇_W f(W_0; x), W − W_0⟩ and λ·h(x) + O(1/√m)
+//	              for the network (∇_W f moves by O(1/√m) in the NTK regime);
+//	RegLastLayer: λ·(W_last − W_last,0)·σ_w·a_t(x)/√m (+ the bias part): λ·h(x)
+//	              minus the hidden layers' share of h, which does not vanish with width;
+//	RegPaper:     (λ/m)·σ_w·W_last·a_t(x)/√m, the weight part of f itself (f₀ included);
+//	RegNone:      0.
 //
 // So under RegTheory, in the limit where Θ̂(W_t) stays Θ̂(W_0) (paper eq. 9,
-// Theorem 3.4), h follows h ← (1 − ηλ)h − η·s_B·Θ̂·l'(h): exactly the kernel
-// machine Train runs with K = Θ̂(W_0) (NTK parameterisation with these N(0, 1)
-// weights gives the neural-tangents NTK scale, so the same η), the same λ,
-// the same Objective, and Exact decay for minibatches (a full batch decays
-// every α anyway). Under RegPaper the matching machine has λ/m (and the
-// authors' kernel machine used λ with Lazy decay, so the two sides of their
-// figures differ); h also drifts by −ηλ/m·f₀ per step.
+// Theorem 3.4), h follows h ← (1 − ηλ)h − η·s_B·Θ̂(W_0)·l'(h), step for step:
+// the kernel machine Train runs with K = Θ̂(W_0) (these N(0, 1) weights in
+// NTK parameterisation give the neural-tangents NTK scale, so the same η),
+// the same λ, the same Objective (the network trained with
+// λ/2‖W − W_0‖² + s·Σ l has dh/dt = −λh − s·Θ̂·l'), and Exact decay for
+// minibatches (a full batch decays every α anyway). Its objective, which
+// Evaluate reports, then also approximates the machine's: ‖W − W_0‖² is
+// ‖β‖² = αᵀKα of the linearised network. Under RegPaper the matching
+// machine has λ/m in place of λ (the authors' kernel machine used λ with
+// Lazy decay, so the two sides of their figures differ), and h is also
+// pulled by −η(λ/m)·f₀ per step.
 //
 // # Buffers and memory
 //
@@ -144,22 +167,24 @@ type NetworkStepper[T linalg.Float] struct {
 	cfg   NetworkConfig
 	batch int // the largest batch
 
-	w0Last []T // W_last,0 (RegTheory)
-	b0Last T   // b_last,0 (RegTheory with biases)
+	// w0 and b0 hold W_l,0 and b_l,0 for the layers the penalty pulls
+	// toward them (every layer for RegTheory, the last for RegLastLayer),
+	// nil for the others; b0 is nil without biases.
+	w0     [][]T
+	b0     [][]T
 	f0     []float64
 	f0Test []float64
 
 	steps  int   // updates applied
 	failed error // set when a step or a load left the weights unusable
 
-	pass   ntk.Pass[T]
-	grads  ntk.Grads[T]
-	xb     linalg.Matrix[T] // gathered batch rows
-	c      []T              // output cotangents
-	zeros  []T              // for the finiteness check
-	ev     Eval
-	blockN int    // rows per evaluation block
-	hash   uint32 // fingerprint of x, y and test (SaveState)
+	pass  ntk.Pass[T]
+	grads ntk.Grads[T]
+	xb    linalg.Matrix[T] // gathered batch rows
+	c     []T              // output cotangents
+	zeros []T              // for the finiteness check
+	ev    Eval
+	hash  uint32 // fingerprint of x, y and test (SaveState)
 }
 
 // finiteChunk is the number of weights updated and checked at once: small
@@ -245,10 +270,19 @@ func NewNetworkStepper[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], 
 	if s.test.Rows > 0 {
 		s.ev.Test = make([]float64, s.test.Rows)
 	}
-	if cfg.Reg == RegTheory {
-		s.w0Last = append([]T(nil), net.W[net.Depth].Data...)
+	if cfg.Reg == RegTheory || cfg.Reg == RegLastLayer {
+		s.w0 = make([][]T, net.Depth+1)
 		if net.B != nil {
-			s.b0Last = net.B[net.Depth][0]
+			s.b0 = make([][]T, net.Depth+1)
+		}
+		for l := range net.W {
+			if cfg.Reg == RegLastLayer && l < net.Depth {
+				continue
+			}
+			s.w0[l] = slices.Clone(net.W[l].Data)
+			if net.B != nil {
+				s.b0[l] = slices.Clone(net.B[l])
+			}
 		}
 	}
 	if !cfg.KeepF0 {
@@ -331,7 +365,10 @@ func (s *NetworkStepper[T]) memoryNeed() (float64, string) {
 	}
 	rows := float64(max(s.batch, s.evalRows()))
 	weights := 2 * params * sz // weights and gradients
-	if s.cfg.Reg == RegTheory {
+	switch s.cfg.Reg {
+	case RegTheory:
+		weights += params * sz // W_0
+	case RegLastLayer:
 		weights += (m + 1) * sz
 	}
 	// Pass: A[1…L] and Z[0…L−1] (n×m each), the backward scratch (2n×m),
@@ -343,11 +380,16 @@ func (s *NetworkStepper[T]) memoryNeed() (float64, string) {
 }
 
 // evalRows is the number of rows per evaluation block: those whose
-// activations take about 32 MiB, at least 1 and at most every point.
+// activations take about 32 MiB (or a quarter of a smaller MemCap), at
+// least 1 and at most every point.
 func (s *NetworkStepper[T]) evalRows() int {
 	var e T
 	perRow := float64(2*s.net.Depth*s.net.Width+1) * float64(sizeOf(e))
-	r := int(min(float64(32<<20)/perRow, float64(max(s.x.Rows, s.test.Rows))))
+	target := float64(32 << 20)
+	if s.cfg.MemCap > 0 {
+		target = min(target, float64(s.cfg.MemCap)/4)
+	}
+	r := int(min(target/perRow, float64(max(s.x.Rows, s.test.Rows))))
 	return max(r, 1)
 }
 
@@ -436,58 +478,52 @@ func (s *NetworkStepper[T]) Step(batch []int, eta float64) error {
 		c[j] = T(sB * s.cfg.Loss.Deriv(f, s.y[i]))
 		active = active || c[j] != 0
 	}
-	L := net.Depth
 	if active {
 		if err := net.BackwardInto(&s.grads, &s.pass, c); err != nil {
 			return fmt.Errorf("svm: network step %d: %w", step, err)
 		}
-		for l := range L {
-			if !axpyFinite(T(-eta), s.grads.W[l].Data, net.W[l].Data, s.zeros) {
-				return s.fail(step, fmt.Sprintf("layer %d weights", l))
-			}
-			if net.B != nil && !axpyFinite(T(-eta), s.grads.B[l], net.B[l], s.zeros) {
-				return s.fail(step, fmt.Sprintf("layer %d biases", l))
-			}
-		}
 	}
-	// The last layer: loss gradient plus the penalty's, in float64.
-	w := net.W[L].Data
-	var g []T
-	if active {
-		g = s.grads.W[L].Data
-	}
-	lam, m := s.cfg.Lambda, float64(net.Width)
-	bad := false
-	for j, v := range w {
-		var gj float64
-		if g != nil {
-			gj = float64(g[j])
-		}
-		wv := float64(v)
+	// Every layer: W ← W − η·(∂loss/∂W + ∂R/∂W), where ∂R/∂W is δ/η·(W − W_0)
+	// (toward 0 without W_0) in the layers R penalises.
+	L := net.Depth
+	lam := s.cfg.Lambda
+	for l := 0; l <= L; l++ {
+		var delta float64
 		switch s.cfg.Reg {
 		case RegPaper:
-			gj += lam / m * wv
+			if l == L {
+				delta = eta * lam / float64(net.Width)
+			}
 		case RegTheory:
-			gj += lam * (wv - float64(s.w0Last[j]))
+			delta = eta * lam
+		case RegLastLayer:
+			if l == L {
+				delta = eta * lam
+			}
 		}
-		w[j] = T(wv - eta*gj)
-		bad = bad || w[j]-w[j] != 0
-	}
-	if bad {
-		return s.fail(step, fmt.Sprintf("layer %d (last) weights", L))
-	}
-	if net.B != nil {
-		b := &net.B[L][0]
-		var gb float64
+		var g, gb, w0, b0 []T
 		if active {
-			gb = float64(s.grads.B[L][0])
+			g = s.grads.W[l].Data
+			if net.B != nil {
+				gb = s.grads.B[l]
+			}
 		}
-		if s.cfg.Reg == RegTheory {
-			gb += lam * (float64(*b) - float64(s.b0Last))
+		if s.w0 != nil {
+			w0 = s.w0[l]
 		}
-		*b = T(float64(*b) - eta*gb)
-		if *b-*b != 0 {
-			return s.fail(step, fmt.Sprintf("layer %d (last) bias", L))
+		if s.b0 != nil {
+			b0 = s.b0[l]
+		}
+		if !update(net.W[l].Data, g, w0, T(eta), T(delta), s.zeros) {
+			return s.fail(step, fmt.Sprintf("layer %d weights", l))
+		}
+		if net.B != nil {
+			if s.cfg.Reg == RegPaper {
+				delta = 0 // the authors' penalty leaves biases alone
+			}
+			if !update(net.B[l], gb, b0, T(eta), T(delta), s.zeros) {
+				return s.fail(step, fmt.Sprintf("layer %d biases", l))
+			}
 		}
 	}
 	s.steps = step
@@ -509,34 +545,40 @@ func compact[T linalg.Float](m linalg.Matrix[T], rows, cols int) linalg.Matrix[T
 	return linalg.New[T](rows, cols)
 }
 
-// axpyFinite sets y += alpha·x in chunks, each checked for NaN and ±Inf
-// while it is in cache (Σ 0·yᵢ is 0 exactly when every yᵢ is finite), over
-// linalg.Threads() goroutines for long vectors; the result of each element
-// does not depend on the split. It reports whether every y is finite.
-func axpyFinite[T linalg.Float](alpha T, x, y, zeros []T) bool {
+// update sets w ← w − η·g − δ·(w − w0) (g nil: no gradient term; w0
+// nil: decay toward 0; δ = 0: no decay) in chunks, each checked for NaN
+// and ±Inf while it is in cache (Σ 0·wᵢ is 0 exactly when every wᵢ is
+// finite), over linalg.Threads() goroutines for long vectors; each element's
+// result does not depend on the split. It reports whether every w is
+// finite. With neither a gradient nor a decay it does nothing and reports
+// true (w was finite before).
+func update[T linalg.Float](w, g, w0 []T, eta, delta T, zeros []T) bool {
+	if g == nil && delta == 0 {
+		return true
+	}
 	work := func(lo, hi int) bool {
 		ok := true
 		for i := lo; i < hi; i += len(zeros) {
 			e := min(i+len(zeros), hi)
-			linalg.Axpy(alpha, x[i:e], y[i:e])
-			if linalg.Dot(y[i:e], zeros[:e-i]) != 0 {
+			updateChunk(w[i:e], g, w0, i, eta, delta)
+			if linalg.Dot(w[i:e], zeros[:e-i]) != 0 {
 				ok = false
 			}
 		}
 		return ok
 	}
-	t := min(linalg.Threads(), len(y)/(1<<18))
+	t := min(linalg.Threads(), len(w)/(1<<18))
 	if t <= 1 {
-		return work(0, len(y))
+		return work(0, len(w))
 	}
 	var (
 		wg  sync.WaitGroup
 		res = make([]bool, t)
 	)
-	per := (len(y) + t - 1) / t
+	per := (len(w) + t - 1) / t
 	per = (per + len(zeros) - 1) / len(zeros) * len(zeros)
 	for k := range t {
-		lo, hi := min(k*per, len(y)), min((k+1)*per, len(y))
+		lo, hi := min(k*per, len(w)), min((k+1)*per, len(w))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -544,12 +586,33 @@ func axpyFinite[T linalg.Float](alpha T, x, y, zeros []T) bool {
 		}()
 	}
 	wg.Wait()
-	for _, ok := range res {
-		if !ok {
-			return false
+	return !slices.Contains(res, false)
+}
+
+// updateChunk is update's arithmetic on w = the elements off… of the
+// whole vectors g and w0 (either may be nil).
+func updateChunk[T linalg.Float](w, g, w0 []T, off int, eta, delta T) {
+	switch {
+	case delta == 0:
+		linalg.Axpy(-eta, g[off:off+len(w)], w)
+	case g == nil && w0 == nil:
+		linalg.Axpy(-delta, w, w)
+	case g == nil:
+		w0 := w0[off : off+len(w)]
+		for i, v := range w {
+			w[i] = v - delta*(v-w0[i])
+		}
+	case w0 == nil:
+		g := g[off : off+len(w)]
+		for i, v := range w {
+			w[i] = v - (eta*g[i] + delta*v)
+		}
+	default:
+		g, w0 := g[off:off+len(w)], w0[off:off+len(w)]
+		for i, v := range w {
+			w[i] = v - (eta*g[i] + delta*(v-w0[i]))
 		}
 	}
-	return true
 }
 
 // allFinite reports whether every element of x is finite.
@@ -621,25 +684,34 @@ func (s *NetworkStepper[T]) Evaluate() (*Eval, error) {
 // penalty returns R(W_t) of NetworkConfig.Reg.
 func (s *NetworkStepper[T]) penalty() float64 {
 	net := s.net
-	w := net.W[net.Depth].Data
 	var r float64
 	switch s.cfg.Reg {
 	case RegPaper:
-		for _, v := range w {
+		for _, v := range net.W[net.Depth].Data {
 			r += float64(v) * float64(v)
 		}
 		r /= float64(net.Width)
-	case RegTheory:
-		for j, v := range w {
-			d := float64(v) - float64(s.w0Last[j])
-			r += d * d
-		}
-		if net.B != nil {
-			d := float64(net.B[net.Depth][0]) - float64(s.b0Last)
-			r += d * d
+	case RegTheory, RegLastLayer:
+		for l := range net.W {
+			if s.w0[l] != nil {
+				r += sqDist(net.W[l].Data, s.w0[l])
+			}
+			if s.b0 != nil && s.b0[l] != nil {
+				r += sqDist(net.B[l], s.b0[l])
+			}
 		}
 	case RegNone:
 		return 0
 	}
 	return s.cfg.Lambda / 2 * r
+}
+
+// sqDist returns ‖a − b‖² in float64.
+func sqDist[T linalg.Float](a, b []T) float64 {
+	var r float64
+	for i, v := range a {
+		d := float64(v) - float64(b[i])
+		r += d * d
+	}
+	return r
 }

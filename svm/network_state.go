@@ -18,7 +18,8 @@ import (
 //	version  uint32 (networkStateVersion)
 //	header   networkStateFields uint64 words (see header)
 //	weights  W[0], B[0], W[1], B[1], … W[L], B[L] row-major in T (no B without biases)
-//	W_last,0 Width values of T, then b_last,0 with biases (RegTheory only)
+//	W_0      W_l,0 and b_l,0 in the same order, for the layers the penalty
+//	         pulls toward them (all for RegTheory, the last for RegLastLayer)
 //	f₀       n then nTest float64 (without KeepF0 only)
 //	checksum uint32 CRC-32C of everything before it
 const (
@@ -99,10 +100,12 @@ func (s *NetworkStepper[T]) arrays() (ts [][]T, fs [][]float64) {
 			ts = append(ts, net.B[l])
 		}
 	}
-	if s.cfg.Reg == RegTheory {
-		ts = append(ts, s.w0Last)
-		if net.B != nil {
-			ts = append(ts, []T{s.b0Last})
+	for l := range s.w0 {
+		if s.w0[l] != nil {
+			ts = append(ts, s.w0[l])
+		}
+		if s.b0 != nil && s.b0[l] != nil {
+			ts = append(ts, s.b0[l])
 		}
 	}
 	if !s.cfg.KeepF0 {
@@ -111,8 +114,8 @@ func (s *NetworkStepper[T]) arrays() (ts [][]T, fs [][]float64) {
 	return ts, fs
 }
 
-// SaveState implements Stepper: it writes the weights W_t, W_last,0 (for
-// RegTheory), f₀ on the training and evaluation points and the step count
+// SaveState implements Stepper: it writes the weights W_t, the initial
+// weights the penalty needs (RegTheory, RegLastLayer), f₀ on the training and evaluation points and the step count
 // in a versioned little-endian binary format (magic "NTKSVMNS", a header
 // of the configuration, shapes and a fingerprint of the data, the arrays,
 // and a CRC-32C trailer). A stepper built with the same configuration and
@@ -207,9 +210,6 @@ func (s *NetworkStepper[T]) LoadState(r io.Reader) error {
 	}
 	if got := binary.LittleEndian.Uint32(sum[:]); got != want {
 		return s.partial(fmt.Errorf("checksum %08x, computed %08x", got, want))
-	}
-	if s.net.B != nil && s.cfg.Reg == RegTheory {
-		s.b0Last = ts[len(ts)-1][0]
 	}
 	s.steps = int(steps)
 	s.failed = nil

@@ -1,11 +1,17 @@
 package svm
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ntksvm/ntksvm/linalg"
@@ -446,5 +452,437 @@ func TestNetworkLastLayerPenaltyMismatch(t *testing.T) {
 	t.Logf("squared loss, m=2^14, λ=0.01: relative gap %.5f (theory), %.5f (last-layer)", theory.emp, last.emp)
 	if last.emp < 10*theory.emp {
 		t.Errorf("last-layer penalty gap %.5f, theory %.5f: expected the last-layer one much larger", last.emp, theory.emp)
+	}
+}
+
+// runSteps takes k steps on stream's batches (nil: full batch).
+func runSteps[T linalg.Float](t *testing.T, s *NetworkStepper[T], stream *BatchStream, n, k int, eta float64) {
+	t.Helper()
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	for range k {
+		b := all
+		if stream != nil {
+			b, _ = stream.Next()
+		}
+		if err := s.Step(b, eta); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func stateRoundTrip[T linalg.Float](t *testing.T, sb float64, reg Regularization, batch int) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	const d, m, n, nt = 5, 48, 20, 4
+	xf, y := netData(rng, n+nt, d, Hinge)
+	x := linalg.New[T](n+nt, d)
+	for i := range xf.Data {
+		x.Data[i] = T(xf.Data[i])
+	}
+	cfg := NetworkConfig{Loss: Hinge, Lambda: 0.05, Objective: Sum, Reg: reg, Batch: batch}
+	build := func(seed uint64) *NetworkStepper[T] {
+		s, err := NewNetworkStepper(mustNet[T](t, d, m, 2, 1, sb, seed), x.Slice(0, n, 0, d), y[:n], x.Slice(n, n+nt, 0, d), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	var stream *BatchStream
+	if batch > 0 {
+		stream, _ = NewBatchStream(n, batch, 3)
+	}
+	a := build(1)
+	runSteps(t, a, stream, n, 7, 0.05)
+	var buf bytes.Buffer
+	if err := a.SaveState(&buf); err != nil {
+		t.Fatal(err)
+	}
+	saved := bytes.Clone(buf.Bytes())
+	var stream2 *BatchStream
+	if batch > 0 {
+		// The resumed run sees the same batches: a copy of the stream.
+		cp := *stream
+		cp.perm = slices.Clone(stream.perm)
+		cp.rng = new(rand.PCG)
+		*cp.rng = *stream.rng
+		stream2 = &cp
+	}
+	runSteps(t, a, stream, n, 9, 0.05)
+	evA, err := a.Evaluate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A stepper built from another initialisation: the state carries W_0
+	// and f₀ as well as W_t.
+	b := build(2)
+	if err := b.LoadState(bytes.NewReader(saved)); err != nil {
+		t.Fatal(err)
+	}
+	if b.Steps() != 7 {
+		t.Fatalf("loaded step count %d, want 7", b.Steps())
+	}
+	runSteps(t, b, stream2, n, 9, 0.05)
+	evB, err := b.Evaluate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for l := range a.net.W {
+		if !bitsEqual(a.net.W[l].Data, b.net.W[l].Data) {
+			t.Fatalf("layer %d weights differ after resuming", l)
+		}
+		if sb != 0 && !bitsEqual(a.net.B[l], b.net.B[l]) {
+			t.Fatalf("layer %d biases differ after resuming", l)
+		}
+	}
+	if !bitsEqual(evA.Train, evB.Train) || !bitsEqual(evA.Test, evB.Test) ||
+		math.Float64bits(evA.Objective) != math.Float64bits(evB.Objective) {
+		t.Fatalf("evaluations differ after resuming: %v %v vs %v %v", evA.Objective, evA.Train, evB.Objective, evB.Train)
+	}
+	if evA.Objective == 0 || slices.Max(evA.Train) == 0 {
+		t.Fatal("setup: training did not move")
+	}
+}
+
+func bitsEqual[T linalg.Float](a, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if float64(a[i]) != float64(b[i]) && !(a[i] != a[i] && b[i] != b[i]) {
+			return false
+		}
+		if math.Signbit(float64(a[i])) != math.Signbit(float64(b[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestNetworkStateRoundTrip: SaveState mid-run, LoadState into a stepper
+// built from other weights, and the continuation is bit-identical.
+func TestNetworkStateRoundTrip(t *testing.T) {
+	for _, reg := range []Regularization{RegPaper, RegTheory, RegLastLayer} {
+		for _, batch := range []int{0, 6} {
+			t.Run(fmt.Sprintf("float32/%v/B=%d", reg, batch), func(t *testing.T) { stateRoundTrip[float32](t, 0, reg, batch) })
+			t.Run(fmt.Sprintf("float64/sb=0.3/%v/B=%d", reg, batch), func(t *testing.T) { stateRoundTrip[float64](t, 0.3, reg, batch) })
+		}
+	}
+}
+
+// TestNetworkStateErrors: states of another configuration, truncated or
+// corrupted states are refused, naming the problem.
+func TestNetworkStateErrors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 9))
+	x, y := netData(rng, 10, 3, Hinge)
+	build := func(cfg NetworkConfig, m int) *NetworkStepper[float64] {
+		s, err := NewNetworkStepper(mustNet[float64](t, 3, m, 1, 1, 0, 4), x, y, linalg.Matrix[float64]{}, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	cfg := NetworkConfig{Loss: Hinge, Lambda: 0.1, Reg: RegTheory}
+	a := build(cfg, 16)
+	runSteps(t, a, nil, 10, 2, 0.1)
+	var buf bytes.Buffer
+	if err := a.SaveState(&buf); err != nil {
+		t.Fatal(err)
+	}
+	state := buf.Bytes()
+	other := cfg
+	other.Loss = Logistic
+	lam := cfg
+	lam.Lambda = 0.2
+	for _, tc := range []struct {
+		name string
+		s    *NetworkStepper[float64]
+		data []byte
+		want string
+	}{
+		{"magic", build(cfg, 16), append([]byte("XXXXXXXX"), state[8:]...), "magic"},
+		{"loss", build(other, 16), state, "loss is hinge in the state, logistic"},
+		{"lambda", build(lam, 16), state, "λ is 0.1 in the state, 0.2"},
+		{"width", build(cfg, 8), state, "width is 16 in the state, 8"},
+		{"truncated", build(cfg, 16), state[:len(state)-40], "partly overwritten"},
+		{"checksum", build(cfg, 16), func() []byte { c := bytes.Clone(state); c[200] ^= 1; return c }(), "checksum"},
+		{"empty", build(cfg, 16), nil, "header"},
+	} {
+		err := tc.s.LoadState(bytes.NewReader(tc.data))
+		if !errors.Is(err, ErrState) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want ErrState mentioning %q", tc.name, err, tc.want)
+		}
+	}
+	// A partly loaded stepper refuses to step until a good state is loaded.
+	s := build(cfg, 16)
+	if err := s.LoadState(bytes.NewReader(state[:len(state)-40])); err == nil {
+		t.Fatal("truncated state accepted")
+	}
+	if err := s.Step([]int{0}, 0.1); err == nil {
+		t.Fatal("Step after a failed load succeeded")
+	}
+	if err := s.LoadState(bytes.NewReader(state)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Step([]int{0}, 0.1); err != nil {
+		t.Fatal(err)
+	}
+	// Different data: the fingerprint.
+	x2 := x.Clone()
+	x2.Data[0] += 1
+	s2, err := NewNetworkStepper(mustNet[float64](t, 3, 16, 1, 1, 0, 4), x2, y, linalg.Matrix[float64]{}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s2.LoadState(bytes.NewReader(state)); err == nil || !strings.Contains(err.Error(), "fingerprint") {
+		t.Errorf("state of other data: error %v", err)
+	}
+}
+
+// TestNetworkBadInput: wrong shapes, invalid labels and hyper-parameters
+// are errors wrapping ErrInput, at construction and at Step.
+func TestNetworkBadInput(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	const d, n = 3, 8
+	x, y := netData(rng, n, d, Hinge)
+	net := func() *ntk.Network[float64] { return mustNet[float64](t, d, 8, 1, 1, 0, 1) }
+	good := NetworkConfig{Loss: Hinge, Lambda: 0.1}
+	nan := x.Clone()
+	nan.Set(3, 1, math.NaN())
+	badNet := net()
+	badNet.W[0].Data[5] = math.Inf(1)
+	shortNet := net()
+	shortNet.W = shortNet.W[:1]
+	yHalf := slices.Clone(y)
+	yHalf[2] = 0.5
+	yNaN := slices.Clone(y)
+	yNaN[0] = math.NaN()
+	with := func(f func(*NetworkConfig)) NetworkConfig { c := good; f(&c); return c }
+	for _, tc := range []struct {
+		name string
+		net  *ntk.Network[float64]
+		x    linalg.Matrix[float64]
+		y    []float64
+		test linalg.Matrix[float64]
+		cfg  NetworkConfig
+	}{
+		{"nil network", nil, x, y, linalg.Matrix[float64]{}, good},
+		{"features", net(), linalg.New[float64](n, d+1), y, linalg.Matrix[float64]{}, good},
+		{"no points", net(), linalg.Matrix[float64]{Cols: d}, nil, linalg.Matrix[float64]{}, good},
+		{"targets", net(), x, y[:n-1], linalg.Matrix[float64]{}, good},
+		{"test features", net(), x, y, linalg.New[float64](2, d+1), good},
+		{"label 0.5 for hinge", net(), x, yHalf, linalg.Matrix[float64]{}, good},
+		{"NaN target", net(), x, yNaN, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Loss = Squared })},
+		{"NaN feature", net(), nan, y, linalg.Matrix[float64]{}, good},
+		{"NaN test feature", net(), x, y, nan, good},
+		{"invalid loss", net(), x, y, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Loss = Loss{} })},
+		{"negative ε", net(), x, y, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Loss = EpsInsensitiveLoss(-1) })},
+		{"NaN λ", net(), x, y, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Lambda = math.NaN() })},
+		{"negative λ", net(), x, y, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Lambda = -1 })},
+		{"infinite λ", net(), x, y, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Lambda = math.Inf(1) })},
+		{"objective", net(), x, y, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Objective = 9 })},
+		{"regularisation", net(), x, y, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Reg = 9 })},
+		{"batch", net(), x, y, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Batch = -2 })},
+		{"infinite weight", badNet, x, y, linalg.Matrix[float64]{}, good},
+		{"missing layer", shortNet, x, y, linalg.Matrix[float64]{}, good},
+	} {
+		if _, err := NewNetworkStepper(tc.net, tc.x, tc.y, tc.test, tc.cfg); !errors.Is(err, ErrInput) {
+			t.Errorf("%s: error %v, want ErrInput", tc.name, err)
+		}
+	}
+	s, err := NewNetworkStepper(net(), x, y, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Batch = 4 }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		batch []int
+		eta   float64
+	}{
+		{"η = 0", []int{0}, 0},
+		{"NaN η", []int{0}, math.NaN()},
+		{"infinite η", []int{0}, math.Inf(1)},
+		{"negative η", []int{0}, -1},
+		{"empty batch", nil, 0.1},
+		{"index out of range", []int{0, n}, 0.1},
+		{"negative index", []int{-1}, 0.1},
+		{"batch too large", []int{0, 1, 2, 3, 4}, 0.1},
+	} {
+		if err := s.Step(tc.batch, tc.eta); !errors.Is(err, ErrInput) {
+			t.Errorf("Step %s: error %v, want ErrInput", tc.name, err)
+		}
+	}
+	if s.Steps() != 0 {
+		t.Errorf("rejected steps counted: %d", s.Steps())
+	}
+	ev, err := s.Evaluate()
+	if err != nil || slices.Max(ev.Train) != 0 || slices.Min(ev.Train) != 0 {
+		t.Errorf("rejected steps changed the outputs: %v %v", ev, err)
+	}
+}
+
+// TestNetworkDivergence: a step that makes the weights or outputs NaN or
+// infinite is reported with its number, and the stepper refuses to go on
+// until a good state is loaded.
+func TestNetworkDivergence(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	x, y := netData(rng, 8, 3, Squared)
+	s, err := NewNetworkStepper(mustNet[float32](t, 3, 16, 2, 1, 0, 1), to32(x), y, linalg.Matrix[float32]{}, NetworkConfig{Loss: Squared, Reg: RegTheory, Lambda: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	if err := s.Step(all, 0.01); err != nil {
+		t.Fatal(err)
+	}
+	var good bytes.Buffer
+	if err := s.SaveState(&good); err != nil {
+		t.Fatal(err)
+	}
+	// η = 1e30: finite but enormous weights, then outputs overflow to NaN
+	// or ±Inf at a later step's forward pass.
+	var stepErr error
+	for range 5 {
+		if stepErr = s.Step(all, 1e30); stepErr != nil {
+			break
+		}
+	}
+	if stepErr == nil || !strings.Contains(stepErr.Error(), "step ") {
+		t.Fatalf("diverging steps: error %v, want one naming the step", stepErr)
+	}
+	t.Log(stepErr)
+	if err := s.LoadState(bytes.NewReader(good.Bytes())); err != nil {
+		t.Fatal(err)
+	}
+	// η = 1e39 overflows float32 itself: the update makes the weights infinite.
+	stepErr = s.Step(all, 1e39)
+	if stepErr == nil || !strings.Contains(stepErr.Error(), "step 2 made") {
+		t.Fatalf("overflowing step: error %v, want one naming step 2", stepErr)
+	}
+	t.Log(stepErr)
+	if err := s.Step(all, 0.01); err == nil {
+		t.Fatal("Step after a diverged step succeeded")
+	}
+	if _, err := s.Evaluate(); err == nil {
+		t.Fatal("Evaluate after a diverged step succeeded")
+	}
+	if err := s.SaveState(io.Discard); err == nil {
+		t.Fatal("SaveState after a diverged step succeeded")
+	}
+	if err := s.LoadState(&good); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Step(all, 0.01); err != nil {
+		t.Fatal(err)
+	}
+	if s.Steps() != 2 {
+		t.Errorf("steps %d after reloading step 1 and one more, want 2", s.Steps())
+	}
+}
+
+// TestNetworkMemoryCap: a configuration needing more than MemCap is
+// refused with the bytes it needs.
+func TestNetworkMemoryCap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	x, y := netData(rng, 2000, 8, Squared)
+	net := mustNet[float64](t, 8, 256, 2, 1, 0, 1)
+	_, err := NewNetworkStepper(net, x, y, linalg.Matrix[float64]{}, NetworkConfig{Loss: Squared, MemCap: 8 << 20})
+	if err == nil || !strings.Contains(err.Error(), "needs about") || !strings.Contains(err.Error(), "MemCap") {
+		t.Fatalf("full batch of 2000 at width 256 under 8 MiB: error %v", err)
+	}
+	t.Log(err)
+	// Minibatches of 32 fit, and evaluation runs in blocks under the cap.
+	s, err := NewNetworkStepper(net, x, y, linalg.Matrix[float64]{}, NetworkConfig{Loss: Squared, Batch: 32, MemCap: 8 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.evalRows(); r >= 2000 || r < 32 {
+		t.Errorf("evaluation block of %d rows", r)
+	}
+	if _, err := s.Evaluate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestNetworkStepAllocs: a step allocates no matrices once warm.
+func TestNetworkStepAllocs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 3))
+	x, y := netData(rng, 64, 10, Hinge)
+	s, err := NewNetworkStepper(mustNet[float32](t, 10, 512, 2, 1, 0, 1), to32(x), y, linalg.Matrix[float32]{}, NetworkConfig{Loss: Hinge, Reg: RegTheory, Lambda: 0.01, Batch: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream, _ := NewBatchStream(64, 16, 1)
+	step := func() {
+		b, _ := stream.Next()
+		if err := s.Step(b, 0.1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 20 {
+		step()
+	}
+	runtime.ReadMemStats(&after)
+	// The layers are 512×512 float32 (1 MiB): allocating any matrix per
+	// step would be megabytes.
+	if per := (after.TotalAlloc - before.TotalAlloc) / 20; per > 16<<10 {
+		t.Errorf("%d bytes allocated per step", per)
+	}
+}
+
+// TestNetworkFloat32: float32 steps follow float64 steps from the same
+// seed to float32 accuracy.
+func TestNetworkFloat32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 1))
+	x, y := netData(rng, 12, 6, Logistic)
+	cfg := NetworkConfig{Loss: Logistic, Lambda: 0.05, Reg: RegTheory, Objective: Mean}
+	s64, err := NewNetworkStepper(mustNet[float64](t, 6, 256, 2, 1, 0, 5), x, y, linalg.Matrix[float64]{}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s32, err := NewNetworkStepper(mustNet[float32](t, 6, 256, 2, 1, 0, 5), to32(x), y, linalg.Matrix[float32]{}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runSteps(t, s64, nil, 12, 20, 1)
+	runSteps(t, s32, nil, 12, 20, 1)
+	e64, _ := s64.Evaluate()
+	e32, _ := s32.Evaluate()
+	for i := range e64.Train {
+		if math.Abs(e64.Train[i]-e32.Train[i]) > 1e-4*max(1, math.Abs(e64.Train[i])) {
+			t.Errorf("output %d: float64 %v, float32 %v", i, e64.Train[i], e32.Train[i])
+		}
+	}
+	if relDiff(e64.Objective, e32.Objective) > 1e-4 {
+		t.Errorf("objective: float64 %v, float32 %v", e64.Objective, e32.Objective)
+	}
+}
+
+// TestNetworkSaveWeights: the weights saved as .npz load back with
+// ntk.LoadNetwork unchanged.
+func TestNetworkSaveWeights(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 2))
+	x, y := netData(rng, 6, 4, Hinge)
+	s, err := NewNetworkStepper(mustNet[float32](t, 4, 16, 2, 1, 0, 5), to32(x), y, linalg.Matrix[float32]{}, NetworkConfig{Loss: Hinge})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runSteps(t, s, nil, 6, 3, 0.5)
+	path := filepath.Join(t.TempDir(), "w.npz")
+	if err := s.SaveWeights(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ntk.LoadNetwork[float32](path, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for l := range back.W {
+		if !bitsEqual(back.W[l].Data, s.Network().W[l].Data) {
+			t.Fatalf("layer %d differs after Save and LoadNetwork", l)
+		}
 	}
 }

@@ -112,6 +112,9 @@ func BenchmarkNetworkStep(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			if err := s.Step(all, 0.1); err != nil { // allocate the workspace
+				b.Fatal(err)
+			}
 			for b.Loop() {
 				if err := s.Step(all, 0.1); err != nil {
 					b.Fatal(err)

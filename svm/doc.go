@@ -21,5 +21,7 @@
 // variables aᵢ ∈ [0, C] map to the kernel expansion as αᵢ = yᵢ·aᵢ.
 //
 // The package reads and writes through io.Reader and io.Writer; opening,
-// naming and atomically replacing files is the caller's job.
+// naming and atomically replacing files is the caller's job (the one
+// exception, NetworkStepper.SaveWeights, hands a path to ntk's
+// Network.Save).
 package svm

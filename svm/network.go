@@ -94,7 +94,8 @@ type NetworkConfig struct {
 	// refuses a larger batch.
 	Batch int
 	// MemCap bounds, in bytes, the memory the stepper may need in all:
-	// the network's weights and gradients, W_last,0, the activations of
+	// the network's weights and gradients, the initial weights the penalty
+	// needs (all of W_0 for RegTheory), the activations of
 	// one batch or evaluation block, f₀ and the outputs. The constructor
 	// refuses a larger need. 0 means DefaultNetworkMemCap, < 0 no bound.
 	MemCap int64
@@ -113,7 +114,7 @@ type NetworkConfig struct {
 //
 //	R(W) + s_B·Σ_{i∈B} l(h(xᵢ), yᵢ),  s_B = 1/|B| (Mean) or n/|B| (Sum),
 //
-// by W ← W − η·∇_W of it, with R the penalty of Config.Reg: every weight
+// by W ← W − η·∇_W of it, with R the penalty of NetworkConfig.Reg: every weight
 // and bias is updated, and the penalty acts on every step whatever the
 // batch. The full batch (B = 0…n−1) is the objective of paper eq. 7 (Sum)
 // or eq. 11 (Mean) with the network's penalty in place of λ/2‖β‖², and it
@@ -146,8 +147,10 @@ type NetworkConfig struct {
 // Evaluate reports, then also approximates the machine's: ‖W − W_0‖² is
 // ‖β‖² = αᵀKα of the linearised network. Under RegPaper the matching
 // machine has λ/m in place of λ (the authors' kernel machine used λ with
-// Lazy decay, so the two sides of their figures differ), and h is also
-// pulled by −η(λ/m)·f₀ per step.
+// Lazy decay, so the two sides of their figures differ), and since the
+// decay acts on f = h + f₀ (exactly: f is homogeneous in W_last), h is
+// also pulled by −η(λ/m)·f₀ per step. RegNone matches the machine with
+// λ = 0 (kernel regression for the squared loss, paper Table 1).
 //
 // # Buffers and memory
 //

@@ -292,6 +292,13 @@ type gaps struct {
 }
 
 func gapRun(t *testing.T, loss Loss, reg Regularization, m, steps int, eta float64) gaps {
+	return gapRunBatch(t, loss, reg, Mean, 0, m, steps, eta)
+}
+
+// gapRunBatch is gapRun with an objective and minibatches of the given
+// size (0: full batch) from one seeded stream per side, the kernel
+// machine with Exact decay.
+func gapRunBatch(t *testing.T, loss Loss, reg Regularization, obj Objective, batch, m, steps int, eta float64) gaps {
 	rng := rand.New(rand.NewPCG(17, 4))
 	const d, n, nt = 8, 24, 6
 	xa, ya := netData(rng, n+nt, d, loss)
@@ -299,7 +306,11 @@ func gapRun(t *testing.T, loss Loss, reg Regularization, m, steps int, eta float
 	xt := xa.Slice(n, n+nt, 0, d)
 	net := mustNet[float64](t, d, m, 1, 1, 0, 33)
 	const lambda = 0.01
-	cfg := NetworkConfig{Loss: loss, Lambda: lambda, Objective: Mean, Reg: reg}
+	cfg := NetworkConfig{Loss: loss, Lambda: lambda, Objective: obj, Reg: reg, Batch: batch}
+	var stream *BatchStream
+	if batch > 0 {
+		stream, _ = NewBatchStream(n, batch, 77)
+	}
 	kEmp, err := net.EmpiricalNTK(x, x)
 	if err != nil {
 		t.Fatal(err)
@@ -334,13 +345,17 @@ func gapRun(t *testing.T, loss Loss, reg Regularization, m, steps int, eta float
 		if step == steps {
 			break
 		}
-		if err := s.Step(all, eta); err != nil {
+		b := all
+		if stream != nil {
+			b, _ = stream.Next()
+		}
+		if err := s.Step(b, eta); err != nil {
 			t.Fatal(err)
 		}
 	}
 	km := func(k, kt linalg.Matrix[float64]) [][]float64 {
 		var out [][]float64
-		cfg := Config{Loss: loss, Lambda: lambda, Objective: Mean, LR: eta, Steps: steps,
+		cfg := Config{Loss: loss, Lambda: lambda, Objective: obj, LR: eta, Steps: steps, Decay: Exact,
 			Test: &EvalSet{K: NewDense(kt), Y: make([]float64, nt)}, TrackTrain: all, TrackTest: []int{0, 1, 2, 3, 4, 5}}
 		if loss.Classification() {
 			for i := range cfg.Test.Y {
@@ -350,6 +365,9 @@ func gapRun(t *testing.T, loss Loss, reg Regularization, m, steps int, eta float
 		cfg.LogAt = make([]int, steps)
 		for i := range cfg.LogAt {
 			cfg.LogAt[i] = i + 1
+		}
+		if batch > 0 {
+			cfg.Stream, _ = NewBatchStream(n, batch, 77)
 		}
 		cfg.Log = func(p *Progress) error {
 			out = append(out, append(slices.Clone(p.TrainOut), p.TestOut...))
@@ -376,8 +394,15 @@ func gapRun(t *testing.T, loss Loss, reg Regularization, m, steps int, eta float
 	}
 	r.emp /= r.scale
 	r.an /= r.scale
+	sB := 1.0 / n
+	if batch > 0 {
+		sB = 1 / float64(batch)
+	}
+	if obj == Sum {
+		sB *= n
+	}
 	for i := range n {
-		r.kick = max(r.kick, eta/n*kEmp.At(i, i))
+		r.kick = max(r.kick, eta*sB*kEmp.At(i, i))
 	}
 	return r
 }
@@ -807,6 +832,9 @@ func TestNetworkMemoryCap(t *testing.T) {
 
 // TestNetworkStepAllocs: a step allocates no matrices once warm.
 func TestNetworkStepAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	rng := rand.New(rand.NewPCG(1, 3))
 	x, y := netData(rng, 64, 10, Hinge)
 	s, err := NewNetworkStepper(mustNet[float32](t, 10, 512, 2, 1, 0, 1), to32(x), y, linalg.Matrix[float32]{}, NetworkConfig{Loss: Hinge, Reg: RegTheory, Lambda: 0.01, Batch: 16})
@@ -883,6 +911,65 @@ func TestNetworkSaveWeights(t *testing.T) {
 	for l := range back.W {
 		if !bitsEqual(back.W[l].Data, s.Network().W[l].Data) {
 			t.Fatalf("layer %d differs after Save and LoadNetwork", l)
+		}
+	}
+}
+
+// TestNetworkMinibatchMatchesKernelMachine: on the same stream of
+// minibatches, with the sum objective (scaled n/|B| per batch), the wide
+// network follows the kernel machine with Exact decay, and the gap shrinks
+// with the width (tolerance as in TestNetworkMatchesKernelMachine).
+func TestNetworkMinibatchMatchesKernelMachine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("wide networks")
+	}
+	const eta = 0.05 // Sum: n/|B| = 3 times the batch mean of 24 points
+	w := gapRunBatch(t, Logistic, RegTheory, Sum, 8, 1<<14, 100, eta)
+	nw := gapRunBatch(t, Logistic, RegTheory, Sum, 8, 1<<10, 100, eta)
+	tol := 2 / math.Sqrt(1<<14)
+	t.Logf("logistic, sum, batches of 8, η=%v, max |g| = %.3f; max |f − g|/max |g|: m=2^14 %.5f (tolerance %.5f), analytic NTK %.5f; m=2^10 %.5f",
+		eta, w.scale, w.emp, tol, w.an, nw.emp)
+	if w.scale < 0.5 {
+		t.Errorf("outputs moved only to %.3f", w.scale)
+	}
+	if w.emp > tol {
+		t.Errorf("m=2^14: gap %.5f > %.5f", w.emp, tol)
+	}
+	if nw.emp <= 1.5*w.emp {
+		t.Errorf("gap does not shrink with width: %.5f at m=2^10, %.5f at m=2^14", nw.emp, w.emp)
+	}
+}
+
+// TestNetworkUpdateSplit: the update split over goroutines gives the
+// serial result bit for bit and finds a non-finite weight in any part.
+func TestNetworkUpdateSplit(t *testing.T) {
+	const n = 1<<20 + 77
+	rng := rand.New(rand.NewPCG(3, 3))
+	w, g, w0 := make([]float32, n), make([]float32, n), make([]float32, n)
+	for i := range w {
+		w[i], g[i], w0[i] = float32(rng.NormFloat64()), float32(rng.NormFloat64()), float32(rng.NormFloat64())
+	}
+	zeros := make([]float32, finiteChunk)
+	for _, tc := range []struct {
+		g, w0 []float32
+		delta float32
+	}{{g, nil, 0}, {g, w0, 0.01}, {g, nil, 0.01}, {nil, w0, 0.01}, {nil, nil, 0.01}} {
+		got, want := slices.Clone(w), slices.Clone(w)
+		if !update(got, tc.g, tc.w0, 0.1, tc.delta, zeros) {
+			t.Fatal("finite update reported non-finite")
+		}
+		updateChunk(want, tc.g, tc.w0, 0, 0.1, tc.delta)
+		if !bitsEqual(got, want) {
+			t.Fatalf("split update differs from the serial one (g %v, w0 %v, δ %v)", tc.g != nil, tc.w0 != nil, tc.delta)
+		}
+	}
+	for _, at := range []int{0, n / 2, n - 1} {
+		for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(-1))} {
+			v := slices.Clone(w)
+			v[at] = bad
+			if update(v, g, nil, 0.1, 0, zeros) {
+				t.Errorf("%v at %d not found", bad, at)
+			}
 		}
 	}
 }

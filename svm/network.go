@@ -203,8 +203,8 @@ const finiteChunk = 2048
 //
 // It returns an error wrapping ErrInput for shapes that do not match the
 // network, non-finite inputs or weights, targets invalid for the loss, or
-// bad hyper-parameters, and an error naming the bytes needed when the
-// configuration exceeds cfg.MemCap.
+// bad hyper-parameters, and for a configuration that needs more memory
+// than cfg.MemCap (naming the bytes it needs).
 func NewNetworkStepper[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], y []float64, test linalg.Matrix[T], cfg NetworkConfig) (*NetworkStepper[T], error) {
 	if net == nil {
 		return nil, inputErr("nil network")
@@ -256,7 +256,7 @@ func NewNetworkStepper[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], 
 		capB = DefaultNetworkMemCap
 	}
 	if capB > 0 && need > float64(capB) {
-		return nil, fmt.Errorf("svm: network stepper needs about %.0f bytes (%.2f GiB: %s), more than the cap of %d bytes (NetworkConfig.MemCap)",
+		return nil, inputErr("the network stepper needs about %.0f bytes (%.2f GiB: %s), more than the cap of %d bytes (NetworkConfig.MemCap)",
 			need, need/(1<<30), what, capB)
 	}
 	for l, w := range net.W {

@@ -813,7 +813,7 @@ func TestNetworkMemoryCap(t *testing.T) {
 	x, y := netData(rng, 2000, 8, Squared)
 	net := mustNet[float64](t, 8, 256, 2, 1, 0, 1)
 	_, err := NewNetworkStepper(net, x, y, linalg.Matrix[float64]{}, NetworkConfig{Loss: Squared, MemCap: 8 << 20})
-	if err == nil || !strings.Contains(err.Error(), "needs about") || !strings.Contains(err.Error(), "MemCap") {
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "needs about") || !strings.Contains(err.Error(), "MemCap") {
 		t.Fatalf("full batch of 2000 at width 256 under 8 MiB: error %v", err)
 	}
 	t.Log(err)

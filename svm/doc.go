@@ -2,7 +2,9 @@
 // (Table 1 of Chen et al., NeurIPS 2021): the losses with their
 // (sub)derivatives, the kernel machine g(x) = Σᵢ αᵢ K(x, xᵢ) (+ b), the
 // subgradient trainers of Appendix A.1 (eq. 16 and its minibatch form, for
-// every loss), exact reference solvers (kernel ridge regression by Cholesky;
+// every loss), the network trainer NetworkStepper that trains a finite
+// NTK-parameterised network beside them on the same batches (the Stepper
+// contract), exact reference solvers (kernel ridge regression by Cholesky;
 // the soft-margin, 2-norm and ε-insensitive SVM duals by SMO), LIBSVM data
 // and precomputed-kernel formats, and a checksummed model format.
 //
@@ -39,5 +41,7 @@
 // uninterrupted one. Train is a KernelStepper under a Driver.
 //
 // The package reads and writes through io.Reader and io.Writer; opening,
-// naming and atomically replacing files is the caller's job.
+// naming and atomically replacing files is the caller's job (the one
+// exception, NetworkStepper.SaveWeights, hands a path to ntk's
+// Network.Save).
 package svm

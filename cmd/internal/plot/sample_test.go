@@ -1,0 +1,90 @@
+package plot
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// sampleFigure is a figure shaped like the paper's Fig. A.1: a network and
+// its equivalent kernel machine over log-spaced training steps.
+func sampleFigure() *Figure {
+	var t []float64
+	for k := 0; k <= 60; k++ {
+		t = append(t, math.Pow(10, float64(k)/15)) // 1 … 10⁴
+	}
+	curve := func(f func(t float64) float64) []float64 {
+		y := make([]float64, len(t))
+		for i, v := range t {
+			y[i] = f(v)
+		}
+		return y
+	}
+	out := func(a, r float64) func(float64) float64 {
+		return func(v float64) float64 { return a * (1 - math.Exp(-r*v)) }
+	}
+	noisy := func(f func(float64) float64, e float64) func(float64) float64 {
+		return func(v float64) float64 { return f(v) + e*math.Sin(7*math.Log(v)) }
+	}
+	var outputs, testOut []Series
+	for i, a := range []float64{1.2, -0.8, 0.5} {
+		r := 0.002 * float64(i+1)
+		outputs = append(outputs,
+			Series{Name: "NN", X: t, Y: curve(noisy(out(a, r), 0.01)), Color: Palette[i], NoLine: true, Marker: MarkerCircle, MaxMarkers: 12},
+			Series{Name: "SVM", X: t, Y: curve(out(a, r)), Color: Palette[i]})
+		testOut = append(testOut,
+			Series{X: t, Y: curve(noisy(out(-a, r/2), 0.02)), Color: Palette[i], NoLine: true, Marker: MarkerCircle, MaxMarkers: 12},
+			Series{X: t, Y: curve(out(-a, r/2)), Color: Palette[i]})
+	}
+	for i := 2; i < len(outputs); i++ {
+		outputs[i].Name = ""
+	}
+	loss := curve(func(v float64) float64 { return math.Exp(-v / 2000) })
+	lossNN := curve(noisy(func(v float64) float64 { return math.Exp(-v / 2000) }, 0.02))
+	acc := curve(func(v float64) float64 { return 0.5 + 0.45*(1-math.Exp(-v/500)) })
+	accNN := curve(noisy(func(v float64) float64 { return 0.5 + 0.45*(1-math.Exp(-v/500)) }, 0.01))
+	return &Figure{
+		Title: "Training a network and its SVM: outputs, loss and accuracy",
+		Panels: []Panel{
+			{Caption: "outputs on training points", Chart: &Chart{
+				X: Axis{Label: "training step t", Scale: Log10}, Y: Axis{Label: "f(x)"}, Series: outputs}},
+			{Caption: "outputs on test points", Chart: &Chart{
+				X: Axis{Label: "training step t", Scale: Log10}, Y: Axis{Label: "f(x)"}, Series: testOut}},
+			{Caption: "hinge loss", Chart: &Chart{
+				X: Axis{Label: "training step t", Scale: Log10}, Y: Axis{Label: "loss", Scale: Log10},
+				Series: []Series{
+					{Name: "NN", X: t, Y: lossNN, Marker: MarkerTriangle, MaxMarkers: 15, NoLine: true},
+					{Name: "SVM", X: t, Y: loss, Dashed: true},
+				}}},
+			{Caption: "accuracy on the test set, a long caption that needs to wrap onto a second line", Chart: &Chart{
+				X: Axis{Label: "training step t", Scale: Log10}, Y: Axis{Label: "accuracy", Min: 0.4, Max: 1},
+				Series: []Series{
+					{Name: "NN (train)", X: t, Y: accNN, Marker: MarkerSquare, MaxMarkers: 10},
+					{Name: "SVM (train)", X: t, Y: acc, Dashed: true},
+					{Name: "with NaN gap", X: t, Y: curve(func(v float64) float64 {
+						if v > 30 && v < 300 {
+							return math.NaN()
+						}
+						return 0.45 + 0.4*(1-math.Exp(-v/800))
+					})},
+				}}},
+		},
+	}
+}
+
+// TestWriteSample writes the sample figure to $PLOT_SAMPLE_DIR, to look at.
+func TestWriteSample(t *testing.T) {
+	dir := os.Getenv("PLOT_SAMPLE_DIR")
+	if dir == "" {
+		t.Skip("PLOT_SAMPLE_DIR not set")
+	}
+	f, err := os.Create(filepath.Join(dir, "sample.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := sampleFigure().WriteSVG(f); err != nil {
+		t.Fatal(err)
+	}
+}

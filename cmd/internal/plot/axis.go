@@ -51,12 +51,12 @@ func decade(x float64) int {
 }
 
 // niceStep returns the smallest step of the form {1, 2, 5} × 10^k that
-// divides span into at most n intervals (n >= 1).
-func niceStep(span float64, n int) float64 {
+// divides [lo, hi] into at most n intervals (n >= 1).
+func niceStep(lo, hi float64, n int) float64 {
 	if n < 1 {
 		n = 1
 	}
-	raw := span / float64(n)
+	raw := hi/float64(n) - lo/float64(n) // hi-lo may overflow
 	p := math.Pow10(decade(raw))
 	for _, m := range []float64{1, 2, 5, 10} {
 		if m*p >= raw*(1-1e-9) {
@@ -72,22 +72,27 @@ func niceStep(span float64, n int) float64 {
 // about 0).
 func NiceRange(lo, hi float64, n int) (float64, float64) {
 	lo, hi = widen(lo, hi)
-	step := niceStep(hi-lo, n)
-	nlo := math.Floor(lo/step+1e-9) * step
-	nhi := math.Ceil(hi/step-1e-9) * step
-	return clean(nlo, step), clean(nhi, step)
+	step := niceStep(lo, hi, n)
+	nlo := clean(math.Floor(lo/step+1e-9)*step, step)
+	nhi := clean(math.Ceil(hi/step-1e-9)*step, step)
+	if math.IsInf(nlo, 0) || math.IsInf(nhi, 0) { // widened past the largest float
+		return lo, hi
+	}
+	return nlo, nhi
 }
 
 func widen(lo, hi float64) (float64, float64) {
 	if lo > hi {
 		lo, hi = hi, lo
 	}
-	if lo == hi {
-		if lo == 0 {
+	// A range within rounding error of a constant is a constant.
+	if hi-lo <= 1e-12*max(math.Abs(lo), math.Abs(hi)) {
+		if lo == 0 && hi == 0 {
 			return -1, 1
 		}
-		d := math.Abs(lo) / 10
-		return lo - d, hi + d
+		m := lo/2 + hi/2
+		d := math.Abs(m) / 10
+		return m - d, m + d
 	}
 	return lo, hi
 }
@@ -116,12 +121,20 @@ func LinearTicks(lo, hi float64, n int) []Tick {
 	if !(lo < hi) {
 		return nil
 	}
-	step := niceStep(hi-lo, n)
+	step := niceStep(lo, hi, n)
 	var ticks []Tick
 	first := math.Ceil(lo/step - 1e-9)
 	last := math.Floor(hi/step + 1e-9)
-	for k := first; k <= last; k++ {
-		ticks = append(ticks, Tick{Value: clean(k*step, step)})
+	if !(last-first <= float64(4*n+4)) || math.Abs(first) > 1<<52 || math.Abs(last) > 1<<52 {
+		// A range too narrow for its magnitude (a fixed one: fitted
+		// ranges are widened): label its ends.
+		return []Tick{
+			{Value: lo, Label: minus(strconv.FormatFloat(lo, 'g', 17, 64))},
+			{Value: hi, Label: minus(strconv.FormatFloat(hi, 'g', 17, 64))},
+		}
+	}
+	for i := range int(last-first) + 1 {
+		ticks = append(ticks, Tick{Value: clean((first+float64(i))*step, step)})
 	}
 	labelLinear(ticks, step)
 	return ticks

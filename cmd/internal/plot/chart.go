@@ -130,7 +130,7 @@ func (l *axisLayout) pos(v float64) float64 {
 	if l.ax.Scale == Log10 {
 		f = math.Log10(v/l.lo) / math.Log10(l.hi/l.lo)
 	} else {
-		f = (v - l.lo) / (l.hi - l.lo)
+		f = (v/2 - l.lo/2) / (l.hi/2 - l.lo/2) // halves: hi-lo may overflow
 	}
 	return l.a + f*(l.b-l.a)
 }

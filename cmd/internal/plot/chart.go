@@ -327,7 +327,7 @@ func (c *Chart) Draw(cv Canvas, r Rect) error {
 			}
 			// A lone point has no line to show it.
 			if len(run) == 1 && s.Marker == MarkerNone && plot.Contains(run[0]) {
-				cv.Marker(run[0], MarkerCircle, 2*st.Width+1, colors[i])
+				cv.Marker(run[0], MarkerCircle, 2*st.Width+2, colors[i])
 				paths[i] = append(paths[i], run)
 			}
 		}

@@ -88,3 +88,50 @@ func TestWriteSample(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// edgeFigure is a figure of awkward charts, to look at.
+func edgeFigure() *Figure {
+	lin := func(n int, f func(float64) float64) ([]float64, []float64) {
+		x, y := make([]float64, n), make([]float64, n)
+		for i := range x {
+			x[i] = float64(i)
+			y[i] = f(x[i])
+		}
+		return x, y
+	}
+	x1, y1 := lin(50, func(v float64) float64 { return math.Pow(10, v/2-12) })
+	x2, y2 := lin(50, func(v float64) float64 { return 3e-4 * math.Sin(v/5) })
+	x3, y3 := lin(50, func(v float64) float64 { return 2.5e6 + 1e5*math.Cos(v/7) })
+	x4, y4 := lin(20, func(v float64) float64 { return 1 + 1e-9*v })
+	return &Figure{
+		Title:   "Awkward data",
+		Columns: 3,
+		Panels: []Panel{
+			{Caption: "24 decades", Chart: &Chart{Y: Axis{Label: "y", Scale: Log10}, Series: []Series{{Name: "10^(x/2−12)", X: x1, Y: y1}}}},
+			{Caption: "small values", Chart: &Chart{Y: Axis{Label: "y"}, Series: []Series{{Name: "sin", X: x2, Y: y2, Marker: MarkerDiamond, MaxMarkers: 9}}}},
+			{Caption: "large values", Chart: &Chart{X: Axis{Label: "x"}, Y: Axis{Label: "y"}, Series: []Series{{Name: "cos", X: x3, Y: y3}}}},
+			{Caption: "nearly constant", Chart: &Chart{Title: "1 + 1e-9 x", Series: []Series{{Name: "c", X: x4, Y: y4, Marker: MarkerCross}}}},
+			{Caption: "empty and single point", Chart: &Chart{X: Axis{Scale: Log10}, Series: []Series{{Name: "empty"}, {Name: "one point", X: []float64{3}, Y: []float64{2}}}}},
+			{Caption: "narrow log range", Chart: &Chart{X: Axis{Scale: Log10, Label: "x"}, Y: Axis{Scale: Log10},
+				Series: []Series{{Name: "plus", X: []float64{2, 3, 4, 5}, Y: []float64{0.3, 0.5, 0.4, 0.9}, Marker: MarkerPlus},
+					{Name: "triangle", X: []float64{2.2, 3.3, 4.4}, Y: []float64{0.35, 0.55, 0.45}, Marker: MarkerTriangle, Dashed: true},
+					{Name: "square", X: []float64{2.4, 3.4, 4.6}, Y: []float64{0.6, 0.7, 0.8}, Marker: MarkerSquare, NoLine: true}}}},
+		},
+	}
+}
+
+// TestWriteEdgeSample writes the awkward figure to $PLOT_SAMPLE_DIR.
+func TestWriteEdgeSample(t *testing.T) {
+	dir := os.Getenv("PLOT_SAMPLE_DIR")
+	if dir == "" {
+		t.Skip("PLOT_SAMPLE_DIR not set")
+	}
+	f, err := os.Create(filepath.Join(dir, "edge.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := edgeFigure().WriteSVG(f); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -149,8 +149,8 @@ func TextWidth(text string, size float64) float64 {
 			w += 0.7
 		case r >= 0x2070 && r <= 0x209F, r == 0xB2, r == 0xB3, r == 0xB9: // superscripts
 			w += 0.42
-		default:
-			w += 0.62
+		default: // digits are 0.636 em in DejaVu Sans
+			w += 0.64
 		}
 	}
 	return w * size

@@ -209,7 +209,7 @@ func (c *Chart) Draw(cv Canvas, r Rect) error {
 	if c.Title != "" {
 		top += titleSize + pad
 	} else {
-		top += tickSize / 2 // room for the top y tick label
+		top += tickSize / 2.0 // room for the top y tick label
 	}
 	bottom := r.Max.Y - pad - majorTick - 3 - tickSize
 	if c.X.Label != "" {
@@ -234,7 +234,7 @@ func (c *Chart) Draw(cv Canvas, r Rect) error {
 		if len(lx.ticks) > 0 {
 			last := lx.ticks[len(lx.ticks)-1]
 			if last.Label != "" && lx.pos(last.Value) >= right-1 {
-				lx.b = min(right, r.Max.X-pad/2-TextWidth(last.Label, tickSize)/2)
+				lx.b = min(right, r.Max.X-pad-TextWidth(last.Label, tickSize)/2)
 			}
 		}
 		if n <= 2 || !xLabelsCollide(&lx) {

@@ -275,3 +275,14 @@ func ExampleReport_Write() {
 	//
 	// *Figure 1.* Hinge loss
 }
+
+// TestWriteSample writes the sample report to $REPORT_SAMPLE_DIR, to look at.
+func TestWriteSample(t *testing.T) {
+	dir := os.Getenv("REPORT_SAMPLE_DIR")
+	if dir == "" {
+		t.Skip("REPORT_SAMPLE_DIR not set")
+	}
+	if err := sample().Write(dir); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -3,11 +3,11 @@
 // the commands, not numerics.
 //
 // The package has two layers, in the manner of gonum/plot: a drawing
-// surface, [Canvas], that knows lines, polylines, rectangles, text, markers
-// and clip rectangles in pixel coordinates, with an SVG backend ([SVG]);
-// and on top of it [Chart] (axes with linear or log10 scales and nice ticks,
-// series, legend, grid) and [Figure] (several charts in a grid of lettered
-// panels).
+// surface, [Canvas], that knows polylines (a line is one of two points),
+// rectangles, text, markers and clip rectangles in pixel coordinates, with
+// an SVG backend ([SVG]); and on top of it [Chart] (axes with linear or
+// log10 scales and nice ticks, series, legend, grid) and [Figure] (several
+// charts in a grid of lettered panels).
 //
 // Output is deterministic: the same input gives the same bytes, with
 // coordinates written to 0.01 px.

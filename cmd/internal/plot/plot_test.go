@@ -556,3 +556,40 @@ func FuzzChart(f *testing.F) {
 		parseSVG(t, buf.Bytes())
 	})
 }
+
+func TestClipsShared(t *testing.T) {
+	var buf bytes.Buffer
+	s := NewSVG(&buf, 100, 100)
+	r := Rect{Point{10, 10}, Point{50.5, 60}}
+	s.PushClip(r)
+	s.Polyline([]Point{{0, 0}, {100, 100}}, LineStyle{})
+	s.PopClip()
+	s.PushClip(r)
+	s.PushClip(Rect{Max: Point{20, 20}})
+	s.Marker(Point{5, 5}, MarkerCross, 6, "")
+	// Close ends the two open groups.
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	root := parseSVG(t, buf.Bytes())
+	if n := len(root.all("clipPath")); n != 2 {
+		t.Errorf("%d clip paths, want 2 (one per distinct rectangle)", n)
+	}
+	if n := len(root.all("g")); n != 3 {
+		t.Errorf("%d groups, want 3", n)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("drawing after Close did not panic")
+		}
+	}()
+	s.Polyline([]Point{{0, 0}, {1, 1}}, LineStyle{})
+}
+
+func TestEmptyFigure(t *testing.T) {
+	var buf bytes.Buffer
+	if err := (&Figure{Title: "nothing"}).WriteSVG(&buf); err != nil {
+		t.Fatal(err)
+	}
+	parseSVG(t, buf.Bytes())
+}

@@ -10,7 +10,10 @@ import (
 // A point with a NaN or infinite coordinate, or a non-positive one on a
 // Log10 axis, is not drawn and breaks the line in two.
 type Series struct {
-	Name string // the legend entry; "" leaves the series out of the legend
+	// Name is the legend entry; "" leaves the series out of the legend.
+	// Series sharing a name share the first one's entry, as when each of
+	// several outputs is drawn for a network and for its kernel machine.
+	Name string
 	X, Y []float64
 	// Color is the series' colour; "" takes the next colour of Palette.
 	Color  Color
@@ -44,7 +47,7 @@ const (
 // Chart is a line chart: a title, two axes, series, a legend and
 // gridlines.
 type Chart struct {
-	Title  string
+	Title  string // wrapped at spaces to the chart's width
 	X, Y   Axis
 	Series []Series
 	Legend LegendPos
@@ -54,6 +57,7 @@ type Chart struct {
 // Font sizes and lengths, in pixels.
 const (
 	titleSize  = 14
+	titleLine  = 18 // line height of a wrapped title
 	labelSize  = 12
 	tickSize   = 11
 	legendSize = 11
@@ -206,8 +210,9 @@ func (c *Chart) Draw(cv Canvas, r Rect) error {
 	}
 	// Vertical layout: title, plot, x tick labels, x label.
 	top := r.Min.Y + pad
-	if c.Title != "" {
-		top += titleSize + pad
+	title := wrap(c.Title, (r.Width()-4*pad)/1.12, titleSize) // bold is about 12% wider
+	if len(title) > 0 {
+		top += float64(len(title))*titleLine + pad
 	} else {
 		top += tickSize / 2.0 // room for the top y tick label
 	}
@@ -282,8 +287,12 @@ func (c *Chart) Draw(cv Canvas, r Rect) error {
 		}
 		cv.Polyline([]Point{{left - l, y}, {left, y}}, tick)
 	}
-	if c.Title != "" {
-		cv.Text(Point{(left + right) / 2, r.Min.Y + pad}, c.Title,
+	for k, line := range title {
+		x := (left + right) / 2
+		if len(title) > 1 { // a wrapped title is centred on the chart, not the plot
+			x = (r.Min.X + r.Max.X) / 2
+		}
+		cv.Text(Point{x, r.Min.Y + pad + float64(k)*titleLine}, line,
 			TextStyle{Size: titleSize, Bold: true, Anchor: AnchorMiddle, VAlign: VAlignTop, Color: textColor})
 	}
 	if c.X.Label != "" {
@@ -498,9 +507,11 @@ func (c *Chart) drawLegend(cv Canvas, plot Rect, colors []Color, paths [][][]Poi
 		return
 	}
 	var entries []int
+	seen := map[string]bool{}
 	w := 0.0
 	for i, s := range c.Series {
-		if s.Name != "" {
+		if s.Name != "" && !seen[s.Name] {
+			seen[s.Name] = true
 			entries = append(entries, i)
 			w = max(w, TextWidth(s.Name, legendSize))
 		}

@@ -332,6 +332,7 @@ func TestMarkersAndLegend(t *testing.T) {
 			{Name: "kernel machine", X: x, Y: y, Dashed: true},
 			{Name: "every point", X: x[:10], Y: y[:10], Marker: MarkerSquare},
 			{X: x, Y: y}, // no name: not in the legend
+			{Name: "network", X: x, Y: y, Color: "#123456"}, // a second curve of the first entry
 		},
 	}
 	root, _ := render(t, c)
@@ -343,6 +344,9 @@ func TestMarkersAndLegend(t *testing.T) {
 		texts = append(texts, tx.Text)
 	}
 	joined := "\n" + strings.Join(texts, "\n") + "\n"
+	if n := strings.Count(joined, "\nnetwork\n"); n != 1 {
+		t.Errorf("%d legend entries for two series named network, want 1", n)
+	}
 	for _, want := range []string{"network", "kernel machine", "every point", "markers <&> legend", "t", "y", "1", "10", "100"} {
 		if !strings.Contains(joined, "\n"+want+"\n") {
 			t.Errorf("no text %q among %q", want, texts)

@@ -37,9 +37,6 @@ func sampleFigure() *Figure {
 			Series{X: t, Y: curve(noisy(out(-a, r/2), 0.02)), Color: Palette[i], NoLine: true, Marker: MarkerCircle, MaxMarkers: 12},
 			Series{X: t, Y: curve(out(-a, r/2)), Color: Palette[i]})
 	}
-	for i := 2; i < len(outputs); i++ {
-		outputs[i].Name = ""
-	}
 	loss := curve(func(v float64) float64 { return math.Exp(-v / 2000) })
 	lossNN := curve(noisy(func(v float64) float64 { return math.Exp(-v / 2000) }, 0.02))
 	acc := curve(func(v float64) float64 { return 0.5 + 0.45*(1-math.Exp(-v/500)) })
@@ -110,7 +107,7 @@ func edgeFigure() *Figure {
 			{Caption: "24 decades", Chart: &Chart{Y: Axis{Label: "y", Scale: Log10}, Series: []Series{{Name: "10^(x/2−12)", X: x1, Y: y1}}}},
 			{Caption: "small values", Chart: &Chart{Y: Axis{Label: "y"}, Series: []Series{{Name: "sin", X: x2, Y: y2, Marker: MarkerDiamond, MaxMarkers: 9}}}},
 			{Caption: "large values", Chart: &Chart{X: Axis{Label: "x"}, Y: Axis{Label: "y"}, Series: []Series{{Name: "cos", X: x3, Y: y3}}}},
-			{Caption: "nearly constant", Chart: &Chart{Title: "1 + 1e-9 x", Series: []Series{{Name: "c", X: x4, Y: y4, Marker: MarkerCross}}}},
+			{Caption: "nearly constant", Chart: &Chart{Title: "1 + 1e-9 x, with a title long enough to be wrapped onto two lines", Series: []Series{{Name: "c", X: x4, Y: y4, Marker: MarkerCross}}}},
 			{Caption: "empty and single point", Chart: &Chart{X: Axis{Scale: Log10}, Series: []Series{{Name: "empty"}, {Name: "one point", X: []float64{3}, Y: []float64{2}}}}},
 			{Caption: "narrow log range", Chart: &Chart{X: Axis{Scale: Log10, Label: "x"}, Y: Axis{Scale: Log10},
 				Series: []Series{{Name: "plus", X: []float64{2, 3, 4, 5}, Y: []float64{0.3, 0.5, 0.4, 0.9}, Marker: MarkerPlus},

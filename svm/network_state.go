@@ -3,7 +3,6 @@ package svm
 import (
 	"bufio"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -26,8 +25,6 @@ const (
 	networkStateMagic   = "NTKSVMNS"
 	networkStateVersion = 1
 )
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // header returns the words that identify the stepper's configuration, its
 // data and its progress, with their names for mismatch errors.
@@ -157,10 +154,6 @@ func (s *NetworkStepper[T]) SaveState(w io.Writer) error {
 	}
 	return nil
 }
-
-// ErrState is wrapped by LoadState's errors about a state that is not a
-// valid NetworkStepper state for this stepper.
-var ErrState = errors.New("svm: bad stepper state")
 
 // LoadState implements Stepper: it restores a state written by SaveState.
 // It returns an error wrapping ErrState, and changes nothing, if the

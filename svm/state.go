@@ -10,8 +10,8 @@ import (
 )
 
 // ErrState is wrapped by every error about a saved training state that
-// cannot be restored: a BatchStream's, a KernelStepper's or a Driver's
-// checkpoint that is truncated, corrupted, of another version, or written
+// cannot be restored: a BatchStream's, a KernelStepper's, a
+// NetworkStepper's or a Driver's checkpoint that is truncated, corrupted, of another version, or written
 // by a trainer of another size or configuration.
 var ErrState = errors.New("svm: bad training state")
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
+	"sync/atomic"
 
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
@@ -570,26 +570,13 @@ func update[T linalg.Float](w, g, w0 []T, eta, delta T, zeros []T) bool {
 		}
 		return ok
 	}
-	t := min(linalg.Threads(), len(w)/(1<<18))
-	if t <= 1 {
-		return work(0, len(w))
-	}
-	var (
-		wg  sync.WaitGroup
-		res = make([]bool, t)
-	)
-	per := (len(w) + t - 1) / t
-	per = (per + len(zeros) - 1) / len(zeros) * len(zeros)
-	for k := range t {
-		lo, hi := min(k*per, len(w)), min((k+1)*per, len(w))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res[k] = work(lo, hi)
-		}()
-	}
-	wg.Wait()
-	return !slices.Contains(res, false)
+	var bad atomic.Bool
+	linalg.ParallelFor(len(w), 1<<18, func(lo, hi int) {
+		if !work(lo, hi) {
+			bad.Store(true)
+		}
+	})
+	return !bad.Load()
 }
 
 // updateChunk is update's arithmetic on w = the elements off… of the

@@ -1,0 +1,223 @@
+package svm
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/ntk"
+)
+
+// tinyData returns n points in R^d with ±1 labels (alternating) and a
+// test set of nt points.
+func tinyData(seed uint64, n, nt, d int) (x linalg.Matrix[float64], y []float64, xt linalg.Matrix[float64]) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	x, xt = linalg.New[float64](n, d), linalg.New[float64](nt, d)
+	y = make([]float64, n)
+	for i := range n {
+		y[i] = float64(1 - 2*(i%2))
+		for j := range d {
+			x.Set(i, j, rng.NormFloat64()+0.5*y[i])
+		}
+	}
+	for i := range nt {
+		for j := range d {
+			xt.Set(i, j, rng.NormFloat64())
+		}
+	}
+	return x, y, xt
+}
+
+// TestExtractThetaMatchesEmpiricalNTK checks the Extractor's Θ̂ (cached
+// X·Xᵀ, skipped output-layer Gram) against ntk's EmpiricalNTK, with biases
+// and two hidden layers, train×train and test×train.
+func TestExtractThetaMatchesEmpiricalNTK(t *testing.T) {
+	x, y, xt := tinyData(1, 7, 5, 4)
+	net, err := ntk.NewNetwork[float64](4, 16, 2, 1.3, 0.4, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewExtractor(x, y, xt, ExtractConfig{Loss: Squared, Objective: Sum})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := net.Forward(x)
+	pt, _ := net.Forward(xt)
+	for _, c := range []struct {
+		name       string
+		p1         *ntk.Pass[float64]
+		x1, x12    linalg.Matrix[float64]
+		dd, aa, th linalg.Matrix[float64]
+	}{
+		{"train", p, x, e.xx, e.dd, e.aa, e.th},
+		{"test", pt, xt, e.xtx, e.ddT, e.aaT, e.thT},
+	} {
+		if err := e.theta(net, c.p1, p, c.x12, c.dd, c.aa, c.th); err != nil {
+			t.Fatal(err)
+		}
+		want, err := net.EmpiricalNTK(c.x1, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want.Rows {
+			for j := range want.Cols {
+				if d := math.Abs(c.th.At(i, j) - want.At(i, j)); d > 1e-12*(1+math.Abs(want.At(i, j))) {
+					t.Fatalf("%s (%d,%d): %g, EmpiricalNTK %g", c.name, i, j, c.th.At(i, j), want.At(i, j))
+				}
+			}
+		}
+	}
+}
+
+// extractRun trains a tiny network by full-batch GD with step eta for
+// steps steps, with one Extractor per stride, and returns their reports.
+func extractRun(t *testing.T, cfg ExtractConfig, mode string, lambda, eta float64, steps int, strides []int, smooth bool) []*ExtractReport {
+	t.Helper()
+	x, y, xt := tinyData(2, 10, 6, 3)
+	width := 64
+	if smooth {
+		x, y, xt = coneData(10, 6)
+		width = 256
+	}
+	net, err := ntk.NewNetwork[float64](x.Cols, width, 1, 1, 0, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if smooth {
+		gateMargin(net, x, xt, 0.3)
+	}
+	g, err := newGD(net, x, y, cfg.Loss, cfg.Objective, lambda, mode, cfg.SubtractInit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs := make([]NetworkObserver[float64], len(strides))
+	ex := make([]*Extractor[float64], len(strides))
+	for i := range strides {
+		if ex[i], err = NewExtractor(x, y, xt, cfg); err != nil {
+			t.Fatal(err)
+		}
+		obs[i] = ex[i]
+	}
+	if err := g.run(eta, steps, obs, strides); err != nil {
+		t.Fatal(err)
+	}
+	reps := make([]*ExtractReport, len(strides))
+	for i := range ex {
+		if reps[i], err = ex[i].Report(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return reps
+}
+
+// coneData returns points in the plane at angles in [40°, 50°] with
+// alternating ±1 labels, and a test set in the same cone.
+func coneData(n, nt int) (x linalg.Matrix[float64], y []float64, xt linalg.Matrix[float64]) {
+	rng := rand.New(rand.NewPCG(4, 9))
+	pt := func(m linalg.Matrix[float64], i int) {
+		a := (40 + 10*rng.Float64()) * math.Pi / 180
+		r := 0.5 + rng.Float64()
+		m.Set(i, 0, r*math.Cos(a))
+		m.Set(i, 1, r*math.Sin(a))
+	}
+	x, xt, y = linalg.New[float64](n, 2), linalg.New[float64](nt, 2), make([]float64, n)
+	for i := range n {
+		pt(x, i)
+		y[i] = float64(1 - 2*(i%2))
+	}
+	for i := range nt {
+		pt(xt, i)
+	}
+	return x, y, xt
+}
+
+// gateMargin redraws first-layer rows until every hidden unit's
+// pre-activation on every input has |cos(w, x)| ≥ margin, so that no ReLU
+// gate flips during a short run and Θ̂(w_t) is smooth in t.
+func gateMargin(net *ntk.Network[float64], x, xt linalg.Matrix[float64], margin float64) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	ok := func(w []float64, m linalg.Matrix[float64]) bool {
+		for i := range m.Rows {
+			r := m.Row(i)
+			c := (w[0]*r[0] + w[1]*r[1]) / math.Hypot(w[0], w[1]) / math.Hypot(r[0], r[1])
+			if math.Abs(c) < margin {
+				return false
+			}
+		}
+		return true
+	}
+	for k := range net.W[0].Rows {
+		w := net.W[0].Row(k)
+		for !ok(w, x) || !ok(w, xt) {
+			w[0], w[1] = rng.NormFloat64(), rng.NormFloat64()
+		}
+	}
+}
+
+// smoothCfg is a smooth loss (logistic) with the paper's penalty on
+// f − f₀ outputs, so b = −(1 − e^{−λT})f₀ is exercised.
+func smoothCfg(width int, lambda float64) ExtractConfig {
+	rate, _ := DecayRate("paper", lambda, width)
+	return ExtractConfig{Loss: Logistic, Objective: Sum, Decay: rate, Target: DecayToZero, SubtractInit: true}
+}
+
+// TestExtractTrapezoidOrder observes one finely stepped GD run (close to
+// gradient flow) every h = r·η for several r, and measures the quadrature
+// error alone: the kernel machine integrated at stride r against the one
+// integrated at every step. With no ReLU gate flipping during the run
+// (gateMargin), Θ̂(w_t) is smooth in t and the trapezoid rule is second
+// order: halving h quarters the error. (With gates flipping, Θ̂(w_t)
+// jumps and the order drops towards 1; see TestExtractStepHalving for the
+// error against the network itself.)
+func TestExtractTrapezoidOrder(t *testing.T) {
+	const eta, steps = 1.0 / 512, 512
+	strides := []int{1, 4, 8, 16, 32}
+	reps := extractRun(t, smoothCfg(256, 50), "paper", 50, eta, steps, strides, true)
+	var errs []float64
+	for i, r := range reps {
+		errs = append(errs, max(r.TrainMaxAbs, r.TestMaxAbs))
+		t.Logf("h = %2d·η: max|f − (Ka+b)| train %.3e test %.3e, rms train %.3e, sign breaks %d",
+			strides[i], r.TrainMaxAbs, r.TestMaxAbs, r.TrainRMS, len(r.SignBreaks))
+		if len(r.SignBreaks) != 0 {
+			t.Errorf("logistic loss: unexpected sign breaks %v", r.SignBreaks)
+		}
+	}
+	// The quadrature error alone: the kernel machine at stride r against
+	// the one integrated at every step.
+	var q []float64
+	for i := 1; i < len(reps); i++ {
+		d, _ := diffStats(reps[i].TrainKM, reps[0].TrainKM)
+		dt, _ := diffStats(reps[i].TestKM, reps[0].TestKM)
+		q = append(q, max(d, dt))
+	}
+	for i := 1; i < len(q); i++ {
+		ratio := q[i] / q[i-1]
+		t.Logf("h %d→%d: quadrature error %.3e → %.3e, ×%.2f (second order: 4)", strides[i], strides[i+1], q[i-1], q[i], ratio)
+		if ratio < 3 || ratio > 5 {
+			t.Errorf("h %d→%d: ratio %.2f, want ≈ 4", strides[i], strides[i+1], ratio)
+		}
+	}
+}
+
+// TestExtractStepHalving compares K_T a + b with the network itself over
+// discrete GD runs to the same T with η, η/2, η/4, η/8 (gates flipping
+// freely): the trapezoid rule integrates the gradient-flow identity, and
+// GD differs from gradient flow at O(η), so the error halves with η
+// (observed ×2.00 per halving: first order). Second order would need the
+// cross-time products ⟨∇f_{k+1}, ∇L_k⟩ that GD actually applies.
+func TestExtractStepHalving(t *testing.T) {
+	const T = 2.0
+	var errs []float64
+	for _, steps := range []int{64, 128, 256, 512} {
+		eta := T / float64(steps)
+		r := extractRun(t, smoothCfg(64, 20), "paper", 20, eta, steps, []int{1}, false)[0]
+		errs = append(errs, max(r.TrainMaxAbs, r.TestMaxAbs))
+		t.Logf("η = T/%d: max|f − (Ka+b)| %.3e", steps, errs[len(errs)-1])
+		if k := len(errs); k > 1 {
+			if ratio := errs[k-2] / errs[k-1]; ratio < 1.7 || ratio > 2.5 {
+				t.Errorf("η = T/%d: error ×1/%.2f per halving, want ≈ 2 (first order)", steps, ratio)
+			}
+		}
+	}
+}

@@ -221,3 +221,144 @@ func TestExtractStepHalving(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractKernelRegression: for the squared loss at λ = 0 on a wide
+// network, the extracted machine K_T a + b is kernel regression trained by
+// gradient flow with the initial tangent kernel Θ̂₀ (the linearised
+// model): with f − f₀ outputs (so b = 0), f_T = (I − e^{−2Θ̂₀T})y on the
+// training points and Θ̂₀(x*, X)Θ̂₀⁻¹(I − e^{−2Θ̂₀T})y on test points.
+func TestExtractKernelRegression(t *testing.T) {
+	x, _, xt := tinyData(3, 6, 4, 3)
+	y := []float64{0.3, -0.5, 0.8, -0.2, 0.6, -0.7}
+	net, err := ntk.NewNetwork[float64](3, 4096, 1, 1, 0, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	th0, _ := net.EmpiricalNTK(x, x)
+	th0t, _ := net.EmpiricalNTK(xt, x)
+	cfg := ExtractConfig{Loss: Squared, Objective: Sum, SubtractInit: true}
+	e, err := NewExtractor(x, y, xt, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := newGD(net, x, y, Squared, Sum, 0, "none", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const eta, steps = 0.002, 250
+	if err := g.run(eta, steps, []NetworkObserver[float64]{e}, []int{1}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.Report()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Closed form through the eigendecomposition Θ̂₀ = Vᵀ diag(μ) V (rows of V).
+	T := eta * steps
+	mu, v, err := linalg.EigenSym(th0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(y)
+	want, coef := make([]float64, n), make([]float64, n) // coef = Θ̂₀⁻¹ want
+	for k := range n {
+		var vy float64
+		for i := range n {
+			vy += v.At(k, i) * y[i]
+		}
+		for i := range n {
+			want[i] += v.At(k, i) * (1 - math.Exp(-2*mu[k]*T)) * vy
+			coef[i] += v.At(k, i) * (1 - math.Exp(-2*mu[k]*T)) / mu[k] * vy
+		}
+	}
+	wantT := make([]float64, xt.Rows)
+	for i := range wantT {
+		for j := range n {
+			wantT[i] += th0t.At(i, j) * coef[j]
+		}
+	}
+	d, _ := diffStats(r.TrainKM, want)
+	dt, _ := diffStats(r.TestKM, wantT)
+	t.Logf("T = %g: max|KM − kernel regression| train %.2e test %.2e; max|NN − KM| train %.2e test %.2e; sign breaks %d",
+		T, d, dt, r.TrainMaxAbs, r.TestMaxAbs, len(r.SignBreaks))
+	if d > 5e-3 || dt > 5e-3 || r.TrainMaxAbs > 5e-3 || r.TestMaxAbs > 5e-3 {
+		t.Errorf("kernel machine differs from kernel regression by %.2e (train) %.2e (test), from the network by %.2e", d, dt, r.TrainMaxAbs)
+	}
+	if len(r.SignBreaks) != 0 {
+		t.Errorf("sign breaks %v", r.SignBreaks)
+	}
+}
+
+// TestExtractSignBreak: two nearby points with targets 0.5 and 1.5 under
+// the squared loss pull each other up, so the first overshoots its
+// target and its l' = 2(f − y) turns from negative to positive; the
+// detector must name it.
+func TestExtractSignBreak(t *testing.T) {
+	x := mustMatrix[float64]([][]float64{{1, 0.1}, {1, -0.1}})
+	y := []float64{0.5, 1.5}
+	net, err := ntk.NewNetwork[float64](2, 256, 1, 1, 0, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewExtractor(x, y, linalg.Matrix[float64]{}, ExtractConfig{Loss: Squared, Objective: Sum, SubtractInit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := newGD(net, x, y, Squared, Sum, 0, "none", true)
+	if err := g.run(0.01, 300, []NetworkObserver[float64]{e}, []int{1}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := e.Report()
+	t.Logf("breaks %+v; NN %v KM %v", r.SignBreaks, r.TrainNN, r.TrainKM)
+	if len(r.SignBreaks) != 1 || r.SignBreaks[0].Index != 0 || !(r.SignBreaks[0].Initial < 0 && r.SignBreaks[0].Now > 0) {
+		t.Fatalf("want one break at point 0 (l' from < 0 to > 0), got %+v", r.SignBreaks)
+	}
+	if b := r.SignBreaks[0]; b.Step < 1 || b.Step > 300 || math.Abs(b.T-float64(b.Step)*0.01) > 1e-9 {
+		t.Errorf("break at step %d, t = %g", b.Step, b.T)
+	}
+}
+
+// TestExtractHingeMargin: with the hinge loss points pass the margin and
+// their l' becomes 0, which contributes nothing and breaks nothing: no
+// sign break, and the machine still matches the network. In AuthorsCode
+// mode the same points break the representation (their |l'| is kept at 1)
+// and are reported.
+func TestExtractHingeMargin(t *testing.T) {
+	x, y, xt := tinyData(6, 12, 5, 3)
+	var reps [2]*ExtractReport
+	for k, authors := range []bool{false, true} {
+		net, _ := ntk.NewNetwork[float64](3, 128, 1, 1, 0, 8)
+		rate, _ := DecayRate("paper", 0.1, 128)
+		cfg := ExtractConfig{Loss: Hinge, Objective: Mean, Decay: rate, SubtractInit: true, AuthorsCode: authors}
+		e, err := NewExtractor(x, y, xt, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := newGD(net, x, y, Hinge, Mean, 0.1, "paper", true)
+		if err := g.run(0.05, 400, []NetworkObserver[float64]{e}, []int{1}); err != nil {
+			t.Fatal(err)
+		}
+		reps[k], _ = e.Report()
+	}
+	r := reps[0]
+	past := 0
+	for i, f := range r.TrainNN {
+		if y[i]*f >= 1 {
+			past++
+		}
+	}
+	t.Logf("%d of %d points past the margin; max|NN − KM| train %.2e test %.2e; breaks %d, authors-code breaks %d, authors-code max|NN − KM| %.2e",
+		past, len(y), r.TrainMaxAbs, r.TestMaxAbs, len(r.SignBreaks), len(reps[1].SignBreaks), reps[1].TrainMaxAbs)
+	if past == 0 {
+		t.Fatal("no point passed the margin: the test does not exercise l' = 0")
+	}
+	if len(r.SignBreaks) != 0 {
+		t.Errorf("unexpected sign breaks %+v", r.SignBreaks)
+	}
+	if r.TrainMaxAbs > 0.05 || r.TestMaxAbs > 0.05 {
+		t.Errorf("max|NN − KM| = %.3g (train), %.3g (test)", r.TrainMaxAbs, r.TestMaxAbs)
+	}
+	if len(reps[1].SignBreaks) == 0 {
+		t.Errorf("AuthorsCode: points past the margin are not reported")
+	}
+}

@@ -104,7 +104,10 @@ type ExtractConfig struct {
 	// Rule is the quadrature over observations (Trapezoid by default).
 	Rule Quadrature
 	// AuthorsCode reproduces generalization.py: every |l'| is taken as 1
-	// (its mask on l' never fires, so g_j = −y_j always) and aⱼ = yⱼ.
+	// (its mask on l' never fires, so g_j = −y_j always), aⱼ = yⱼ, and
+	// b = 0 (its kernel machine is K a, f₀ being subtracted). Its kernel
+	// used the penalty's λ itself as the decay rate; pass that as Decay
+	// to reproduce it.
 	AuthorsCode bool
 }
 
@@ -113,6 +116,8 @@ type ExtractConfig struct {
 // its sign at initialisation. A zero derivative contributes nothing to
 // the integral and breaks nothing; a break is a flip between nonzero
 // values, or a point with l'₀ = 0 (so aᵢ = 0) getting a nonzero l' later.
+// In AuthorsCode mode, where every |l'| is kept at 1, a derivative
+// becoming 0 (a hinge point past the margin) is a break too.
 type SignBreak struct {
 	Index   int     // training index
 	Step    int     // observation number (0 is the initialisation)
@@ -537,7 +542,8 @@ func (e *Extractor[T]) Kernel() (train, test linalg.Matrix[float64]) {
 //
 //	b = e^{−λT}·g₀ + (1 − e^{−λT})·u.
 //
-// On raw outputs with DecayToZero this is the theorem's b = e^{−λT}f₀;
+// (b = 0 in AuthorsCode mode.) On raw outputs with DecayToZero this is
+// the theorem's b = e^{−λT}f₀;
 // with f₀ subtracted and the paper's penalty (DecayToZero) it is
 // b = −(1 − e^{−λT})·f₀, and with DecayToInit it is 0.
 func (e *Extractor[T]) Offset() (train, test []float64) {
@@ -547,6 +553,9 @@ func (e *Extractor[T]) Offset() (train, test []float64) {
 func (e *Extractor[T]) offset(g0, f0 []float64) []float64 {
 	q := math.Exp(-e.cfg.Decay * (e.t - e.t0))
 	b := make([]float64, len(g0))
+	if e.cfg.AuthorsCode {
+		return b
+	}
 	for i := range b {
 		var u float64
 		if e.cfg.Target == DecayToInit {

@@ -362,3 +362,170 @@ func TestExtractHingeMargin(t *testing.T) {
 		t.Errorf("AuthorsCode: points past the margin are not reported")
 	}
 }
+
+// minibatchRun trains a network of type T by minibatch SGD (mean
+// logistic loss, batches of 3 from a BatchStream) to time 2 in steps
+// steps, observing each state with the batch of the step taken from it
+// under the Left rule, and returns max|NN − KM| on the training points.
+func minibatchRun[T linalg.Float](t *testing.T, steps int, rule Quadrature) float64 {
+	x64, y, xt64 := coneData(12, 1)
+	x := linalg.New[T](x64.Rows, x64.Cols)
+	for i := range x.Data {
+		x.Data[i] = T(x64.Data[i])
+	}
+	eta := 2 / float64(steps)
+	net64, _ := ntk.NewNetwork[float64](2, 256, 1, 1, 0, 4)
+	gateMargin(net64, x64, xt64, 0.3)
+	net, _ := ntk.NewNetwork[T](2, 256, 1, 1, 0, 4)
+	for l := range net.W {
+		for i, v := range net64.W[l].Data {
+			net.W[l].Data[i] = T(v)
+		}
+	}
+	rate, _ := DecayRate("paper", 1, 256)
+	e, err := NewExtractor(x, y, linalg.Matrix[T]{}, ExtractConfig{Loss: Logistic, Objective: Mean, Decay: rate, SubtractInit: true, Rule: rule})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := newGD(net, x, y, Logistic, Mean, 1, "paper", true)
+	bs, _ := NewBatchStream(len(y), 3, 1)
+	batch, _ := bs.Next()
+	if err := e.Observe(net, 0, batch); err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k <= steps; k++ {
+		if err := g.step(eta, batch); err != nil {
+			t.Fatal(err)
+		}
+		batch, _ = bs.Next()
+		if err := e.Observe(net, float64(k)*eta, batch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, _ := e.Report()
+	if len(r.SignBreaks) != 0 {
+		t.Errorf("sign breaks %v", r.SignBreaks)
+	}
+	return r.TrainMaxAbs
+}
+
+// TestExtractMinibatch: with the Left rule and each step's batch the
+// machine follows a minibatch SGD run to first order in η (the error
+// halves with η; no ReLU gate flips, see gateMargin, whose kinks make
+// the observed order noisy). The Trapezoid rule pairs the integrands of
+// two different batches and does not converge for SGD. A float32 network
+// gets the same machine up to its rounding.
+func TestExtractMinibatch(t *testing.T) {
+	var errs []float64
+	for _, steps := range []int{100, 200, 400} {
+		errs = append(errs, minibatchRun[float64](t, steps, Left))
+		t.Logf("η = 2/%d: max|NN − KM| %.3e", steps, errs[len(errs)-1])
+		if k := len(errs); k > 1 {
+			if ratio := errs[k-2] / errs[k-1]; ratio < 1.7 || ratio > 2.5 {
+				t.Errorf("error ×1/%.2f per halving of η, want ≈ 2", ratio)
+			}
+		}
+	}
+	e32 := minibatchRun[float32](t, 100, Left)
+	t.Logf("float32 network, η = 2/100: max|NN − KM| %.3e", e32)
+	if e32 > 1.5*errs[0] {
+		t.Errorf("float32: %.3g, float64: %.3g", e32, errs[0])
+	}
+	tz := minibatchRun[float64](t, 400, Trapezoid)
+	t.Logf("Trapezoid rule, η = 2/400: max|NN − KM| %.3e", tz)
+	if tz < 3*errs[2] {
+		t.Errorf("Trapezoid on SGD: %.3g, Left: %.3g", tz, errs[2])
+	}
+}
+
+// TestExtractTheoryMode: the penalty λ/2‖W_last − W_last,0‖² decays only
+// the output layer's share of f − f₀; the hidden features' drift c_t is
+// not decayed, at any width. The Extractor integrates that term into b:
+// then the machine matches the network, while b = 0 (the theorem's form
+// for a decay toward f₀) misses by far more, and does not improve with
+// width.
+func TestExtractTheoryMode(t *testing.T) {
+	x, y, xt := tinyData(10, 8, 4, 3)
+	for _, width := range []int{64, 1024} {
+		net, _ := ntk.NewNetwork[float64](3, width, 1, 1, 0, 6)
+		rate, _ := DecayRate("theory", 0.5, width)
+		e, _ := NewExtractor(x, y, xt, ExtractConfig{Loss: Logistic, Objective: Sum, Decay: rate, Target: DecayToInit, SubtractInit: true})
+		g, _ := newGD(net, x, y, Logistic, Sum, 0.5, "theory", true)
+		if err := g.run(0.01, 200, []NetworkObserver[float64]{e}, []int{1}); err != nil {
+			t.Fatal(err)
+		}
+		r, _ := e.Report()
+		b, _ := e.Offset()
+		withoutB := make([]float64, len(b))
+		for i := range b {
+			withoutB[i] = r.TrainKM[i] - b[i]
+		}
+		miss, _ := diffStats(r.TrainNN, withoutB)
+		t.Logf("m = %d: max|NN − KM| train %.3e test %.3e; with b = 0 instead: %.3e", width, r.TrainMaxAbs, r.TestMaxAbs, miss)
+		if r.TrainMaxAbs > 0.01 || r.TestMaxAbs > 0.01 {
+			t.Errorf("m = %d: max|NN − KM| = %.3g, %.3g", width, r.TrainMaxAbs, r.TestMaxAbs)
+		}
+		if miss < 0.1 {
+			t.Errorf("m = %d: the drift term is %.3g: the test does not exercise it", width, miss)
+		}
+	}
+}
+
+// TestExtractErrors: bad input gives errors, not panics.
+func TestExtractErrors(t *testing.T) {
+	x, y, xt := tinyData(1, 4, 2, 3)
+	ok := ExtractConfig{Loss: Hinge, Objective: Mean}
+	for name, c := range map[string]ExtractConfig{
+		"loss":      {Objective: Mean},
+		"objective": {Loss: Hinge, Objective: 9},
+		"decay":     {Loss: Hinge, Decay: -1},
+		"decayNaN":  {Loss: Hinge, Decay: math.NaN()},
+		"target":    {Loss: Hinge, Target: 7},
+		"rule":      {Loss: Hinge, Rule: 7},
+	} {
+		if _, err := NewExtractor(x, y, xt, c); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	if _, err := NewExtractor(x, y[:3], xt, ok); err == nil {
+		t.Error("short y: no error")
+	}
+	if _, err := NewExtractor(x, y, linalg.New[float64](2, 5), ok); err == nil {
+		t.Error("test columns: no error")
+	}
+	e, _ := NewExtractor(x, y, xt, ok)
+	if _, err := e.Report(); err == nil {
+		t.Error("Report before Observe: no error")
+	}
+	net, _ := ntk.NewNetwork[float64](3, 8, 1, 1, 0, 1)
+	wrong, _ := ntk.NewNetwork[float64](4, 8, 1, 1, 0, 1)
+	if err := e.Observe(wrong, 0, nil); err == nil {
+		t.Error("wrong input dimension: no error")
+	}
+	if err := e.Observe(net, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range map[string]func() error{
+		"same time": func() error { return e.Observe(net, 0, nil) },
+		"NaN time":  func() error { return e.Observe(net, math.NaN(), nil) },
+		"batch":     func() error { return e.Observe(net, 1, []int{0, 4}) },
+		"empty":     func() error { return e.Observe(net, 1, []int{}) },
+		"bound":     func() error { _, err := e.Bound(BoundConfig{AuthorsCode: true}); return err },
+	} {
+		if err := f(); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	for _, c := range []struct {
+		mode   string
+		lambda float64
+		width  int
+	}{{"paper", 1, 0}, {"bogus", 1, 1}, {"theory", -1, 1}, {"none", math.Inf(1), 1}} {
+		if _, err := DecayRate(c.mode, c.lambda, c.width); err == nil {
+			t.Errorf("DecayRate(%q, %g, %d): no error", c.mode, c.lambda, c.width)
+		}
+	}
+	if r, _ := DecayRate("paper", 0.001, 100); r != 1e-5 {
+		t.Errorf("paper rate %g", r)
+	}
+}

@@ -179,10 +179,10 @@ type Extractor[T linalg.Float] struct {
 	d0         []float64 // l' at initialisation
 	a          []float64
 	w          []float64 // current column weights s·|l'ⱼ|
-	wl0        []float64        // W_last at initialisation (DecayToInit)
-	h0, h0t    []float64        // hidden features h₀ on train, test (n×m)
-	c, ct      []float64        // drift term c_t at the last observation
-	cacc, cacT []float64        // its integral e^{−λT}∫λ e^{λt} c_t dt
+	wl0        []float64 // W_last at initialisation (DecayToInit)
+	h0, h0t    []float64 // hidden features h₀ on train, test (n×m)
+	c, ct      []float64 // drift term c_t at the last observation
+	cacc, cacT []float64 // its integral e^{−λT}∫λ e^{λt} c_t dt
 	breaks     []SignBreak
 	broken     []bool
 	step       int

@@ -20,6 +20,18 @@
 // ½‖β‖² + C Σ hinge with C = 1/λ (the objective is divided by λ). Its dual
 // variables aᵢ ∈ [0, C] map to the kernel expansion as αᵢ = yᵢ·aᵢ.
 //
+// # Networks as kernel machines
+//
+// Extractor observes a network's training run (any loss, full batch or
+// minibatch, float32 or float64) and accumulates the kernel of Theorem 4.1,
+// K_T(x, xᵢ) = e^{−λT}∫₀ᵀ s·|l'ᵢ(t)|·Θ̂(w_t; x, xᵢ)·e^{λt} dt, with the
+// weights aᵢ = −sign(l'ᵢ(0)) and offset b, so that the network equals
+// K_T a + b; it reports the difference and every point where the theorem's
+// sign assumption breaks. GeneralizationBound turns that machine into the
+// bound of Appendix B (Lemmas B.1 and B.2), with a ramp loss, a union bound
+// over a grid of RKHS norms, and the choices of the authors' script
+// generalization.py for comparison.
+//
 // The package reads and writes through io.Reader and io.Writer; opening,
 // naming and atomically replacing files is the caller's job.
 package svm

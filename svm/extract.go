@@ -39,7 +39,8 @@ const (
 	// DecayToZero: a penalty on the raw last-layer weights. The paper's
 	// λ/2‖W_last/√m‖² (the authors' code) adds −(λ/m)·f to df/dt exactly,
 	// since f is linear in W_last and has no bias: it decays the raw f,
-	// f₀ included, toward 0.
+	// f₀ included, toward 0. (Both targets need a network without biases
+	// when Decay > 0: a bias term of f would not decay; Observe refuses it.)
 	DecayToZero DecayTarget = iota
 	// DecayToInit: the penalty λ/2‖W_last − W_last,0‖², which adds
 	// −λ·σ_w(W_last − W_last,0)·h_t/√m = −λ·(f − f₀) + λ·c_t to df/dt,
@@ -74,7 +75,8 @@ const (
 // mode, the λ of Theorem 4.1 to pass as ExtractConfig.Decay:
 //
 //	"paper":  λ/2‖W_last/√m‖² → λ_f = λ/m (target 0; the authors' network)
-//	"theory": λ/2‖W_last − W_last,0‖² → λ_f = λ (target ≈ f₀)
+//	"theory": λ/2‖W_last − W_last,0‖² → λ_f = λ (DecayToInit: toward f₀
+//	          for the output layer's share of f − f₀ only)
 //	"none":   λ_f = 0
 //
 // width is m. The rate does not depend on the Sum/Mean scale of the loss,
@@ -250,6 +252,9 @@ func NewExtractor[T linalg.Float](x linalg.Matrix[T], y []float64, test linalg.M
 func (e *Extractor[T]) Observe(net *ntk.Network[T], t float64, batch []int) error {
 	if net == nil || net.D != e.x.Cols || net.Depth < 1 || len(net.W) != net.Depth+1 {
 		return fmt.Errorf("%w: network input dimension does not match the data", ErrInput)
+	}
+	if e.cfg.Decay > 0 && net.B != nil {
+		return fmt.Errorf("%w: with Decay > 0 the network must have no biases (the penalty on W_last does not decay them)", ErrInput)
 	}
 	if e.started && (net.Width != e.width || net.Depth != e.dep) {
 		return fmt.Errorf("%w: network shape changed from width %d, depth %d to %d, %d", ErrInput, e.width, e.dep, net.Width, net.Depth)

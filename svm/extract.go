@@ -175,6 +175,7 @@ type Extractor[T linalg.Float] struct {
 	dd, aa     linalg.Matrix[T] // Gram scratch
 	ddT, aaT   linalg.Matrix[T]
 	pass, pT   *ntk.Pass[T]
+	dbuf       [2][]linalg.Matrix[T] // Δ buffers, reused between observations
 	f0, f0t    []float64 // raw f₀ on train, test
 	g, gt      []float64 // current outputs in reported units
 	g0, g0t    []float64 // initial outputs in reported units
@@ -494,18 +495,15 @@ func (e *Extractor[T]) advance(acc, prev []float64, th linalg.Matrix[T], first b
 // used when p1 is p2.
 func (e *Extractor[T]) theta(net *ntk.Network[T], p1, p2 *ntk.Pass[T], x12, dd, aa, th linalg.Matrix[T]) error {
 	same := p1 == p2
-	d1, err := deltas(net, p1)
+	d1, err := deltas(net, p1, &e.dbuf[0])
 	if err != nil {
 		return err
 	}
 	d2 := d1
 	if !same {
-		if d2, err = deltas(net, p2); err != nil {
+		if d2, err = deltas(net, p2, &e.dbuf[1]); err != nil {
 			return err
 		}
-	}
-	for i := range th.Data {
-		th.Data[i] = 0
 	}
 	sb2 := T(net.BiasStd * net.BiasStd)
 	for l := 0; l <= net.Depth; l++ {
@@ -537,6 +535,12 @@ func (e *Extractor[T]) theta(net *ntk.Network[T], p1, p2 *ntk.Pass[T], x12, dd, 
 				continue
 			}
 			dr := dd.Data[i*dd.Stride : i*dd.Stride+th.Cols]
+			if l == 0 { // the first layer writes, the others add
+				for j := range tr {
+					tr[j] = s2*dr[j]*pr[j] + sb2*dr[j]
+				}
+				continue
+			}
 			for j := range tr {
 				tr[j] += s2*dr[j]*pr[j] + sb2*dr[j]
 			}
@@ -555,18 +559,25 @@ func gram[T linalg.Float](a, b, c linalg.Matrix[T], same bool) error {
 
 // deltas returns Δ_l = ∂f/∂z^{l+1} for every sample (n × out_l) for the
 // hidden layers l = 0…Depth−1 (the output layer's is 1), by
-// back-propagating a cotangent of 1 per sample without summing.
-func deltas[T linalg.Float](net *ntk.Network[T], p *ntk.Pass[T]) ([]linalg.Matrix[T], error) {
+// back-propagating a cotangent of 1 per sample without summing. *buf
+// holds the matrices between calls.
+func deltas[T linalg.Float](net *ntk.Network[T], p *ntk.Pass[T], buf *[]linalg.Matrix[T]) ([]linalg.Matrix[T], error) {
 	n := len(p.F)
-	d := make([]linalg.Matrix[T], net.Depth+1)
-	ones := linalg.New[T](n, 1)
-	for i := range ones.Data {
-		ones.Data[i] = 1
+	if len(*buf) != net.Depth+1 || (*buf)[net.Depth].Rows != n || (net.Depth > 0 && (*buf)[0].Cols != net.Width) {
+		*buf = make([]linalg.Matrix[T], net.Depth+1)
+		for l := range net.Depth {
+			(*buf)[l] = linalg.New[T](n, net.W[l+1].Cols)
+		}
+		ones := linalg.New[T](n, 1)
+		for i := range ones.Data {
+			ones.Data[i] = 1
+		}
+		(*buf)[net.Depth] = ones
 	}
-	d[net.Depth] = ones
+	d := *buf
 	for l := net.Depth; l >= 1; l-- {
 		in := net.W[l].Cols
-		ga := linalg.New[T](n, in)
+		ga := d[l-1]
 		sc := T(net.WeightStd / math.Sqrt(float64(net.Width)))
 		if err := linalg.Gemm(linalg.NoTrans, linalg.NoTrans, sc, d[l], net.W[l], 0, ga); err != nil {
 			return nil, err
@@ -581,7 +592,6 @@ func deltas[T linalg.Float](net *ntk.Network[T], p *ntk.Pass[T]) ([]linalg.Matri
 				}
 			}
 		}
-		d[l-1] = ga
 	}
 	return d, nil
 }

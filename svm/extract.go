@@ -176,10 +176,10 @@ type Extractor[T linalg.Float] struct {
 	ddT, aaT   linalg.Matrix[T]
 	pass, pT   *ntk.Pass[T]
 	dbuf       [2][]linalg.Matrix[T] // Δ buffers, reused between observations
-	f0, f0t    []float64 // raw f₀ on train, test
-	g, gt      []float64 // current outputs in reported units
-	g0, g0t    []float64 // initial outputs in reported units
-	d0         []float64 // l' at initialisation
+	f0, f0t    []float64             // raw f₀ on train, test
+	g, gt      []float64             // current outputs in reported units
+	g0, g0t    []float64             // initial outputs in reported units
+	d0         []float64             // l' at initialisation
 	a          []float64
 	w          []float64 // current column weights s·|l'ⱼ|
 	wl0        []float64 // W_last at initialisation (DecayToInit)
@@ -262,6 +262,16 @@ func (e *Extractor[T]) Observe(net *ntk.Network[T], t float64, batch []int) erro
 	}
 	if math.IsNaN(t) || math.IsInf(t, 0) || (e.started && t <= e.t) {
 		return fmt.Errorf("%w: observation time %g must be finite and after %g", ErrInput, t, e.t)
+	}
+	if batch != nil {
+		if len(batch) == 0 {
+			return fmt.Errorf("%w: empty batch", ErrInput)
+		}
+		for _, j := range batch {
+			if j < 0 || j >= e.n {
+				return fmt.Errorf("%w: batch index %d out of range [0, %d)", ErrInput, j, e.n)
+			}
+		}
 	}
 	var err error
 	if e.pass, err = forwardInto(net, e.pass, e.x); err != nil {
@@ -382,7 +392,8 @@ func forwardInto[T linalg.Float](net *ntk.Network[T], p *ntk.Pass[T], x linalg.M
 }
 
 // weights sets the column weights s·|l'ⱼ| of the integrand at this state,
-// the signs a at the first observation, and records sign breaks.
+// the signs a at the first observation, and records sign breaks. batch
+// has been checked.
 func (e *Extractor[T]) weights(batch []int, first bool, t float64) error {
 	s := 1.0
 	for j := range e.w {
@@ -425,17 +436,11 @@ func (e *Extractor[T]) weights(batch []int, first bool, t float64) error {
 		}
 		return nil
 	}
-	if len(batch) == 0 {
-		return fmt.Errorf("%w: empty batch", ErrInput)
-	}
 	if e.cfg.Objective == Mean {
 		s = 1 / float64(len(batch))
 	}
 	in := make([]float64, e.n)
 	for _, j := range batch {
-		if j < 0 || j >= e.n {
-			return fmt.Errorf("%w: batch index %d out of range [0, %d)", ErrInput, j, e.n)
-		}
 		in[j] += s // a repeated index counts twice, as in the step
 	}
 	for j := range e.w {

@@ -224,7 +224,7 @@ func NewExtractor[T linalg.Float](x linalg.Matrix[T], y []float64, test linalg.M
 		return nil, err
 	}
 	e.acc, e.prev = make([]float64, n*n), make([]float64, n*n)
-	e.th, e.dd, e.aa = linalg.New[T](n, n), linalg.New[T](n, n), linalg.New[T](n, n)
+	e.dd, e.aa = linalg.New[T](n, n), linalg.New[T](n, n) // th: on the first Observe of a deep network
 	if e.nt > 0 {
 		nt := e.nt
 		e.xtx = linalg.New[T](nt, n)
@@ -232,7 +232,7 @@ func NewExtractor[T linalg.Float](x linalg.Matrix[T], y []float64, test linalg.M
 			return nil, err
 		}
 		e.accT, e.prvT = make([]float64, nt*n), make([]float64, nt*n)
-		e.thT, e.ddT, e.aaT = linalg.New[T](nt, n), linalg.New[T](nt, n), linalg.New[T](nt, n)
+		e.ddT, e.aaT = linalg.New[T](nt, n), linalg.New[T](nt, n)
 	}
 	e.w = make([]float64, n)
 	e.g, e.g0, e.f0 = make([]float64, n), make([]float64, n), make([]float64, n)
@@ -317,16 +317,23 @@ func (e *Extractor[T]) Observe(net *ntk.Network[T], t float64, batch []int) erro
 	}
 	// The integrand at t (without the e^{λt} factor, which is carried by
 	// rescaling the running sum: acc holds K at the last observation).
-	if err := e.theta(net, e.pass, e.pass, e.xx, e.dd, e.aa, e.th); err != nil {
+	if net.Depth > 1 && e.th.Rows == 0 {
+		e.th = linalg.New[T](e.n, e.n)
+		if e.nt > 0 {
+			e.thT = linalg.New[T](e.nt, e.n)
+		}
+	}
+	tp, err := e.grams(net, e.pass, e.pass, e.xx, e.dd, e.aa, e.th)
+	if err != nil {
 		return err
 	}
 	h := t - e.t
-	e.advance(e.acc, e.prev, e.th, first, h)
+	e.advance(e.acc, e.prev, tp, first, h)
 	if e.nt > 0 {
-		if err := e.theta(net, e.pT, e.pass, e.xtx, e.ddT, e.aaT, e.thT); err != nil {
+		if tp, err = e.grams(net, e.pT, e.pass, e.xtx, e.ddT, e.aaT, e.thT); err != nil {
 			return err
 		}
-		e.advance(e.accT, e.prvT, e.thT, first, h)
+		e.advance(e.accT, e.prvT, tp, first, h)
 	}
 	if first {
 		e.t0 = t
@@ -473,16 +480,18 @@ func sign(v float64) int {
 // advance moves the running kernel acc from the last observation to this
 // one, h later: acc ← e^{−λh}·(acc + h/2·prev) + h/2·cur (Trapezoid) or
 // e^{−λh}·(acc + h·prev) (Left), where cur = Θ̂ with its columns scaled by
-// the current weights; prev ← cur.
-func (e *Extractor[T]) advance(acc, prev []float64, th linalg.Matrix[T], first bool, h float64) {
+// the current weights; prev ← cur. Θ̂ is assembled here from the parts
+// grams left (see thetaParts), in the same pass over memory.
+func (e *Extractor[T]) advance(acc, prev []float64, tp thetaParts[T], first bool, h float64) {
 	cols := e.n
 	decay := math.Exp(-e.cfg.Decay * h)
 	wp, wc := h/2, h/2
 	if e.cfg.Rule == Left {
 		wp, wc = h, 0
 	}
-	for i := range th.Rows {
-		row := th.Data[i*th.Stride : i*th.Stride+cols]
+	row := make([]T, cols)
+	for i := range acc[:len(acc)/cols] {
+		tp.row(row, i)
 		a, p := acc[i*cols:(i+1)*cols], prev[i*cols:(i+1)*cols]
 		for j, v := range row {
 			c := float64(v) * e.w[j]
@@ -494,64 +503,110 @@ func (e *Extractor[T]) advance(acc, prev []float64, th linalg.Matrix[T], first b
 	}
 }
 
+// thetaParts holds Θ̂ as grams leaves it: the output layer's term
+// s²_L·A_L A_Lᵀ + σ_b² (its Δ is 1), plus either the first layer's
+// s²_0·(Δ_0Δ_0ᵀ) ⊙ (X Xᵀ) + σ_b²·Δ_0Δ_0ᵀ (one hidden layer) or the sum
+// of all hidden layers' terms in th (several).
+type thetaParts[T linalg.Float] struct {
+	oneHidden   bool
+	dd, x12, aa linalg.Matrix[T]
+	th          linalg.Matrix[T]
+	s0, sL, sb2 T
+}
+
+// row writes row i of Θ̂ into dst.
+func (tp thetaParts[T]) row(dst []T, i int) {
+	n := len(dst)
+	ar := tp.aa.Data[i*tp.aa.Stride : i*tp.aa.Stride+n]
+	if tp.oneHidden {
+		dr := tp.dd.Data[i*tp.dd.Stride : i*tp.dd.Stride+n]
+		xr := tp.x12.Data[i*tp.x12.Stride : i*tp.x12.Stride+n]
+		for j := range dst {
+			dst[j] = tp.s0*dr[j]*xr[j] + tp.sb2*dr[j] + tp.sL*ar[j] + tp.sb2
+		}
+		return
+	}
+	tr := tp.th.Data[i*tp.th.Stride : i*tp.th.Stride+n]
+	for j := range dst {
+		dst[j] = tr[j] + tp.sL*ar[j] + tp.sb2
+	}
+}
+
 // theta writes Θ̂(X1, X2) into th for the passes p1 (rows) and p2
-// (columns) by the per-layer identity, using the precomputed input
-// product x12 = X1·X2ᵀ for layer 0. The Gram (symmetric) products are
-// used when p1 is p2.
+// (columns); see grams.
 func (e *Extractor[T]) theta(net *ntk.Network[T], p1, p2 *ntk.Pass[T], x12, dd, aa, th linalg.Matrix[T]) error {
+	tp, err := e.grams(net, p1, p2, x12, dd, aa, th)
+	if err != nil {
+		return err
+	}
+	for i := range th.Rows {
+		tp.row(th.Data[i*th.Stride:i*th.Stride+th.Cols], i)
+	}
+	return nil
+}
+
+// grams computes the per-layer products of Θ̂(X1, X2) for the passes p1
+// (rows) and p2 (columns) by the identity
+//
+//	Θ̂ = Σ_l (σ_w²/fan_in_l)·(Δ_l Δ_lᵀ) ⊙ (A_l A_lᵀ) + σ_b²·Δ_l Δ_lᵀ,
+//
+// using the precomputed input product x12 = X1·X2ᵀ for layer 0, the Gram
+// (symmetric) products when p1 is p2, and Δ = 1 for the output layer. With
+// several hidden layers their terms are summed into th; dd and aa are
+// scratch.
+func (e *Extractor[T]) grams(net *ntk.Network[T], p1, p2 *ntk.Pass[T], x12, dd, aa, th linalg.Matrix[T]) (thetaParts[T], error) {
 	same := p1 == p2
 	d1, err := deltas(net, p1, &e.dbuf[0])
 	if err != nil {
-		return err
+		return thetaParts[T]{}, err
 	}
 	d2 := d1
 	if !same {
 		if d2, err = deltas(net, p2, &e.dbuf[1]); err != nil {
-			return err
+			return thetaParts[T]{}, err
 		}
 	}
-	sb2 := T(net.BiasStd * net.BiasStd)
-	for l := 0; l <= net.Depth; l++ {
+	scale := func(l int) T {
 		fan := net.Width
 		if l == 0 {
 			fan = net.D
 		}
-		s2 := T(net.WeightStd * net.WeightStd / float64(fan))
-		ones := l == net.Depth // Δ of the output layer is 1 for every sample
-		if !ones {
-			if err := gram(d1[l], d2[l], dd, same); err != nil {
-				return err
-			}
+		return T(net.WeightStd * net.WeightStd / float64(fan))
+	}
+	tp := thetaParts[T]{oneHidden: net.Depth == 1, dd: dd, x12: x12, aa: aa, th: th,
+		s0: scale(0), sL: scale(net.Depth), sb2: T(net.BiasStd * net.BiasStd)}
+	for l := 0; l < net.Depth; l++ {
+		if err := gram(d1[l], d2[l], dd, same); err != nil {
+			return tp, err
+		}
+		if tp.oneHidden {
+			break
 		}
 		prod := x12
 		if l > 0 {
 			if err := gram(p1.A[l], p2.A[l], aa, same); err != nil {
-				return err
+				return tp, err
 			}
 			prod = aa
 		}
+		s2 := scale(l)
 		for i := range th.Rows {
 			tr := th.Data[i*th.Stride : i*th.Stride+th.Cols]
 			pr := prod.Data[i*prod.Stride : i*prod.Stride+th.Cols]
-			if ones {
-				for j := range tr {
-					tr[j] += s2*pr[j] + sb2
-				}
-				continue
-			}
 			dr := dd.Data[i*dd.Stride : i*dd.Stride+th.Cols]
 			if l == 0 { // the first layer writes, the others add
 				for j := range tr {
-					tr[j] = s2*dr[j]*pr[j] + sb2*dr[j]
+					tr[j] = s2*dr[j]*pr[j] + tp.sb2*dr[j]
 				}
 				continue
 			}
 			for j := range tr {
-				tr[j] += s2*dr[j]*pr[j] + sb2*dr[j]
+				tr[j] += s2*dr[j]*pr[j] + tp.sb2*dr[j]
 			}
 		}
 	}
-	return nil
+	err = gram(p1.A[net.Depth], p2.A[net.Depth], aa, same)
+	return tp, err
 }
 
 // gram sets c = a·bᵀ, by the symmetric Gram product when same.

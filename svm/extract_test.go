@@ -44,6 +44,7 @@ func TestExtractThetaMatchesEmpiricalNTK(t *testing.T) {
 	}
 	p, _ := net.Forward(x)
 	pt, _ := net.Forward(xt)
+	e.th, e.thT = linalg.New[float64](7, 7), linalg.New[float64](5, 7)
 	for _, c := range []struct {
 		name       string
 		p1         *ntk.Pass[float64]

@@ -274,11 +274,11 @@ func (e *Extractor[T]) Observe(net *ntk.Network[T], t float64, batch []int) erro
 		}
 	}
 	var err error
-	if e.pass, err = forwardInto(net, e.pass, e.x); err != nil {
+	if e.pass, err = extractForward(net, e.pass, e.x); err != nil {
 		return err
 	}
 	if e.nt > 0 {
-		if e.pT, err = forwardInto(net, e.pT, e.xt); err != nil {
+		if e.pT, err = extractForward(net, e.pT, e.xt); err != nil {
 			return err
 		}
 	}
@@ -391,7 +391,7 @@ func (e *Extractor[T]) drift(net *ntk.Network[T], first bool, h float64) {
 }
 
 // forwardInto runs the network on x, reusing p's buffers.
-func forwardInto[T linalg.Float](net *ntk.Network[T], p *ntk.Pass[T], x linalg.Matrix[T]) (*ntk.Pass[T], error) {
+func extractForward[T linalg.Float](net *ntk.Network[T], p *ntk.Pass[T], x linalg.Matrix[T]) (*ntk.Pass[T], error) {
 	if p == nil {
 		return net.Forward(x)
 	}
@@ -462,12 +462,12 @@ func (e *Extractor[T]) weights(batch []int, first bool, t float64) error {
 // as 1, a derivative that becomes 0 (a point past the margin) breaks it too.
 func signBreak(d0, d float64, authors bool) bool {
 	if authors {
-		return sign(d) != sign(d0)
+		return extractSign(d) != extractSign(d0)
 	}
-	return d != 0 && sign(d) != sign(d0)
+	return d != 0 && extractSign(d) != extractSign(d0)
 }
 
-func sign(v float64) int {
+func extractSign(v float64) int {
 	switch {
 	case v > 0:
 		return 1
@@ -556,13 +556,13 @@ func (e *Extractor[T]) theta(net *ntk.Network[T], p1, p2 *ntk.Pass[T], x12, dd, 
 // scratch.
 func (e *Extractor[T]) grams(net *ntk.Network[T], p1, p2 *ntk.Pass[T], x12, dd, aa, th linalg.Matrix[T]) (thetaParts[T], error) {
 	same := p1 == p2
-	d1, err := deltas(net, p1, &e.dbuf[0])
+	d1, err := extractDeltas(net, p1, &e.dbuf[0])
 	if err != nil {
 		return thetaParts[T]{}, err
 	}
 	d2 := d1
 	if !same {
-		if d2, err = deltas(net, p2, &e.dbuf[1]); err != nil {
+		if d2, err = extractDeltas(net, p2, &e.dbuf[1]); err != nil {
 			return thetaParts[T]{}, err
 		}
 	}
@@ -576,7 +576,7 @@ func (e *Extractor[T]) grams(net *ntk.Network[T], p1, p2 *ntk.Pass[T], x12, dd, 
 	tp := thetaParts[T]{oneHidden: net.Depth == 1, dd: dd, x12: x12, aa: aa, th: th,
 		s0: scale(0), sL: scale(net.Depth), sb2: T(net.BiasStd * net.BiasStd)}
 	for l := 0; l < net.Depth; l++ {
-		if err := gram(d1[l], d2[l], dd, same); err != nil {
+		if err := extractGram(d1[l], d2[l], dd, same); err != nil {
 			return tp, err
 		}
 		if tp.oneHidden {
@@ -584,7 +584,7 @@ func (e *Extractor[T]) grams(net *ntk.Network[T], p1, p2 *ntk.Pass[T], x12, dd, 
 		}
 		prod := x12
 		if l > 0 {
-			if err := gram(p1.A[l], p2.A[l], aa, same); err != nil {
+			if err := extractGram(p1.A[l], p2.A[l], aa, same); err != nil {
 				return tp, err
 			}
 			prod = aa
@@ -605,12 +605,12 @@ func (e *Extractor[T]) grams(net *ntk.Network[T], p1, p2 *ntk.Pass[T], x12, dd, 
 			}
 		}
 	}
-	err = gram(p1.A[net.Depth], p2.A[net.Depth], aa, same)
+	err = extractGram(p1.A[net.Depth], p2.A[net.Depth], aa, same)
 	return tp, err
 }
 
 // gram sets c = a·bᵀ, by the symmetric Gram product when same.
-func gram[T linalg.Float](a, b, c linalg.Matrix[T], same bool) error {
+func extractGram[T linalg.Float](a, b, c linalg.Matrix[T], same bool) error {
 	if same {
 		return linalg.Gram(a, c)
 	}
@@ -621,7 +621,7 @@ func gram[T linalg.Float](a, b, c linalg.Matrix[T], same bool) error {
 // hidden layers l = 0…Depth−1 (the output layer's is 1), by
 // back-propagating a cotangent of 1 per sample without summing. *buf
 // holds the matrices between calls.
-func deltas[T linalg.Float](net *ntk.Network[T], p *ntk.Pass[T], buf *[]linalg.Matrix[T]) ([]linalg.Matrix[T], error) {
+func extractDeltas[T linalg.Float](net *ntk.Network[T], p *ntk.Pass[T], buf *[]linalg.Matrix[T]) ([]linalg.Matrix[T], error) {
 	n := len(p.F)
 	if len(*buf) != net.Depth+1 || (*buf)[net.Depth].Rows != n || (net.Depth > 0 && (*buf)[0].Cols != net.Width) {
 		*buf = make([]linalg.Matrix[T], net.Depth+1)
@@ -728,10 +728,10 @@ func (e *Extractor[T]) Report() (*ExtractReport, error) {
 	bt, bs := e.Offset()
 	r := &ExtractReport{Step: e.step, T: e.t - e.t0,
 		TrainNN: append([]float64(nil), e.g...), TrainKM: e.machine(e.acc, e.n, bt)}
-	r.TrainMaxAbs, r.TrainRMS = diffStats(r.TrainNN, r.TrainKM)
+	r.TrainMaxAbs, r.TrainRMS = extractDiff(r.TrainNN, r.TrainKM)
 	if e.nt > 0 {
 		r.TestNN, r.TestKM = append([]float64(nil), e.gt...), e.machine(e.accT, e.nt, bs)
-		r.TestMaxAbs, r.TestRMS = diffStats(r.TestNN, r.TestKM)
+		r.TestMaxAbs, r.TestRMS = extractDiff(r.TestNN, r.TestKM)
 	}
 	r.SignBreaks = append([]SignBreak(nil), e.breaks...)
 	return r, nil
@@ -751,7 +751,7 @@ func (e *Extractor[T]) machine(k []float64, rows int, b []float64) []float64 {
 }
 
 // diffStats returns max |a − b| and the root mean square of a − b.
-func diffStats(a, b []float64) (maxAbs, rms float64) {
+func extractDiff(a, b []float64) (maxAbs, rms float64) {
 	if len(a) == 0 {
 		return 0, 0
 	}

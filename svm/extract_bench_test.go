@@ -37,7 +37,7 @@ func BenchmarkExtract(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := newGD(net, x, y, Hinge, Mean, 0.001, "paper", true)
+	g, err := newNetGD(net, x, y, Hinge, Mean, 0.001, "paper", true)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,11 +7,11 @@ import (
 	"github.com/ntksvm/ntksvm/ntk"
 )
 
-// gd is a minimal full-batch (or minibatch) (sub)gradient-descent trainer
+// netGD is a minimal full-batch (or minibatch) (sub)gradient-descent trainer
 // of an ntk.Network, standing in for the network Stepper in these tests.
 // mode "paper" penalises λ/2‖W_last/√m‖², "theory" λ/2‖W_last − W_last,0‖²,
 // "none" nothing; with subtract the loss sees f − f₀.
-type gd[T linalg.Float] struct {
+type netGD[T linalg.Float] struct {
 	net      *ntk.Network[T]
 	x        linalg.Matrix[T]
 	y        []float64
@@ -29,8 +29,8 @@ type gd[T linalg.Float] struct {
 	t     float64
 }
 
-func newGD[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], y []float64, loss Loss, obj Objective, lambda float64, mode string, subtract bool) (*gd[T], error) {
-	g := &gd[T]{net: net, x: x, y: y, loss: loss, obj: obj, lambda: lambda, mode: mode, subtract: subtract}
+func newNetGD[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], y []float64, loss Loss, obj Objective, lambda float64, mode string, subtract bool) (*netGD[T], error) {
+	g := &netGD[T]{net: net, x: x, y: y, loss: loss, obj: obj, lambda: lambda, mode: mode, subtract: subtract}
 	p, err := net.Forward(x)
 	if err != nil {
 		return nil, err
@@ -46,7 +46,7 @@ func newGD[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], y []float64,
 }
 
 // step takes one step of size eta on batch (nil: all points).
-func (g *gd[T]) step(eta float64, batch []int) error {
+func (g *netGD[T]) step(eta float64, batch []int) error {
 	if err := g.net.ForwardInto(g.pass, g.x); err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func (g *gd[T]) step(eta float64, batch []int) error {
 
 // run observes the initial state, then takes steps of size eta, and
 // observes after every step k with k % every[o] == 0 for observer o.
-func (g *gd[T]) run(eta float64, steps int, obs []NetworkObserver[T], every []int) error {
+func (g *netGD[T]) run(eta float64, steps int, obs []NetworkObserver[T], every []int) error {
 	for _, o := range obs {
 		if err := o.Observe(g.net, g.t, nil); err != nil {
 			return err
@@ -133,8 +133,8 @@ func (g *gd[T]) run(eta float64, steps int, obs []NetworkObserver[T], every []in
 	return nil
 }
 
-// mustMatrix builds a matrix from rows.
-func mustMatrix[T linalg.Float](rows [][]float64) linalg.Matrix[T] {
+// extractMatrix builds a matrix from rows.
+func extractMatrix[T linalg.Float](rows [][]float64) linalg.Matrix[T] {
 	m := linalg.New[T](len(rows), len(rows[0]))
 	for i, r := range rows {
 		for j, v := range r {

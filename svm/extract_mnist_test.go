@@ -77,7 +77,7 @@ func TestExtractMNISTFigB2(t *testing.T) {
 		}
 		obs[i] = ex[i]
 	}
-	g, err := newGD(net, tr.X, y, Hinge, Mean, lambda, "paper", true)
+	g, err := newNetGD(net, tr.X, y, Hinge, Mean, lambda, "paper", true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,9 +9,9 @@ import (
 	"github.com/ntksvm/ntksvm/ntk"
 )
 
-// tinyData returns n points in R^d with ±1 labels (alternating) and a
+// extractData returns n points in R^d with ±1 labels (alternating) and a
 // test set of nt points.
-func tinyData(seed uint64, n, nt, d int) (x linalg.Matrix[float64], y []float64, xt linalg.Matrix[float64]) {
+func extractData(seed uint64, n, nt, d int) (x linalg.Matrix[float64], y []float64, xt linalg.Matrix[float64]) {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	x, xt = linalg.New[float64](n, d), linalg.New[float64](nt, d)
 	y = make([]float64, n)
@@ -33,7 +33,7 @@ func tinyData(seed uint64, n, nt, d int) (x linalg.Matrix[float64], y []float64,
 // X·Xᵀ, skipped output-layer Gram) against ntk's EmpiricalNTK, with biases
 // and two hidden layers, train×train and test×train.
 func TestExtractThetaMatchesEmpiricalNTK(t *testing.T) {
-	x, y, xt := tinyData(1, 7, 5, 4)
+	x, y, xt := extractData(1, 7, 5, 4)
 	net, err := ntk.NewNetwork[float64](4, 16, 2, 1.3, 0.4, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -75,10 +75,10 @@ func TestExtractThetaMatchesEmpiricalNTK(t *testing.T) {
 // steps steps, with one Extractor per stride, and returns their reports.
 func extractRun(t *testing.T, cfg ExtractConfig, mode string, lambda, eta float64, steps int, strides []int, smooth bool) []*ExtractReport {
 	t.Helper()
-	x, y, xt := tinyData(2, 10, 6, 3)
+	x, y, xt := extractData(2, 10, 6, 3)
 	width := 64
 	if smooth {
-		x, y, xt = coneData(10, 6)
+		x, y, xt = extractConeData(10, 6)
 		width = 256
 	}
 	net, err := ntk.NewNetwork[float64](x.Cols, width, 1, 1, 0, 5)
@@ -86,9 +86,9 @@ func extractRun(t *testing.T, cfg ExtractConfig, mode string, lambda, eta float6
 		t.Fatal(err)
 	}
 	if smooth {
-		gateMargin(net, x, xt, 0.3)
+		extractGateMargin(net, x, xt, 0.3)
 	}
-	g, err := newGD(net, x, y, cfg.Loss, cfg.Objective, lambda, mode, cfg.SubtractInit)
+	g, err := newNetGD(net, x, y, cfg.Loss, cfg.Objective, lambda, mode, cfg.SubtractInit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,9 +112,9 @@ func extractRun(t *testing.T, cfg ExtractConfig, mode string, lambda, eta float6
 	return reps
 }
 
-// coneData returns points in the plane at angles in [40°, 50°] with
+// extractConeData returns points in the plane at angles in [40°, 50°] with
 // alternating ±1 labels, and a test set in the same cone.
-func coneData(n, nt int) (x linalg.Matrix[float64], y []float64, xt linalg.Matrix[float64]) {
+func extractConeData(n, nt int) (x linalg.Matrix[float64], y []float64, xt linalg.Matrix[float64]) {
 	rng := rand.New(rand.NewPCG(4, 9))
 	pt := func(m linalg.Matrix[float64], i int) {
 		a := (40 + 10*rng.Float64()) * math.Pi / 180
@@ -133,10 +133,10 @@ func coneData(n, nt int) (x linalg.Matrix[float64], y []float64, xt linalg.Matri
 	return x, y, xt
 }
 
-// gateMargin redraws first-layer rows until every hidden unit's
+// extractGateMargin redraws first-layer rows until every hidden unit's
 // pre-activation on every input has |cos(w, x)| ≥ margin, so that no ReLU
 // gate flips during a short run and Θ̂(w_t) is smooth in t.
-func gateMargin(net *ntk.Network[float64], x, xt linalg.Matrix[float64], margin float64) {
+func extractGateMargin(net *ntk.Network[float64], x, xt linalg.Matrix[float64], margin float64) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	ok := func(w []float64, m linalg.Matrix[float64]) bool {
 		for i := range m.Rows {
@@ -156,9 +156,9 @@ func gateMargin(net *ntk.Network[float64], x, xt linalg.Matrix[float64], margin 
 	}
 }
 
-// smoothCfg is a smooth loss (logistic) with the paper's penalty on
+// extractSmoothCfg is a smooth loss (logistic) with the paper's penalty on
 // f − f₀ outputs, so b = −(1 − e^{−λT})f₀ is exercised.
-func smoothCfg(width int, lambda float64) ExtractConfig {
+func extractSmoothCfg(width int, lambda float64) ExtractConfig {
 	rate, _ := DecayRate("paper", lambda, width)
 	return ExtractConfig{Loss: Logistic, Objective: Sum, Decay: rate, Target: DecayToZero, SubtractInit: true}
 }
@@ -167,14 +167,14 @@ func smoothCfg(width int, lambda float64) ExtractConfig {
 // gradient flow) every h = r·η for several r, and measures the quadrature
 // error alone: the kernel machine integrated at stride r against the one
 // integrated at every step. With no ReLU gate flipping during the run
-// (gateMargin), Θ̂(w_t) is smooth in t and the trapezoid rule is second
+// (extractGateMargin), Θ̂(w_t) is smooth in t and the trapezoid rule is second
 // order: halving h quarters the error. (With gates flipping, Θ̂(w_t)
 // jumps and the order drops towards 1; see TestExtractStepHalving for the
 // error against the network itself.)
 func TestExtractTrapezoidOrder(t *testing.T) {
 	const eta, steps = 1.0 / 512, 512
 	strides := []int{1, 4, 8, 16, 32}
-	reps := extractRun(t, smoothCfg(256, 50), "paper", 50, eta, steps, strides, true)
+	reps := extractRun(t, extractSmoothCfg(256, 50), "paper", 50, eta, steps, strides, true)
 	var errs []float64
 	for i, r := range reps {
 		errs = append(errs, max(r.TrainMaxAbs, r.TestMaxAbs))
@@ -188,8 +188,8 @@ func TestExtractTrapezoidOrder(t *testing.T) {
 	// the one integrated at every step.
 	var q []float64
 	for i := 1; i < len(reps); i++ {
-		d, _ := diffStats(reps[i].TrainKM, reps[0].TrainKM)
-		dt, _ := diffStats(reps[i].TestKM, reps[0].TestKM)
+		d, _ := extractDiff(reps[i].TrainKM, reps[0].TrainKM)
+		dt, _ := extractDiff(reps[i].TestKM, reps[0].TestKM)
 		q = append(q, max(d, dt))
 	}
 	for i := 1; i < len(q); i++ {
@@ -212,7 +212,7 @@ func TestExtractStepHalving(t *testing.T) {
 	var errs []float64
 	for _, steps := range []int{64, 128, 256, 512} {
 		eta := T / float64(steps)
-		r := extractRun(t, smoothCfg(64, 20), "paper", 20, eta, steps, []int{1}, false)[0]
+		r := extractRun(t, extractSmoothCfg(64, 20), "paper", 20, eta, steps, []int{1}, false)[0]
 		errs = append(errs, max(r.TrainMaxAbs, r.TestMaxAbs))
 		t.Logf("η = T/%d: max|f − (Ka+b)| %.3e", steps, errs[len(errs)-1])
 		if k := len(errs); k > 1 {
@@ -229,7 +229,7 @@ func TestExtractStepHalving(t *testing.T) {
 // model): with f − f₀ outputs (so b = 0), f_T = (I − e^{−2Θ̂₀T})y on the
 // training points and Θ̂₀(x*, X)Θ̂₀⁻¹(I − e^{−2Θ̂₀T})y on test points.
 func TestExtractKernelRegression(t *testing.T) {
-	x, _, xt := tinyData(3, 6, 4, 3)
+	x, _, xt := extractData(3, 6, 4, 3)
 	y := []float64{0.3, -0.5, 0.8, -0.2, 0.6, -0.7}
 	net, err := ntk.NewNetwork[float64](3, 4096, 1, 1, 0, 11)
 	if err != nil {
@@ -242,7 +242,7 @@ func TestExtractKernelRegression(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := newGD(net, x, y, Squared, Sum, 0, "none", true)
+	g, err := newNetGD(net, x, y, Squared, Sum, 0, "none", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,8 +278,8 @@ func TestExtractKernelRegression(t *testing.T) {
 			wantT[i] += th0t.At(i, j) * coef[j]
 		}
 	}
-	d, _ := diffStats(r.TrainKM, want)
-	dt, _ := diffStats(r.TestKM, wantT)
+	d, _ := extractDiff(r.TrainKM, want)
+	dt, _ := extractDiff(r.TestKM, wantT)
 	t.Logf("T = %g: max|KM − kernel regression| train %.2e test %.2e; max|NN − KM| train %.2e test %.2e; sign breaks %d",
 		T, d, dt, r.TrainMaxAbs, r.TestMaxAbs, len(r.SignBreaks))
 	if d > 5e-3 || dt > 5e-3 || r.TrainMaxAbs > 5e-3 || r.TestMaxAbs > 5e-3 {
@@ -295,7 +295,7 @@ func TestExtractKernelRegression(t *testing.T) {
 // target and its l' = 2(f − y) turns from negative to positive; the
 // detector must name it.
 func TestExtractSignBreak(t *testing.T) {
-	x := mustMatrix[float64]([][]float64{{1, 0.1}, {1, -0.1}})
+	x := extractMatrix[float64]([][]float64{{1, 0.1}, {1, -0.1}})
 	y := []float64{0.5, 1.5}
 	net, err := ntk.NewNetwork[float64](2, 256, 1, 1, 0, 2)
 	if err != nil {
@@ -305,7 +305,7 @@ func TestExtractSignBreak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := newGD(net, x, y, Squared, Sum, 0, "none", true)
+	g, _ := newNetGD(net, x, y, Squared, Sum, 0, "none", true)
 	if err := g.run(0.01, 300, []NetworkObserver[float64]{e}, []int{1}); err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +325,7 @@ func TestExtractSignBreak(t *testing.T) {
 // mode the same points break the representation (their |l'| is kept at 1)
 // and are reported.
 func TestExtractHingeMargin(t *testing.T) {
-	x, y, xt := tinyData(6, 12, 5, 3)
+	x, y, xt := extractData(6, 12, 5, 3)
 	var reps [2]*ExtractReport
 	for k, authors := range []bool{false, true} {
 		net, _ := ntk.NewNetwork[float64](3, 128, 1, 1, 0, 8)
@@ -335,7 +335,7 @@ func TestExtractHingeMargin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, _ := newGD(net, x, y, Hinge, Mean, 0.1, "paper", true)
+		g, _ := newNetGD(net, x, y, Hinge, Mean, 0.1, "paper", true)
 		if err := g.run(0.05, 400, []NetworkObserver[float64]{e}, []int{1}); err != nil {
 			t.Fatal(err)
 		}
@@ -364,19 +364,19 @@ func TestExtractHingeMargin(t *testing.T) {
 	}
 }
 
-// minibatchRun trains a network of type T by minibatch SGD (mean
+// extractMinibatchRun trains a network of type T by minibatch SGD (mean
 // logistic loss, batches of 3 from a BatchStream) to time 2 in steps
 // steps, observing each state with the batch of the step taken from it
 // under the Left rule, and returns max|NN − KM| on the training points.
-func minibatchRun[T linalg.Float](t *testing.T, steps int, rule Quadrature) float64 {
-	x64, y, xt64 := coneData(12, 1)
+func extractMinibatchRun[T linalg.Float](t *testing.T, steps int, rule Quadrature) float64 {
+	x64, y, xt64 := extractConeData(12, 1)
 	x := linalg.New[T](x64.Rows, x64.Cols)
 	for i := range x.Data {
 		x.Data[i] = T(x64.Data[i])
 	}
 	eta := 2 / float64(steps)
 	net64, _ := ntk.NewNetwork[float64](2, 256, 1, 1, 0, 4)
-	gateMargin(net64, x64, xt64, 0.3)
+	extractGateMargin(net64, x64, xt64, 0.3)
 	net, _ := ntk.NewNetwork[T](2, 256, 1, 1, 0, 4)
 	for l := range net.W {
 		for i, v := range net64.W[l].Data {
@@ -388,7 +388,7 @@ func minibatchRun[T linalg.Float](t *testing.T, steps int, rule Quadrature) floa
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := newGD(net, x, y, Logistic, Mean, 1, "paper", true)
+	g, _ := newNetGD(net, x, y, Logistic, Mean, 1, "paper", true)
 	bs, _ := NewBatchStream(len(y), 3, 1)
 	batch, _ := bs.Next()
 	if err := e.Observe(net, 0, batch); err != nil {
@@ -412,14 +412,14 @@ func minibatchRun[T linalg.Float](t *testing.T, steps int, rule Quadrature) floa
 
 // TestExtractMinibatch: with the Left rule and each step's batch the
 // machine follows a minibatch SGD run to first order in η (the error
-// halves with η; no ReLU gate flips, see gateMargin, whose kinks make
+// halves with η; no ReLU gate flips, see extractGateMargin, whose kinks make
 // the observed order noisy). The Trapezoid rule pairs the integrands of
 // two different batches and does not converge for SGD. A float32 network
 // gets the same machine up to its rounding.
 func TestExtractMinibatch(t *testing.T) {
 	var errs []float64
 	for _, steps := range []int{100, 200, 400} {
-		errs = append(errs, minibatchRun[float64](t, steps, Left))
+		errs = append(errs, extractMinibatchRun[float64](t, steps, Left))
 		t.Logf("η = 2/%d: max|NN − KM| %.3e", steps, errs[len(errs)-1])
 		if k := len(errs); k > 1 {
 			if ratio := errs[k-2] / errs[k-1]; ratio < 1.7 || ratio > 2.5 {
@@ -427,12 +427,12 @@ func TestExtractMinibatch(t *testing.T) {
 			}
 		}
 	}
-	e32 := minibatchRun[float32](t, 100, Left)
+	e32 := extractMinibatchRun[float32](t, 100, Left)
 	t.Logf("float32 network, η = 2/100: max|NN − KM| %.3e", e32)
 	if e32 > 1.5*errs[0] {
 		t.Errorf("float32: %.3g, float64: %.3g", e32, errs[0])
 	}
-	tz := minibatchRun[float64](t, 400, Trapezoid)
+	tz := extractMinibatchRun[float64](t, 400, Trapezoid)
 	t.Logf("Trapezoid rule, η = 2/400: max|NN − KM| %.3e", tz)
 	if tz < 3*errs[2] {
 		t.Errorf("Trapezoid on SGD: %.3g, Left: %.3g", tz, errs[2])
@@ -446,12 +446,12 @@ func TestExtractMinibatch(t *testing.T) {
 // for a decay toward f₀) misses by far more, and does not improve with
 // width.
 func TestExtractTheoryMode(t *testing.T) {
-	x, y, xt := tinyData(10, 8, 4, 3)
+	x, y, xt := extractData(10, 8, 4, 3)
 	for _, width := range []int{64, 1024} {
 		net, _ := ntk.NewNetwork[float64](3, width, 1, 1, 0, 6)
 		rate, _ := DecayRate("theory", 0.5, width)
 		e, _ := NewExtractor(x, y, xt, ExtractConfig{Loss: Logistic, Objective: Sum, Decay: rate, Target: DecayToInit, SubtractInit: true})
-		g, _ := newGD(net, x, y, Logistic, Sum, 0.5, "theory", true)
+		g, _ := newNetGD(net, x, y, Logistic, Sum, 0.5, "theory", true)
 		if err := g.run(0.01, 200, []NetworkObserver[float64]{e}, []int{1}); err != nil {
 			t.Fatal(err)
 		}
@@ -461,7 +461,7 @@ func TestExtractTheoryMode(t *testing.T) {
 		for i := range b {
 			withoutB[i] = r.TrainKM[i] - b[i]
 		}
-		miss, _ := diffStats(r.TrainNN, withoutB)
+		miss, _ := extractDiff(r.TrainNN, withoutB)
 		t.Logf("m = %d: max|NN − KM| train %.3e test %.3e; with b = 0 instead: %.3e", width, r.TrainMaxAbs, r.TestMaxAbs, miss)
 		if r.TrainMaxAbs > 0.01 || r.TestMaxAbs > 0.01 {
 			t.Errorf("m = %d: max|NN − KM| = %.3g, %.3g", width, r.TrainMaxAbs, r.TestMaxAbs)
@@ -474,7 +474,7 @@ func TestExtractTheoryMode(t *testing.T) {
 
 // TestExtractErrors: bad input gives errors, not panics.
 func TestExtractErrors(t *testing.T) {
-	x, y, xt := tinyData(1, 4, 2, 3)
+	x, y, xt := extractData(1, 4, 2, 3)
 	ok := ExtractConfig{Loss: Hinge, Objective: Mean}
 	for name, c := range map[string]ExtractConfig{
 		"loss":      {Objective: Mean},

@@ -16,6 +16,10 @@ import (
 // interleaved in every iteration, so machine load hits both alike, and
 // the ratio is reported as observe/step.
 func BenchmarkExtract(b *testing.B) {
+	b.Run("dtype=float64/n=1000,d=784,m=100", benchmarkExtract)
+}
+
+func benchmarkExtract(b *testing.B) {
 	const n, d, m = 1000, 784, 100
 	rng := rand.New(rand.NewPCG(1, 1))
 	x := linalg.New[float64](n, d)

@@ -28,7 +28,7 @@
 // the batches it is handed, evaluates it (the objective, the outputs on
 // the training and held-out points) and saves or restores its state; the
 // KernelStepper is the kernel machine of App. A.1 (eq. 16 and its
-// minibatch form), and a network trainer elsewhere is another Stepper. A
+// minibatch form), and NetworkStepper is another. A
 // Driver owns what the trainers share: one BatchStream (or the full
 // batch), the step size (constant, or Pegasos' 1/(λt)), the time t = Σ η,
 // the log-spaced evaluations (LogSteps; an evaluation at a step comes
@@ -39,6 +39,18 @@
 // driver's position, the stream's state and every stepper's state, and a
 // run resumed from it (Driver.LoadState) is bit-identical to an
 // uninterrupted one. Train is a KernelStepper under a Driver.
+//
+// # Networks as kernel machines
+//
+// Extractor observes a network's training run (any loss, full batch or
+// minibatch, float32 or float64) and accumulates the kernel of Theorem 4.1,
+// K_T(x, xᵢ) = e^{−λT}∫₀ᵀ s·|l'ᵢ(t)|·Θ̂(w_t; x, xᵢ)·e^{λt} dt, with the
+// weights aᵢ = −sign(l'ᵢ(0)) and offset b, so that the network equals
+// K_T a + b; it reports the difference and every point where the theorem's
+// sign assumption breaks. GeneralizationBound turns that machine into the
+// bound of Appendix B (Lemmas B.1 and B.2), with a ramp loss, a union bound
+// over a grid of RKHS norms, and the choices of the authors' script
+// generalization.py for comparison.
 //
 // The package reads and writes through io.Reader and io.Writer; opening,
 // naming and atomically replacing files is the caller's job (the one

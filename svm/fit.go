@@ -263,6 +263,8 @@ type FitResult struct {
 	Info    FitInfo
 	Dual    *DualResult // the exact dual solve; nil otherwise
 	Train   *Result     // the subgradient run; nil otherwise
+	// Warnings are problems that did not stop the fit (see CheckGram).
+	Warnings []string
 }
 
 // FitHooks are the optional observers of a subgradient fit (ignored by
@@ -279,7 +281,8 @@ type FitHooks struct {
 // with λ converted to the sum objective (SumLambda), or the subgradient
 // trainer Train. Every solver stops at ctx's cancellation with ctx's
 // error. The labels are checked against the machine's loss (±1 for
-// classification) and the configuration by Validate.
+// classification), the configuration by Validate and the Gram by
+// CheckGram.
 func Fit(ctx context.Context, k KernelMatrix, y []float64, cfg FitConfig, hooks FitHooks) (*FitResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -292,9 +295,12 @@ func Fit(ctx context.Context, k KernelMatrix, y []float64, cfg FitConfig, hooks 
 	if err := checkLabels(loss, y); err != nil {
 		return nil, err
 	}
+	warning, err := CheckGram(k)
+	if err != nil {
+		return nil, err
+	}
 	t0 := time.Now()
 	var res *FitResult
-	var err error
 	switch {
 	case cfg.Solver == SolverExact && cfg.Machine == MachineKRR:
 		res, err = fitKRR(ctx, k, y, cfg)
@@ -307,6 +313,9 @@ func Fit(ctx context.Context, k KernelMatrix, y []float64, cfg FitConfig, hooks 
 		return nil, err
 	}
 	res.Info.Seconds = time.Since(t0).Seconds()
+	if warning != "" {
+		res.Warnings = append(res.Warnings, warning)
+	}
 	return res, nil
 }
 
@@ -359,4 +368,31 @@ func fitSubgradient(ctx context.Context, k KernelMatrix, y []float64, cfg FitCon
 // logistic). The error names the first bad row and its value.
 func CheckLabels(m Machine, y []float64) error {
 	return checkLabels(m.Loss(0), y)
+}
+
+// CheckGram checks a training Gram for degenerate values before a fit,
+// looking at its diagonal (for a positive semi-definite K,
+// |K_ij| ≤ √(K_ii·K_jj), so a finite diagonal bounds every entry): a NaN
+// or infinite K_ii (the kernel overflowed: inputs too large) or a zero
+// diagonal (the kernel underflowed, e.g. at a large depth, or every input
+// is zero) is an error; a largest K_ii below 1e-30 gives a warning, as
+// such a kernel is close to the end of the float32 range and its machine
+// to numerical noise.
+func CheckGram(k KernelMatrix) (warning string, err error) {
+	n, _ := k.Dims()
+	var top float64
+	for i := range n {
+		v := k.At(i, i)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return "", inputErr("K[%d, %d] is %v: the kernel overflows (inputs too large; rescale them)", i, i, v)
+		}
+		top = max(top, math.Abs(v))
+	}
+	switch {
+	case n > 0 && top == 0:
+		return "", inputErr("the kernel is 0 on every training point (it underflows: depth too large for σ_w, or all inputs are zero)")
+	case n > 0 && top < 1e-30:
+		return fmt.Sprintf("the kernel is at most %.3g on the training points: it nearly underflows, results may be numerical noise", top), nil
+	}
+	return "", nil
 }

@@ -175,3 +175,37 @@ func TestFitMatchesSolvers(t *testing.T) {
 		t.Errorf("cancelled KRR: %v", err)
 	}
 }
+
+func TestCheckGram(t *testing.T) {
+	mk := func(d ...float64) KernelMatrix {
+		x := linalg.New[float64](len(d), len(d))
+		for i, v := range d {
+			x.Set(i, i, v)
+		}
+		return NewDense(x)
+	}
+	for _, tc := range []struct {
+		diag       []float64
+		warn, fail bool
+	}{
+		{[]float64{1, 2}, false, false},
+		{[]float64{0, 2}, false, false},
+		{[]float64{1, math.Inf(1)}, false, true},
+		{[]float64{math.NaN(), 1}, false, true},
+		{[]float64{0, 0}, false, true},
+		{[]float64{1e-200, 0}, true, false},
+	} {
+		w, err := CheckGram(mk(tc.diag...))
+		if (w != "") != tc.warn || (err != nil) != tc.fail {
+			t.Errorf("diag %v: warning %q, error %v", tc.diag, w, err)
+		}
+	}
+	y := []float64{1, -1}
+	if _, err := Fit(context.Background(), mk(0, 0), y, FitConfig{Machine: MachineKRR, Lambda: 1}, FitHooks{}); err == nil || !strings.Contains(err.Error(), "underflows") {
+		t.Errorf("zero Gram: %v", err)
+	}
+	r, err := Fit(context.Background(), mk(1e-200, 1e-200), y, FitConfig{Machine: MachineKRR, Lambda: 1}, FitHooks{})
+	if err != nil || len(r.Warnings) != 1 {
+		t.Errorf("tiny Gram: %v %v", r, err)
+	}
+}

@@ -64,17 +64,17 @@ type TrainRef struct {
 
 // Model is a trained kernel machine with what is needed to use it again.
 type Model struct {
-	Machine   string            `json:"machine"` // svm, svm2, svr, krr, logistic
-	Loss      string            `json:"loss"`
-	Epsilon   float64           `json:"epsilon,omitempty"`
-	Lambda    float64           `json:"lambda"`
-	Objective string            `json:"objective"`
-	Solver    string            `json:"solver"`
-	HasBias   bool              `json:"has_bias"`
-	Bias      float64           `json:"bias"`
-	Kernel    KernelSpec        `json:"kernel"`
-	Train     TrainRef          `json:"train"`
-	Fit       FitInfo           `json:"fit"` // the solver's settings and report
+	Machine   string     `json:"machine"` // svm, svm2, svr, krr, logistic
+	Loss      string     `json:"loss"`
+	Epsilon   float64    `json:"epsilon,omitempty"`
+	Lambda    float64    `json:"lambda"`
+	Objective string     `json:"objective"`
+	Solver    string     `json:"solver"`
+	HasBias   bool       `json:"has_bias"`
+	Bias      float64    `json:"bias"`
+	Kernel    KernelSpec `json:"kernel"`
+	Train     TrainRef   `json:"train"`
+	Fit       FitInfo    `json:"fit"` // the solver's settings and report
 	// Alpha are the kernel-expansion weights (Train.N of them).
 	Alpha []float64 `json:"-"`
 	// X holds the training inputs when Train.Embedded (Train.N×Train.D).

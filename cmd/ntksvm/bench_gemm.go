@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ntksvm/ntksvm/asm"
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
@@ -145,7 +146,7 @@ func runGemmBench(ctx context.Context, e *env, args []string) error {
 		p := peak[s.dtype]
 		row := gflopsRow{s.op, s.dtype, ks.Name(), c.threads, s.m, s.k, s.n, g, p, 100 * g / p, secs}
 		if c.json {
-			if err := writeJSONLine(e.stdout, row); err != nil {
+			if err := output.WriteJSONLine(e.stdout, row); err != nil {
 				return err
 			}
 			continue

@@ -8,8 +8,9 @@ import (
 	"time"
 
 	"github.com/ntksvm/ntksvm/asm"
+	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/linalg"
-	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/ntk"
 )
 
@@ -110,7 +111,7 @@ func ntkBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, d,
 	var x linalg.Matrix[T]
 	data := "random"
 	if mo.set {
-		train, _, err := loadBinary[T](e, &mnistFlags{dir: mo.dir}, 0, 1, mnist.Options{})
+		train, _, err := dataset.LoadMNISTBinary[T](0, 1, dataset.Options{MNISTDir: mo.dir, Warn: e.stderr})
 		if err != nil {
 			return err
 		}
@@ -150,7 +151,7 @@ func ntkBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, d,
 	row := ntkBenchRow{Op: "ntk", N: n, D: d, Depth: depth, Dtype: dtypeName[T](), Threads: c.threads,
 		Impl: asm.Implementation(), Data: data, Seconds: secs, GemmSeconds: gemm, Ratio: secs / gemm}
 	if c.json {
-		return writeJSONLine(e.stdout, row)
+		return output.WriteJSONLine(e.stdout, row)
 	}
 	fmt.Fprintf(e.stdout, "NTK Gram %d×%d (d=%d, L=%d, %s, %s data), %d threads, kernels %s, median of %d:\n",
 		n, n, d, depth, row.Dtype, data, c.threads, row.Impl, c.runs)
@@ -277,7 +278,7 @@ func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, 
 		Impl: asm.Implementation(), Seconds: secs, GFlops: flops / secs / 1e9, GemmSeconds: gemm, GemmGFlops: flops / gemm / 1e9}
 	row.Pct = 100 * row.GFlops / row.GemmGFlops
 	if c.json {
-		return writeJSONLine(e.stdout, row)
+		return output.WriteJSONLine(e.stdout, row)
 	}
 	fmt.Fprintf(e.stdout, "forward+backward, %d→%s→1, batch %d, %s, %d threads, kernels %s, median of %d:\n",
 		d, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("%d×", m), depth), "×"), n, row.Dtype, c.threads, row.Impl, c.runs)

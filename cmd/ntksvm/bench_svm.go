@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/ntksvm/ntksvm/asm"
+	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
@@ -54,7 +56,8 @@ func runSVMBench(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "bench svm", "[--data random|mnist01] [--n N] [--lambda λ] [--no-solve] [--threads T] [--runs R] [--json]")
 	n := fs.Int("n", 12665, "Gram size for --data random")
 	dataName := fs.String("data", "random", "random (the L = 1 NTK of n uniform 64-d inputs) or mnist01 (the real L = 1 NTK of the 12,665 MNIST 0/1 training points)")
-	mf := addMNISTFlags(fs)
+	var df dataFlags
+	df.addMNIST(fs, e)
 	lambda := fs.Float64("lambda", 0.064, "λ of the exact SVM (sum objective, C = 1/λ)")
 	noSolve := fs.Bool("no-solve", false, "skip the exact SVM solves")
 	gap := fs.Float64("gap", 1e-3, "relative duality gap of the exact solves")
@@ -81,11 +84,11 @@ func runSVMBench(ctx context.Context, e *env, args []string) error {
 		return usageError("--data %q: want random or mnist01", *dataName)
 	}
 	if *dataName == "mnist01" {
-		ds, err := svmLoadData(e, "mnist01", svmDataFlags{mnist: mf}, 0)
+		ds, err := dataset.Load("mnist01", df.options(e, 0))
 		if err != nil {
 			return err
 		}
-		x, y, data = ds.x, ds.y, "ntk(mnist01)"
+		x, y, data = ds.X, ds.Y, "ntk(mnist01)"
 	} else {
 		rng := rand.New(rand.NewPCG(uint64(*n), 1))
 		x = linalg.New[float64](*n, 64)
@@ -103,19 +106,19 @@ func runSVMBench(ctx context.Context, e *env, args []string) error {
 			}
 		}
 	}
-	k64, err := svmKernel[float64](ctx, e, "Gram", nil, &x, ntk.DefaultParams(1), ntk.KindNTK)
+	k64, err := computeKernel[float64](ctx, e, "Gram", nil, &x, ntk.DefaultParams(1), ntk.KindNTK)
 	if err != nil {
 		return err
 	}
 	nn := k64.Rows
-	k32 := svmConvert[float32](k64)
+	k32 := convertMatrix[float32](k64)
 
 	var rows []svmBenchRow
 	emit := func(r svmBenchRow) error {
 		r.N, r.Threads, r.Impl, r.Data = nn, c.threads, asm.Implementation(), data
 		rows = append(rows, r)
 		if c.json {
-			return writeJSONLine(e.stdout, r)
+			return output.WriteJSONLine(e.stdout, r)
 		}
 		return nil
 	}

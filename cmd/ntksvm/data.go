@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/mnist"
 )
 
@@ -21,8 +21,8 @@ func init() {
 }
 
 const dataUsage = `Usage:
-  ntksvm data info [--mnist DIR]           show the MNIST files found, their sizes, class counts and checksums
-  ntksvm data fetch mnist [--mnist DIR] [--mirror URL]...
+  ntksvm data info [--mnist-dir DIR]         show the MNIST files found, their sizes, class counts and checksums
+  ntksvm data fetch mnist [--mnist-dir DIR] [--mirror URL]...
                                            download MNIST, verify it and store it in DIR
 
 DIR defaults to $` + mnist.EnvDir + `, else the user cache directory (ntksvm/mnist in it).
@@ -45,70 +45,15 @@ func runData(ctx context.Context, e *env, args []string) error {
 	return usageError("unknown data subcommand %q: want info or fetch", args[0])
 }
 
-// mnistFlags are the flags of every command that reads MNIST.
-type mnistFlags struct {
-	dir               string
-	allowNonCanonical bool
-}
-
-// addMNISTFlags registers --mnist and --allow-noncanonical on fs.
-func addMNISTFlags(fs *flag.FlagSet) *mnistFlags {
-	m := &mnistFlags{}
-	fs.StringVar(&m.dir, "mnist", "", "MNIST `directory` (default $"+mnist.EnvDir+", else the user cache directory)")
-	fs.BoolVar(&m.allowNonCanonical, "allow-noncanonical", false,
-		"use MNIST files whose content is not the canonical MNIST (prints a warning; results will not match the paper)")
-	return m
-}
-
-// locate returns the MNIST directory the flags select and where it came from.
-func (m *mnistFlags) locate() (string, mnist.Source, error) {
-	return mnist.Locate(m.dir)
-}
-
-// loadBinary loads the task "digit a against digit b" for both splits, as
-// mnist.LoadBinary does: files that are not the canonical MNIST are refused,
-// or with --allow-noncanonical used after a warning on e.stderr naming each.
-func loadBinary[T linalg.Float](e *env, m *mnistFlags, a, b int, opt mnist.Options) (train, test *mnist.Task[T], err error) {
-	dir, src, err := m.locate()
-	if err != nil {
-		return nil, nil, err
-	}
-	tr, te, err := mnist.Load(dir)
-	if errors.Is(err, mnist.ErrNotFound) {
-		return nil, nil, fmt.Errorf("%w (the directory comes from %s)", err, src)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, s := range []*mnist.Set{tr, te} {
-		if err := s.Verify(); err != nil {
-			if !m.allowNonCanonical {
-				return nil, nil, fmt.Errorf("%w (pass --allow-noncanonical to use these files anyway)", err)
-			}
-			for _, info := range []*mnist.FileInfo{&s.Images.Info, &s.Labels.Info} {
-				if p := info.Problem(); p != "" {
-					fmt.Fprintf(e.stderr, "WARNING: %s; results will not reproduce the paper\n", p)
-				}
-			}
-		}
-	}
-	if train, err = mnist.Binary[T](tr, a, b, opt); err != nil {
-		return nil, nil, err
-	}
-	if test, err = mnist.Binary[T](te, a, b, opt); err != nil {
-		return nil, nil, err
-	}
-	return train, test, nil
-}
-
 func runDataInfo(e *env, args []string) error {
-	fs := newFlagSet(e, "data info", "[--mnist DIR]")
-	mf := &mnistFlags{}
-	fs.StringVar(&mf.dir, "mnist", "", "MNIST `directory` (default $"+mnist.EnvDir+", else the user cache directory)")
+	fs := newFlagSet(e, "data info", "[--mnist-dir DIR]")
+	var dirFlag string
+	fs.StringVar(&dirFlag, "mnist-dir", "", "MNIST `directory` (default $"+mnist.EnvDir+", else the user cache directory)")
+	alias(fs, e, "mnist", "mnist-dir")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	dir, src, err := mf.locate()
+	dir, src, err := mnist.Locate(dirFlag)
 	if err != nil {
 		return err
 	}
@@ -170,7 +115,7 @@ func runDataInfo(e *env, args []string) error {
 			format = "gzip"
 		}
 		fmt.Fprintf(w, "%-13s %s\n%14s%s, %s, %s\n%14s%s; content sha256 %x\n",
-			f, info.Path, "", format, byteCount(info.Size), what, "", checksumText(info), info.SHA256)
+			f, info.Path, "", format, progress.ByteCount(info.Size), what, "", checksumText(info), info.SHA256)
 		if p := info.Problem(); p != "" {
 			problems = append(problems, p)
 		}
@@ -203,7 +148,7 @@ func runDataInfo(e *env, args []string) error {
 
 	switch {
 	case missing:
-		return fmt.Errorf("MNIST is incomplete in %s (from %s); to provide it, set %s=DIR, pass --mnist DIR, or run \"ntksvm data fetch mnist\"",
+		return fmt.Errorf("MNIST is incomplete in %s (from %s); to provide it, set %s=DIR, pass --mnist-dir DIR, or run \"ntksvm data fetch mnist\"",
 			dir, src, mnist.EnvDir)
 	case len(problems) > 0:
 		return fmt.Errorf("%d problem(s): %s", len(problems), strings.Join(problems, "; "))
@@ -223,14 +168,10 @@ func checksumText(info *mnist.FileInfo) string {
 	return info.Checksum.String()
 }
 
-// byteCount formats a size in bytes with SI units.
-func byteCount(n int64) string {
-	return (&progress{asBytes: true}).count(n)
-}
-
 func runDataFetch(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "data fetch", "mnist [--mnist DIR] [--mirror URL]...")
-	dirFlag := fs.String("mnist", "", "directory to store MNIST in (default $"+mnist.EnvDir+", else the user cache directory)")
+	fs := newFlagSet(e, "data fetch", "mnist [--mnist-dir DIR] [--mirror URL]...")
+	dirFlag := fs.String("mnist-dir", "", "directory to store MNIST in (default $"+mnist.EnvDir+", else the user cache directory)")
+	alias(fs, e, "mnist", "mnist-dir")
 	var mirrors []string
 	fs.Func("mirror", "base `URL` to download from, tried in order; repeatable (default: "+strings.Join(mnist.Mirrors, ", ")+")",
 		func(s string) error {
@@ -269,7 +210,7 @@ func runDataFetch(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "fetching MNIST into %s (from %s)\n", dir, src)
-	var cur *progress
+	var cur *progress.Bar
 	finish := func() {
 		if cur != nil {
 			cur.Done()
@@ -281,7 +222,7 @@ func runDataFetch(ctx context.Context, e *env, args []string) error {
 		Progress: func(f mnist.File, url string, done, total int64) {
 			if done == 0 {
 				finish()
-				cur = newProgress(e, f.Name()+".gz", total).bytes() // the log lines name the mirror
+				cur = progress.New(e.stderr, e.isTerminal, f.Name()+".gz", total).Bytes() // the log lines name the mirror
 			}
 			cur.Set(done)
 			if done == total {
@@ -299,7 +240,7 @@ func runDataFetch(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "MNIST is in %s; all four files verified\n", dir)
 	if src == mnist.SourceFlag {
-		fmt.Fprintf(e.stdout, "set %s=%s, or pass --mnist %s, to use it\n", mnist.EnvDir, dir, dir)
+		fmt.Fprintf(e.stdout, "set %s=%s, or pass --mnist-dir %s, to use it\n", mnist.EnvDir, dir, dir)
 	}
 	return nil
 }

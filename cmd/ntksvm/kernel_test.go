@@ -102,7 +102,7 @@ func TestKernelCommandErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"--out", out}, 2, "--train is required"},
+		{[]string{"--out", out}, 2, "--data is required"},
 		{[]string{"--train", good}, 2, "--out is required"},
 		{[]string{"--train", good, "--out", filepath.Join(dir, "K.txt")}, 2, ".npy"},
 		{[]string{"--train", good, "--out", out, "--depth", "0"}, 2, "depth"},

@@ -196,7 +196,7 @@ func TestTrainBadInput(t *testing.T) {
 		{[]string{"--data", data, "--out", out, "--machine", "svm3"}, 2, "--machine"},
 		{[]string{"--data", data, "--out", out, "--machine", "logistic"}, 2, "no exact solver"},
 		{[]string{"--data", data, "--out", out, "--solver", "subgradient", "--bias"}, 2, "--bias"},
-		{[]string{"--data", data, "--out", out, "--lambda", "0"}, 2, "--lambda > 0"},
+		{[]string{"--data", data, "--out", out, "--lambda", "0"}, 2, "--lambda 0: the exact solver needs λ > 0"},
 		{[]string{"--data", data, "--out", out, "--objective", "avg"}, 2, "objective"},
 		{[]string{"--data", data, "--out", out, "--depth", "0"}, 2, "depth"},
 		{[]string{"--data", data, "--out", out, "--precision", "float16"}, 2, "--precision"},

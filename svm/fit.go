@@ -375,9 +375,11 @@ func CheckLabels(m Machine, y []float64) error {
 // |K_ij| ≤ √(K_ii·K_jj), so a finite diagonal bounds every entry): a NaN
 // or infinite K_ii (the kernel overflowed: inputs too large) or a zero
 // diagonal (the kernel underflowed, e.g. at a large depth, or every input
-// is zero) is an error; a largest K_ii below 1e-30 gives a warning, as
-// such a kernel is close to the end of the float32 range and its machine
-// to numerical noise.
+// is zero) is an error; a largest K_ii below 1e-20 gives a warning: such
+// a kernel has nearly vanished (a ReLU network's kernel diagonal shrinks
+// by σ_w²/2 per layer, as E[relu(u)²] = Var(u)/2), is within a few orders of
+// magnitude of float32's underflow, and its machine's outputs are at the
+// level of rounding noise against any λ.
 func CheckGram(k KernelMatrix) (warning string, err error) {
 	n, _ := k.Dims()
 	var top float64
@@ -391,8 +393,9 @@ func CheckGram(k KernelMatrix) (warning string, err error) {
 	switch {
 	case n > 0 && top == 0:
 		return "", inputErr("the kernel is 0 on every training point (it underflows: depth too large for σ_w, or all inputs are zero)")
-	case n > 0 && top < 1e-30:
-		return fmt.Sprintf("the kernel is at most %.3g on the training points: it nearly underflows, results may be numerical noise", top), nil
+	case n > 0 && top < 1e-20:
+		return fmt.Sprintf("the kernel is at most %.3g on the training points: it has nearly vanished "+
+			"(a ReLU kernel shrinks by σ_w²/2 per layer; σ_w = √2 keeps its scale), results may be numerical noise", top), nil
 	}
 	return "", nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 
@@ -59,15 +60,31 @@ func runDataInfo(e *env, args []string) error {
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "MNIST directory: %s (from %s)\n", dir, src)
-
-	// Read the four files concurrently; report each, good or bad.
-	type result struct {
-		path string
-		im   *mnist.Images
-		lb   *mnist.Labels
-		err  error
+	res := readMNISTFiles(dir)
+	problems, missing := reportMNISTFiles(w, res)
+	problems = append(problems, reportMNISTSplits(w, res)...)
+	switch {
+	case missing:
+		return fmt.Errorf("MNIST is incomplete in %s (from %s); to provide it, set %s=DIR, pass --mnist-dir DIR, or run \"ntksvm data fetch mnist\"",
+			dir, src, mnist.EnvDir)
+	case len(problems) > 0:
+		return fmt.Errorf("%d problem(s): %s", len(problems), strings.Join(problems, "; "))
 	}
-	res := make([]result, len(mnist.Files))
+	fmt.Fprintln(w, "all four files are the canonical MNIST")
+	return nil
+}
+
+// mnistFile is one MNIST file as data info found it.
+type mnistFile struct {
+	path string
+	im   *mnist.Images
+	lb   *mnist.Labels
+	err  error
+}
+
+// readMNISTFiles reads the four files concurrently, in mnist.Files order.
+func readMNISTFiles(dir string) []mnistFile {
+	res := make([]mnistFile, len(mnist.Files))
 	var wg sync.WaitGroup
 	for i, f := range mnist.Files {
 		wg.Add(1)
@@ -85,9 +102,12 @@ func runDataInfo(e *env, args []string) error {
 		}()
 	}
 	wg.Wait()
+	return res
+}
 
-	var problems []string
-	missing := false
+// reportMNISTFiles prints each file, good or bad, and returns the problems
+// and whether a file is missing.
+func reportMNISTFiles(w io.Writer, res []mnistFile) (problems []string, missing bool) {
 	for i, f := range mnist.Files {
 		r := res[i]
 		var nf *mnist.NotFoundError
@@ -104,11 +124,9 @@ func runDataInfo(e *env, args []string) error {
 		var info *mnist.FileInfo
 		var what string
 		if r.im != nil {
-			info = &r.im.Info
-			what = fmt.Sprintf("%d images of %d×%d", r.im.Count, r.im.Rows, r.im.Cols)
+			info, what = &r.im.Info, fmt.Sprintf("%d images of %d×%d", r.im.Count, r.im.Rows, r.im.Cols)
 		} else {
-			info = &r.lb.Info
-			what = fmt.Sprintf("%d labels", len(r.lb.Values))
+			info, what = &r.lb.Info, fmt.Sprintf("%d labels", len(r.lb.Values))
 		}
 		format := "raw"
 		if info.Gzip {
@@ -120,7 +138,12 @@ func runDataInfo(e *env, args []string) error {
 			problems = append(problems, p)
 		}
 	}
+	return problems, missing
+}
 
+// reportMNISTSplits prints the class counts of each split whose files
+// were read, and returns the problems found.
+func reportMNISTSplits(w io.Writer, res []mnistFile) (problems []string) {
 	var sets [2]*mnist.Set
 	for k, s := range []mnist.Split{mnist.Train, mnist.Test} {
 		im, lb := res[2*k].im, res[2*k+1].lb
@@ -134,9 +157,8 @@ func runDataInfo(e *env, args []string) error {
 			continue
 		}
 		sets[k] = &mnist.Set{Split: s, Images: im, Labels: lb}
-		c := sets[k].Counts()
 		var parts []string
-		for d, n := range c {
+		for d, n := range sets[k].Counts() {
 			parts = append(parts, fmt.Sprintf("%d:%d", d, n))
 		}
 		fmt.Fprintf(w, "%-5s %6d examples; per class %s\n", s, sets[k].Len(), strings.Join(parts, " "))
@@ -145,16 +167,7 @@ func runDataInfo(e *env, args []string) error {
 		ctr, cte := sets[0].Counts(), sets[1].Counts()
 		fmt.Fprintf(w, "paper task 0 vs 1: %d train, %d test\n", ctr[0]+ctr[1], cte[0]+cte[1])
 	}
-
-	switch {
-	case missing:
-		return fmt.Errorf("MNIST is incomplete in %s (from %s); to provide it, set %s=DIR, pass --mnist-dir DIR, or run \"ntksvm data fetch mnist\"",
-			dir, src, mnist.EnvDir)
-	case len(problems) > 0:
-		return fmt.Errorf("%d problem(s): %s", len(problems), strings.Join(problems, "; "))
-	}
-	fmt.Fprintln(w, "all four files are the canonical MNIST")
-	return nil
+	return problems
 }
 
 // checksumText describes a file's checksum status for data info.
@@ -181,29 +194,8 @@ func runDataFetch(ctx context.Context, e *env, args []string) error {
 			mirrors = append(mirrors, s)
 			return nil
 		})
-	// Accept both "fetch mnist --flags" and "fetch --flags mnist".
-	named := len(args) > 0 && args[0] == "mnist"
-	if named {
-		args = args[1:]
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError("%v", err)
-	}
-	rest := fs.Args()
-	if !named {
-		switch {
-		case len(rest) == 0:
-			return usageError("data fetch needs the dataset name: ntksvm data fetch mnist")
-		case rest[0] != "mnist":
-			return usageError("unknown dataset %q: only mnist can be fetched", rest[0])
-		}
-		rest = rest[1:]
-	}
-	if len(rest) > 0 {
-		return usageError("unexpected argument %q", rest[0])
+	if err := parseFetchArgs(fs, args); err != nil {
+		return err
 	}
 	dir, src, err := mnist.Locate(*dirFlag)
 	if err != nil {
@@ -241,6 +233,35 @@ func runDataFetch(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "MNIST is in %s; all four files verified\n", dir)
 	if src == mnist.SourceFlag {
 		fmt.Fprintf(e.stdout, "set %s=%s, or pass --mnist-dir %s, to use it\n", mnist.EnvDir, dir, dir)
+	}
+	return nil
+}
+
+// parseFetchArgs parses the arguments of "data fetch", accepting both
+// "fetch mnist --flags" and "fetch --flags mnist".
+func parseFetchArgs(fs *flag.FlagSet, args []string) error {
+	named := len(args) > 0 && args[0] == "mnist"
+	if named {
+		args = args[1:]
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError("%v", err)
+	}
+	rest := fs.Args()
+	if !named {
+		switch {
+		case len(rest) == 0:
+			return usageError("data fetch needs the dataset name: ntksvm data fetch mnist")
+		case rest[0] != "mnist":
+			return usageError("unknown dataset %q: only mnist can be fetched", rest[0])
+		}
+		rest = rest[1:]
+	}
+	if len(rest) > 0 {
+		return usageError("unexpected argument %q", rest[0])
 	}
 	return nil
 }

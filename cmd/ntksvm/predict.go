@@ -77,17 +77,24 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "predicted %d points in %.2fs\n", len(pred), time.Since(t0).Seconds())
+	return reportPredictions(e, ds, loss, pred, *out)
+}
+
+// reportPredictions prints the loss and accuracy (with labels) and writes
+// the outputs to out if it is not empty.
+func reportPredictions(e *env, ds *dataset.Set, loss svm.Loss, pred []float64, out string) error {
 	if ds.Y != nil {
 		printReport(e.stdout, ds.Name, loss, pred, ds.Y)
 	} else {
 		fmt.Fprintf(e.stdout, "%s: %d predictions (no labels)\n", ds.Name, len(pred))
 	}
-	if *out != "" {
-		if err := linalg.WriteNpyVector(*out, pred); err != nil { // atomic: temporary file and rename
-			return err
-		}
-		fmt.Fprintf(e.stderr, "wrote %s\n", *out)
+	if out == "" {
+		return nil
 	}
+	if err := linalg.WriteNpyVector(out, pred); err != nil { // atomic: temporary file and rename
+		return err
+	}
+	fmt.Fprintf(e.stderr, "wrote %s\n", out)
 	return nil
 }
 

@@ -148,3 +148,30 @@ func TestMessages(t *testing.T) {
 		t.Errorf("libsvm: %v %+v", err, s)
 	}
 }
+
+// TestRealMNIST loads the paper's task from $NTKSVM_MNIST_DIR: 12,665
+// training and 2,115 test points of 784 pixels. Without the data it skips,
+// or fails when $CI is set.
+func TestRealMNIST(t *testing.T) {
+	dir := os.Getenv(mnist.EnvDir)
+	if dir == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI is set but %s is not", mnist.EnvDir)
+		}
+		t.Skipf("%s not set", mnist.EnvDir)
+	}
+	tr, err := Load("mnist01", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	te, err := Load("mnist01-test", Options{First: 100, Standardize: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.X.Rows != 12665 || tr.X.Cols != 784 || te.X.Rows != 100 || te.Source != "mnist01-test" {
+		t.Errorf("train %d×%d, test %d×%d", tr.X.Rows, tr.X.Cols, te.X.Rows, te.X.Cols)
+	}
+	if err := tr.CheckLabels(svm.MachineSVM); err != nil {
+		t.Error(err)
+	}
+}

@@ -27,7 +27,7 @@ func TestReadmeOutputsIgnored(t *testing.T) {
 			patterns = append(patterns, strings.TrimPrefix(l, "/"))
 		}
 	}
-	outs := regexp.MustCompile(`--(?:out|log|export-libsvm)[ =]([^\s` + "`" + `|]+)`).FindAllStringSubmatch(string(readme), -1)
+	outs := regexp.MustCompile(`--(?:out|log|export-libsvm)[ =]([^\s`+"`"+`|]+)`).FindAllStringSubmatch(string(readme), -1)
 	if len(outs) == 0 {
 		t.Fatal("no output files found in the README")
 	}

@@ -44,6 +44,11 @@ func KRR(ctx context.Context, k KernelMatrix, y []float64, c float64) (*KernelMa
 	}
 	a := linalg.New[float64](n, n)
 	for i := range n {
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		k.RowTo(a.Row(i), i)
 		a.Data[i*n+i] += c
 	}

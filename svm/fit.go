@@ -95,6 +95,7 @@ type FieldError struct {
 	Reason string // e.g. "want a finite λ ≥ 0"
 }
 
+// Error returns "svm: Field = value: reason".
 func (e *FieldError) Error() string {
 	return fmt.Sprintf("svm: %s = %v: %s", e.Field, e.Value, e.Reason)
 }

@@ -114,14 +114,10 @@ func (f *trainFlags) fit(ctx context.Context, e *env, k, testK svm.KernelMatrix)
 	var table *output.Table
 	status := progress.NewStatus(e.stderr, e.isTerminal)
 	if f.cfg.Solver == svm.SolverSubgradient {
-		table = f.logTable()
+		table = output.NewTrainingLog(f.trackTrainIdx, f.trackTestIdx)
 		steps := f.cfg.TotalSteps(f.trainSet.X.Rows)
 		hooks.Log = func(p *svm.Progress) error {
-			row := []any{p.Step, p.T, p.Epoch, p.Objective, p.TrainLoss, p.TrainAcc, p.TestLoss, p.TestAcc}
-			for _, v := range append(p.TrainOut, p.TestOut...) {
-				row = append(row, v)
-			}
-			table.Row(row...)
+			output.AddProgress(table, p)
 			line := fmt.Sprintf("step %d/%d t=%g objective %.6g train loss %.5g acc %.4f", p.Step, steps, p.T, p.Objective, p.TrainLoss, p.TrainAcc)
 			if testK != nil {
 				line += fmt.Sprintf(" test loss %.5g acc %.4f", p.TestLoss, p.TestAcc)
@@ -142,18 +138,6 @@ func (f *trainFlags) fit(ctx context.Context, e *env, k, testK svm.KernelMatrix)
 		}
 	}
 	return res, nil
-}
-
-// logTable starts the --log CSV: one row per evaluation.
-func (f *trainFlags) logTable() *output.Table {
-	cols := []string{"step", "t", "epoch", "objective", "train_loss", "train_acc", "test_loss", "test_acc"}
-	for _, i := range f.trackTrainIdx {
-		cols = append(cols, fmt.Sprintf("train_out_%d", i))
-	}
-	for _, i := range f.trackTestIdx {
-		cols = append(cols, fmt.Sprintf("test_out_%d", i))
-	}
-	return output.NewTable(cols...)
 }
 
 // printFit prints the solver's report and warnings on stderr.

@@ -68,7 +68,10 @@ type SpecError struct {
 	Err  error
 }
 
+// Error returns the message of the underlying error.
 func (e *SpecError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the underlying error.
 func (e *SpecError) Unwrap() error { return e.Err }
 
 // IsMNIST reports whether spec names an MNIST split.

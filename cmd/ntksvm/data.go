@@ -22,7 +22,7 @@ func init() {
 }
 
 const dataUsage = `Usage:
-  ntksvm data info [--mnist-dir DIR]         show the MNIST files found, their sizes, class counts and checksums
+  ntksvm data info [--mnist-dir DIR]       show the MNIST files found, their sizes, class counts and checksums
   ntksvm data fetch mnist [--mnist-dir DIR] [--mirror URL]...
                                            download MNIST, verify it and store it in DIR
 

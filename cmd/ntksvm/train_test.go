@@ -317,4 +317,10 @@ func TestTrainMNIST(t *testing.T) {
 	if !strings.Contains(out, "(2115 points)") || !strings.Contains(out, "accuracy 99.") {
 		t.Errorf("predict output: %s", out)
 	}
+	// A version 1 model (typed metadata came with version 2): KRR on the
+	// first 2000 standardised points, as the version 1 program printed it.
+	code, out, errOut = runCLI(t, "predict", "--model", "../../svm/testdata/v1-krr-standardize.model", "--data", "mnist01-test")
+	if code != 0 || out != "mnist01-test: mean squared loss 0.712755, sign accuracy 99.8582% (2115 points)\n" {
+		t.Errorf("version 1 model: exit %d, %q, %s", code, out, errOut)
+	}
 }

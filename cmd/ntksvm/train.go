@@ -25,7 +25,8 @@ func init() {
 	})
 }
 
-// trainFlags are the flags of "ntksvm train".
+// trainFlags are the flags of "ntksvm train" and what check and load
+// derive from them.
 type trainFlags struct {
 	data                           dataFlags
 	kern                           kernelFlags
@@ -37,14 +38,18 @@ type trainFlags struct {
 	seed                           uint64
 	logFile, track, trackTest      string
 	test, out, export              string
-	set                            map[string]bool // flags given on the command line
-	trackTrainIdx, trackTestIdx    []int
-	params                         ntk.Params
-	kind                           ntk.Kind
-	trainSet, testSet              *dataset.Set
-	cfg                            svm.FitConfig
+
+	// Derived from the flags (runTrain, check).
+	set                         map[string]bool // flags given on the command line
+	cfg                         svm.FitConfig
+	params                      ntk.Params
+	kind                        ntk.Kind
+	trackTrainIdx, trackTestIdx []int
+	// Set by load.
+	trainSet, testSet *dataset.Set
 }
 
+// register adds the flags to fs.
 func (f *trainFlags) register(fs *flag.FlagSet, e *env) {
 	f.data.add(fs, e, "training data")
 	f.kern.add(fs)

@@ -50,6 +50,7 @@ type Kernel struct {
 	xn2   []float64   // ‖x_i‖₂
 	xn1   []float64   // ‖x_i‖₁
 	nb    [][]float64 // nb[h][i] = √Σ^{h+1}(x_i, x_i), h = 0…L−1
+	inb   [][]float64 // 1/nb[h][i], 0 where nb is 0
 	zn    []float64   // ‖z_k‖₂
 	both  bool        // intersect the two forms of Θ^{h+1} (not at L = 1 without Tight: the paper's bound)
 	out   []float64   // g(z_k)
@@ -128,9 +129,9 @@ func (c *Kernel) activeRows(km KernelMachine) {
 	c.xn2 = make([]float64, len(rows))
 	c.xn1 = make([]float64, len(rows))
 	sw2, sb2 := c.p.WeightStd*c.p.WeightStd, c.p.BiasStd*c.p.BiasStd
-	c.nb = make([][]float64, c.p.Depth)
+	c.nb, c.inb = make([][]float64, c.p.Depth), make([][]float64, c.p.Depth)
 	for h := range c.nb {
-		c.nb[h] = make([]float64, len(rows))
+		c.nb[h], c.inb[h] = make([]float64, len(rows)), make([]float64, len(rows))
 	}
 	for k, i := range rows {
 		r := c.x.Row(k)
@@ -143,6 +144,9 @@ func (c *Kernel) activeRows(km KernelMachine) {
 		s := sw2*c.xn2[k]*c.xn2[k]/float64(c.d) + sb2
 		for h := range c.nb {
 			c.nb[h][k] = math.Sqrt(s)
+			if s > 0 {
+				c.inb[h][k] = 1 / c.nb[h][k]
+			}
 			s = sw2*s/2 + sb2
 		}
 	}
@@ -248,7 +252,7 @@ func (c *Kernel) chunkBounds(sc *kernelScratch, geo *geometry, g []float64, j0 i
 	aL := math.Sqrt(sw2*(geo.nL*geo.nL*invd) + sb2)
 	aU := math.Sqrt(sw2*(geo.nU*geo.nU*invd) + sb2)
 	for h := range c.p.Depth {
-		c.reluLayer(sc, m, h, aL, aU, sw2, sb2, c.nb[h][j0:j0+m])
+		c.reluLayer(sc, m, h, aL, aU, sw2, sb2, c.nb[h][j0:j0+m], c.inb[h][j0:j0+m])
 		aL = math.Sqrt(sw2*aL*aL/2 + sb2)
 		aU = math.Sqrt(sw2*aU*aU/2 + sb2)
 	}
@@ -258,16 +262,32 @@ func (c *Kernel) chunkBounds(sc *kernelScratch, geo *geometry, g []float64, j0 i
 // R^h = Θ^h − Σ^h as propagated (sc.r; unused at h = 0, where R¹ = 0)
 // through ReLU layer h+1 and the next Dense layer, in place. [aL, aU] is the
 // interval of √Σ^h(x', x') and nb holds √Σ^h(x_i, x_i).
-func (c *Kernel) reluLayer(sc *kernelScratch, m, h int, aL, aU, sw2, sb2 float64, nb []float64) {
+func (c *Kernel) reluLayer(sc *kernelScratch, m, h int, aL, aU, sw2, sb2 float64, nb, inb []float64) {
 	sL, sU, tL, tU := sc.sL[:m], sc.sU[:m], sc.tL[:m], sc.tU[:m]
 	rL, rU, pL, pU := sc.rL[:m], sc.rU[:m], sc.pL[:m], sc.pU[:m]
-	for k, n := range nb {
-		pL[k] = rhoLo(sL[k], aL, aU, n)
-		pU[k] = rhoHi(sU[k], aL, aU, n)
+	// The correlation's ends (the paper's u^L, u^U): s/(a·nb) with a's
+	// lower end for s < 0 (resp. ≥ 0), as products with reciprocals: a zero
+	// norm gives ±Inf or NaN, which clampRho maps to ±1 or 0.
+	iaL, iaU := 1/aL, 1/aU
+	for k, ib := range inb {
+		s, ia := sL[k], iaU
+		if s < 0 {
+			ia = iaL
+		}
+		pL[k] = clampRho(s * ia * ib)
+		s, ia = sU[k], iaL
+		if s < 0 {
+			ia = iaU
+		}
+		pU[k] = clampRho(s * ia * ib)
 	}
 	acL, acU := sc.aL[:m], sc.aU[:m]
 	asm.Acos64(acL, pL)
 	asm.Acos64(acU, pU)
+	if h == c.p.Depth-1 && !c.both {
+		thetaOnly(tL, tU, pL, pU, acL, acU, nb, aL, aU, sw2, sb2)
+		return
+	}
 	const inv2pi = 1 / (2 * math.Pi)
 	for k, n := range nb {
 		uL, uU := pL[k], pU[k]
@@ -328,36 +348,33 @@ func mulNonneg(lo, hi, kL, kU float64) (float64, float64) {
 	return a, b
 }
 
-// rhoLo returns the smallest correlation s/(a·nb) over s ≥ sL and a in
-// [aL, aU] (the paper's u^L), clipped to [−1, 1]; 0 when nb is 0 (a
-// zero-norm side, the ntk package's convention).
-func rhoLo(sL, aL, aU, nb float64) float64 {
-	if nb == 0 {
-		return 0
+// thetaOnly is the last layer of reluLayer at L = 1 without Tight: the
+// paper's Θ^L, Θ^U from the correlation interval alone (eq. 63–64 and the
+// rules of App. H.1), with nothing kept for a next layer.
+func thetaOnly(tL, tU, pL, pU, acL, acU, nb []float64, aL, aU, sw2, sb2 float64) {
+	const inv2pi = 1 / (2 * math.Pi)
+	for k, n := range nb {
+		uL, uU := pL[k], pU[k]
+		hL := math.Sqrt(1-uL*uL) + 2*(math.Pi-acL[k])*uL
+		hU := math.Sqrt(1-uU*uU) + 2*(math.Pi-acU[k])*uU
+		hmin, hmax := min(hL, hU), max(hL, hU)
+		if uL <= uStar && uStar <= uU {
+			hmin = hStar
+		}
+		lo, hi := aU*hmin, aL*hmax
+		if hmin >= 0 {
+			lo = aL * hmin
+		}
+		if hmax >= 0 {
+			hi = aU * hmax
+		}
+		tL[k] = sw2*(n*lo*inv2pi) + sb2
+		tU[k] = sw2*(n*hi*inv2pi) + sb2
 	}
-	var q float64
-	if sL >= 0 {
-		q = sL / (aU * nb)
-	} else {
-		q = sL / (aL * nb)
-	}
-	return clampRho(q)
 }
 
-// rhoHi is rhoLo's mirror: the largest correlation over s ≤ sU.
-func rhoHi(sU, aL, aU, nb float64) float64 {
-	if nb == 0 {
-		return 0
-	}
-	var q float64
-	if sU >= 0 {
-		q = sU / (aL * nb)
-	} else {
-		q = sU / (aU * nb)
-	}
-	return clampRho(q)
-}
-
+// clampRho clips a correlation to [−1, 1], mapping NaN (0/0, a zero-norm
+// side) to 0, package ntk's convention.
 func clampRho(q float64) float64 {
 	if q != q { // 0/0: both sides of zero norm
 		return 0

@@ -144,9 +144,18 @@ func Margin(out float64, iv Interval) float64 {
 // has shrunk to floating-point resolution), which changes no result.
 func Search(c Certifier, i int, norm Norm, o SearchOptions) Result {
 	res := Result{Index: i, Output: c.Output(i)}
+	margin := func(b Ball) float64 { return Margin(res.Output, c.Bound(i, b)) }
+	if e, ok := c.(endBounder); ok && res.Output != 0 {
+		margin = func(b Ball) float64 {
+			if res.Output > 0 {
+				return e.BoundEnd(i, b, true)
+			}
+			return -e.BoundEnd(i, b, false)
+		}
+	}
 	delta, l, r := o.Init, o.Lo, o.Hi
 	for res.Iters < o.MaxIter {
-		s := Margin(res.Output, c.Bound(i, Ball{Norm: norm, Radius: delta}))
+		s := margin(Ball{Norm: norm, Radius: delta})
 		res.Iters++
 		if s >= 0 {
 			res.Radius = max(res.Radius, delta)
@@ -166,6 +175,12 @@ func Search(c Certifier, i int, norm Norm, o SearchOptions) Result {
 		delta = next
 	}
 	return res
+}
+
+// endBounder is a Certifier that can compute one end of its interval alone
+// (faster); Search then asks only for the end the margin needs.
+type endBounder interface {
+	BoundEnd(i int, b Ball, lower bool) float64
 }
 
 // ErrNoPoints is returned by CertifyAll for an empty point set.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/ntksvm/ntksvm/asm"
@@ -33,6 +34,8 @@ type KernelOptions struct {
 	// Clip intersects the ball with the pixel box [0, 1]^d (every point
 	// must lie in the box). Off by default: the paper does not clip.
 	Clip bool
+
+	general bool // tests: no fast path for the paper's case
 }
 
 // Kernel certifies a KernelMachine over balls around the rows of a point
@@ -53,8 +56,14 @@ type Kernel struct {
 	inb   [][]float64 // 1/nb[h][i], 0 where nb is 0
 	zn    []float64   // ‖z_k‖₂
 	both  bool        // intersect the two forms of Θ^{h+1} (not at L = 1 without Tight: the paper's bound)
-	out   []float64   // g(z_k)
-	pool  sync.Pool
+	// The paper's case (L = 1, σ_b = 0, not Tight) has a fast path: g holds
+	// x·x_i/‖x_i‖ and beta_i = α_i·σ_w⁴·‖x_i‖/d.
+	fast bool
+	npos int // the active x_i with α_i > 0 come first, [0, npos)
+	beta []float64
+	ones []float64
+	out  []float64 // g(z_k)
+	pool sync.Pool
 }
 
 // chunk is the number of training points whose intervals are propagated
@@ -63,6 +72,10 @@ const chunk = 256
 
 type kernelScratch struct {
 	sL, sU, tL, tU, rL, rU, pL, pU, aL, aU [chunk]float64
+	// paperEnd: the correlations to evaluate h at, h/(2π) there, and
+	// which rule combines them.
+	u, h, junk [2 * chunk]float64
+	mode       [chunk]uint8
 }
 
 // NewKernel returns the certifier of km over balls around the rows of z.
@@ -103,6 +116,9 @@ func NewKernel(ctx context.Context, km KernelMachine, z linalg.Matrix[float64], 
 			return nil, err
 		}
 	}
+	if c.fast = km.Params.Depth == 1 && km.Params.BiasStd == 0 && !o.Tight && !o.general; c.fast {
+		c.fastSetup()
+	}
 	c.zn = make([]float64, z.Rows)
 	for k := range z.Rows {
 		c.zn[k] = linalg.Nrm2(z.Row(k))
@@ -120,10 +136,20 @@ func NewKernel(ctx context.Context, km KernelMachine, z linalg.Matrix[float64], 
 func (c *Kernel) activeRows(km KernelMachine) {
 	var rows []int
 	for i, a := range km.Alpha {
-		if a != 0 {
+		// Θ(x', x_i) = 0 for every x' when x_i = 0 and σ_b = 0.
+		if a != 0 && (c.p.BiasStd != 0 || linalg.Nrm2(km.X.Row(i)) > 0) {
 			rows = append(rows, i)
 		}
 	}
+	// Positive weights first: the branch on α_i's sign in Bound is then
+	// predictable (KRR's signs follow the labels, shuffled in file order).
+	neg := func(i int) int {
+		if km.Alpha[i] < 0 {
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(rows, func(i, j int) int { return neg(i) - neg(j) })
 	c.x = linalg.New[float64](len(rows), c.d)
 	c.alpha = make([]float64, len(rows))
 	c.xn2 = make([]float64, len(rows))
@@ -137,6 +163,9 @@ func (c *Kernel) activeRows(km KernelMachine) {
 		r := c.x.Row(k)
 		copy(r, km.X.Row(i))
 		c.alpha[k] = km.Alpha[i]
+		if km.Alpha[i] > 0 {
+			c.npos = k + 1
+		}
 		c.xn2[k] = linalg.Nrm2(r)
 		for _, v := range r {
 			c.xn1[k] += math.Abs(v)
@@ -212,6 +241,9 @@ func (c *Kernel) Bound(i int, b Ball) Interval {
 	sc := c.pool.Get().(*kernelScratch)
 	defer c.pool.Put(sc)
 	g := c.g.Row(i)
+	if c.fast {
+		return Interval{c.paperEnd(sc, &geo, g, true), c.paperEnd(sc, &geo, g, false)}
+	}
 	var lo, hi float64
 	for j0 := 0; j0 < len(g); j0 += chunk {
 		j1 := min(len(g), j0+chunk)
@@ -373,13 +405,140 @@ func thetaOnly(tL, tU, pL, pU, acL, acU, nb []float64, aL, aU, sw2, sb2 float64)
 	}
 }
 
+// fastSetup prepares the paper's case: it divides x·x_i by ‖x_i‖ (no
+// active x_i is zero there) and folds α_i, ‖x_i‖ and σ_w⁴/d into beta_i.
+func (c *Kernel) fastSetup() {
+	sw2 := c.p.WeightStd * c.p.WeightStd
+	c.beta = make([]float64, len(c.alpha))
+	for k, a := range c.alpha {
+		c.beta[k] = a * (sw2 * sw2 * c.xn2[k] / float64(c.d))
+	}
+	inv := make([]float64, len(c.xn2))
+	for k, v := range c.xn2 {
+		inv[k] = 1 / v
+	}
+	for r := range c.g.Rows {
+		row := c.g.Row(r)
+		for k := range row {
+			row[k] *= inv[k]
+		}
+	}
+	c.ones = make([]float64, chunk)
+	for k := range c.ones {
+		c.ones[k] = 1
+	}
+}
+
+// BoundEnd returns Bound(i, b).Lo if lower, else Bound(i, b).Hi, computed
+// alone: the radius search needs only the end on the side of the clean
+// output's sign, and in the paper's case (L = 1, σ_b = 0, not Tight) one
+// end costs half as much.
+func (c *Kernel) BoundEnd(i int, b Ball, lower bool) float64 {
+	if !c.fast {
+		iv := c.Bound(i, b)
+		if lower {
+			return iv.Lo
+		}
+		return iv.Hi
+	}
+	if CheckBall(b) != nil {
+		return math.NaN()
+	}
+	geo := ballGeometry(c.z.Row(i), c.zn[i], b, c.opt)
+	sc := c.pool.Get().(*kernelScratch)
+	defer c.pool.Put(sc)
+	return c.paperEnd(sc, &geo, c.g.Row(i), lower)
+}
+
+// paperEnd is one end of Bound in the paper's case, eq. 63–66 as App. H.1
+// writes them: u^L = D^L/(‖x‖^U‖x_i‖) if D^L ≥ 0 else D^L/(‖x‖^L‖x_i‖) with
+// D^L = x·x_i − ε‖x_i‖, and its mirror u^U. The lower end of g needs Θ^L_i
+// for α_i > 0 and Θ^U_i for α_i < 0 (eq. 65; the upper end the reverse,
+// eq. 66). Of the bow-shaped h over [u^L, u^U], the minimum is h(u^L) when
+// u^L ≥ u* (h increases there), h(u^U) when u^U ≤ u*, else h(u*); the
+// maximum h(u^U), h(u^L), else the larger of both. So h/(2π) is needed at
+// one point per pair (two in the last case), computed for a chunk at once by
+// the fused SIMD kernel asm.ArcCosFirst64 (with unit norms its NTK output is
+// (J1(ρ) + ρ(π − arccos ρ))/(2π) = h(ρ)/(2π)); then the norm end is chosen
+// by the sign of h.
+func (c *Kernel) paperEnd(sc *kernelScratch, geo *geometry, g []float64, lower bool) float64 {
+	eps, nL, nU := geo.eps, geo.nL, geo.nU
+	iL, iU := 1/nL, 1/nU
+	hs := hStar / (2 * math.Pi)
+	var sum float64
+	for j0 := 0; j0 < len(g); j0 += chunk {
+		j1 := min(len(g), j0+chunk)
+		m := j1 - j0
+		u, mode := sc.u[:], sc.mode[:m]
+		ne := m
+		for k, v := range g[j0:j1] {
+			dl, du := v-eps, v+eps
+			il, iu := iU, iL
+			if dl < 0 {
+				il = iL
+			}
+			if du < 0 {
+				iu = iU
+			}
+			uL, uU := clampRho(dl*il), clampRho(du*iu)
+			wantL := (j0+k < c.npos) == lower
+			md, r := uint8(0), uL
+			switch {
+			case uL >= uStar:
+				if !wantL {
+					r = uU
+				}
+			case uU <= uStar:
+				if wantL {
+					r = uU
+				}
+			case wantL:
+				md = 1
+			default:
+				md = 2
+				u[ne] = uU
+				ne++
+			}
+			u[k], mode[k] = r, md
+		}
+		h, ones := sc.h[:ne], c.ones[:min(ne, chunk)]
+		asm.ArcCosFirst64(sc.junk[:ne], h[:m], u[:m], 1, 0, 1, 1, ones[:m], ones[:m], 1, 0)
+		if ne > m {
+			asm.ArcCosFirst64(sc.junk[m:ne], h[m:ne], u[m:ne], 1, 0, 1, 1, ones[:ne-m], ones[:ne-m], 1, 0)
+		}
+		ne = m
+		for k, b := range c.beta[j0:j1] {
+			v := h[k]
+			switch mode[k] {
+			case 1:
+				v = hs
+			case 2:
+				v = max(v, h[ne])
+				ne++
+			}
+			lo := (j0+k < c.npos) == lower
+			t := nL * v
+			if (v >= 0) != lo {
+				t = nU * v
+			}
+			sum += b * t
+		}
+	}
+	return sum + c.bias
+}
+
 // clampRho clips a correlation to [−1, 1], mapping NaN (0/0, a zero-norm
 // side) to 0, package ntk's convention.
 func clampRho(q float64) float64 {
-	if q != q { // 0/0: both sides of zero norm
-		return 0
+	switch {
+	case q > 1:
+		return 1
+	case q >= -1:
+		return q
+	case q < -1:
+		return -1
 	}
-	return min(max(q, -1), 1)
+	return 0 // NaN: 0/0 or 0·∞, a zero-norm side
 }
 
 // uStar and hStar are the minimiser of the bow-shaped h(u) = 2u(π − arccos

@@ -171,13 +171,20 @@ func TestKernelSound(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			gen, err := NewKernel(context.Background(), km, z, KernelOptions{Tight: k.tight, Clip: k.clip, general: true})
+			if err != nil {
+				t.Fatal(err)
+			}
 			for i := range z.Rows {
 				for _, r := range k.radii {
 					b := Ball{k.norm, r}
-					lo, hi := pairBounds(c, i, b)
+					lo, hi := pairBounds(gen, i, b)
+					if a, g := c.Bound(i, b), gen.Bound(i, b); math.Abs(a.Lo-g.Lo) > 1e-12*(1+math.Abs(g.Lo)) || math.Abs(a.Hi-g.Hi) > 1e-12*(1+math.Abs(g.Hi)) {
+						t.Fatalf("point %d r=%g: fast path %v, general %v", i, r, a, g)
+					}
 					iv := c.Bound(i, b)
 					xs := Sample(rng, z.Row(i), b, samples, k.clip)
-					th, err := ntk.CrossNTK(xs, c.x, p)
+					th, err := ntk.CrossNTK(xs, gen.x, p)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -472,22 +472,18 @@ func (c *Kernel) paperEnd(sc *kernelScratch, geo *geometry, g []float64, lower b
 		u, mode := sc.u[:], sc.mode[:m]
 		ne := m
 		for k, v := range g[j0:j1] {
-			dl, du := v-eps, v+eps
-			il, iu := iU, iL
-			if dl < 0 {
-				il = iL
-			}
-			if du < 0 {
-				iu = iU
-			}
-			uL, uU := clampRho(dl*il), clampRho(du*iu)
 			wantL := (j0+k < c.npos) == lower
+			uL := corrLo(v-eps, iL, iU)
 			md, r := uint8(0), uL
-			switch {
-			case uL >= uStar:
+			if uL >= uStar { // the common case: h increasing on [u^L, u^U]
 				if !wantL {
-					r = uU
+					r = corrHi(v+eps, iL, iU)
 				}
+				u[k], mode[k] = r, md
+				continue
+			}
+			uU := corrHi(v+eps, iL, iU)
+			switch {
 			case uU <= uStar:
 				if wantL {
 					r = uU
@@ -525,6 +521,23 @@ func (c *Kernel) paperEnd(sc *kernelScratch, geo *geometry, g []float64, lower b
 		}
 	}
 	return sum + c.bias
+}
+
+// corrLo is the paper's u^L for D^L = dl (with ‖x_i‖ divided out) and
+// iL, iU the reciprocals of ‖x'‖'s ends.
+func corrLo(dl, iL, iU float64) float64 {
+	if dl < 0 {
+		return clampRho(dl * iL)
+	}
+	return clampRho(dl * iU)
+}
+
+// corrHi is the paper's u^U for D^U = du.
+func corrHi(du, iL, iU float64) float64 {
+	if du < 0 {
+		return clampRho(du * iU)
+	}
+	return clampRho(du * iL)
 }
 
 // clampRho clips a correlation to [−1, 1], mapping NaN (0/0, a zero-norm

@@ -297,22 +297,7 @@ func (c *Kernel) chunkBounds(sc *kernelScratch, geo *geometry, g []float64, j0 i
 func (c *Kernel) reluLayer(sc *kernelScratch, m, h int, aL, aU, sw2, sb2 float64, nb, inb []float64) {
 	sL, sU, tL, tU := sc.sL[:m], sc.sU[:m], sc.tL[:m], sc.tU[:m]
 	rL, rU, pL, pU := sc.rL[:m], sc.rU[:m], sc.pL[:m], sc.pU[:m]
-	// The correlation's ends (the paper's u^L, u^U): s/(a·nb) with a's
-	// lower end for s < 0 (resp. ≥ 0), as products with reciprocals: a zero
-	// norm gives ±Inf or NaN, which clampRho maps to ±1 or 0.
-	iaL, iaU := 1/aL, 1/aU
-	for k, ib := range inb {
-		s, ia := sL[k], iaU
-		if s < 0 {
-			ia = iaL
-		}
-		pL[k] = clampRho(s * ia * ib)
-		s, ia = sU[k], iaL
-		if s < 0 {
-			ia = iaU
-		}
-		pU[k] = clampRho(s * ia * ib)
-	}
+	corrIntervals(pL, pU, sL, sU, inb, 1/aL, 1/aU)
 	acL, acU := sc.aL[:m], sc.aU[:m]
 	asm.Acos64(acL, pL)
 	asm.Acos64(acU, pU)
@@ -361,6 +346,25 @@ func (c *Kernel) reluLayer(sc *kernelScratch, m, h int, aL, aU, sw2, sb2 float64
 			t1L, t1U = max(t1L, s2L+r2L), min(t1U, s2U+r2U)
 		}
 		tL[k], tU[k] = t1L, t1U
+	}
+}
+
+// corrIntervals sets [pL, pU] to the correlation's interval (the paper's
+// u^L, u^U): s/(a·nb) with a's lower end for s < 0 (resp. ≥ 0), as products
+// with reciprocals (iaL = 1/a^L, iaU = 1/a^U, inb = 1/nb): a zero norm gives
+// ±Inf or NaN, which clampRho maps to ±1 or 0.
+func corrIntervals(pL, pU, sL, sU, inb []float64, iaL, iaU float64) {
+	for k, ib := range inb {
+		s, ia := sL[k], iaU
+		if s < 0 {
+			ia = iaL
+		}
+		pL[k] = clampRho(s * ia * ib)
+		s, ia = sU[k], iaL
+		if s < 0 {
+			ia = iaU
+		}
+		pU[k] = clampRho(s * ia * ib)
 	}
 }
 
@@ -469,34 +473,8 @@ func (c *Kernel) paperEnd(sc *kernelScratch, geo *geometry, g []float64, lower b
 	for j0 := 0; j0 < len(g); j0 += chunk {
 		j1 := min(len(g), j0+chunk)
 		m := j1 - j0
-		u, mode := sc.u[:], sc.mode[:m]
-		ne := m
-		for k, v := range g[j0:j1] {
-			wantL := (j0+k < c.npos) == lower
-			uL := corrLo(v-eps, iL, iU)
-			md, r := uint8(0), uL
-			if uL >= uStar { // the common case: h increasing on [u^L, u^U]
-				if !wantL {
-					r = corrHi(v+eps, iL, iU)
-				}
-				u[k], mode[k] = r, md
-				continue
-			}
-			uU := corrHi(v+eps, iL, iU)
-			switch {
-			case uU <= uStar:
-				if wantL {
-					r = uU
-				}
-			case wantL:
-				md = 1
-			default:
-				md = 2
-				u[ne] = uU
-				ne++
-			}
-			u[k], mode[k] = r, md
-		}
+		ne := c.paperArgs(sc, g[j0:j1], j0, eps, iL, iU, lower)
+		u, mode := sc.u[:ne], sc.mode[:m]
 		h, ones := sc.h[:ne], c.ones[:min(ne, chunk)]
 		asm.ArcCosFirst64(sc.junk[:ne], h[:m], u[:m], 1, 0, 1, 1, ones[:m], ones[:m], 1, 0)
 		if ne > m {
@@ -521,6 +499,44 @@ func (c *Kernel) paperEnd(sc *kernelScratch, geo *geometry, g []float64, lower b
 		}
 	}
 	return sum + c.bias
+}
+
+// paperArgs fills sc.u with the correlations at which paperEnd needs h
+// for the training points j0, j0+1, … (products g with the centre, over
+// ‖x_i‖) and sc.mode with the rule: 0 h there, 1 h(u*), 2 the larger of h
+// there and h at the extra entry (in order after the chunk). It returns the
+// number of entries of sc.u used.
+func (c *Kernel) paperArgs(sc *kernelScratch, g []float64, j0 int, eps, iL, iU float64, lower bool) int {
+	m := len(g)
+	u, mode := sc.u[:], sc.mode[:m]
+	ne := m
+	for k, v := range g {
+		wantL := (j0+k < c.npos) == lower
+		uL := corrLo(v-eps, iL, iU)
+		md, r := uint8(0), uL
+		if uL >= uStar { // the common case: h increasing on [u^L, u^U]
+			if !wantL {
+				r = corrHi(v+eps, iL, iU)
+			}
+			u[k], mode[k] = r, md
+			continue
+		}
+		uU := corrHi(v+eps, iL, iU)
+		switch {
+		case uU <= uStar:
+			if wantL {
+				r = uU
+			}
+		case wantL:
+			md = 1
+		default:
+			md = 2
+			u[ne] = uU
+			ne++
+		}
+		u[k], mode[k] = r, md
+	}
+	return ne
 }
 
 // corrLo is the paper's u^L for D^L = dl (with ‖x_i‖ divided out) and

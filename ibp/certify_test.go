@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/ntksvm/ntksvm/linalg"
 )
 
 // threshold is a certifier whose bound over a ball of radius δ is
@@ -108,5 +111,53 @@ func TestParseNorm(t *testing.T) {
 	}
 	if _, err := ParseNorm("l1"); err == nil {
 		t.Error("ParseNorm accepts l1")
+	}
+}
+
+// flipper evaluates to −1 everywhere: every certificate of a positive
+// output is then violated.
+type flipper struct{}
+
+func (flipper) Eval(x linalg.Matrix[float64]) ([]float64, error) {
+	out := make([]float64, x.Rows)
+	for i := range out {
+		out[i] = -1
+	}
+	return out, nil
+}
+
+func TestVerify(t *testing.T) {
+	c := &threshold{out: []float64{1, 2, 0.5}, slope: 100}
+	rs, err := CertifyAll(context.Background(), c, nil, Linf, KernelSearch(), 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := func(int) []float64 { return []float64{0.5, 0.5} }
+	bad, err := Verify(c, flipper{}, pt, rs, Linf, 3, false, 1)
+	if err != nil || len(bad) != 9 {
+		t.Errorf("%d violations (want 9), %v", len(bad), err)
+	}
+	for _, norm := range []Norm{Linf, L2} {
+		s := Sample(rand.New(rand.NewPCG(1, 2)), []float64{0.5, 0.1, 0.9}, Ball{norm, 0.2}, 50, true)
+		for i := range s.Rows {
+			d := 0.0
+			for j, v := range s.Row(i) {
+				x := []float64{0.5, 0.1, 0.9}[j]
+				if v < 0 || v > 1 {
+					t.Fatalf("%v sample %v outside the box", norm, s.Row(i))
+				}
+				if norm == Linf {
+					d = max(d, math.Abs(v-x))
+				} else {
+					d += (v - x) * (v - x)
+				}
+			}
+			if norm == L2 {
+				d = math.Sqrt(d)
+			}
+			if d > 0.2+1e-12 {
+				t.Fatalf("%v sample %v at distance %v > 0.2", norm, s.Row(i), d)
+			}
+		}
 	}
 }

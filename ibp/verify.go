@@ -68,9 +68,9 @@ type Violation struct {
 
 // Verify checks certificates by sampling: for every result with a positive
 // radius it draws k points of the ball (Sample), evaluates the model
-// exactly, and reports every sample whose output is outside the certified
-// bound or has the other sign (either is a bug). pt returns point i and
-// clip says whether balls are clipped to [0, 1]^d.
+// exactly (many balls per Eval call), and reports every sample whose output
+// is outside the certified bound or has the other sign (either is a bug).
+// pt returns point i and clip says whether balls are clipped to [0, 1]^d.
 func Verify(c Certifier, ev Evaluator, pt func(i int) []float64, rs []Result, norm Norm, k int, clip bool,
 	seed uint64) ([]Violation, error) {
 	if k < 1 {
@@ -78,23 +78,46 @@ func Verify(c Certifier, ev Evaluator, pt func(i int) []float64, rs []Result, no
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x1b9))
 	var bad []Violation
+	var batch []Result
+	var rows []float64
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		x, err := linalg.FromSlice(len(rows)/len(pt(batch[0].Index)), len(pt(batch[0].Index)), rows)
+		if err != nil {
+			return err
+		}
+		out, err := ev.Eval(x)
+		if err != nil {
+			return err
+		}
+		for bi, r := range batch {
+			iv := c.Bound(r.Index, Ball{Norm: norm, Radius: r.Radius})
+			for t, v := range out[bi*k : (bi+1)*k] {
+				slack := 1e-9 * (1 + math.Abs(v))
+				if v*r.Output <= 0 || v < iv.Lo-slack || v > iv.Hi+slack {
+					bad = append(bad, Violation{Index: r.Index, Radius: r.Radius, Sample: t, Output: v, Bound: iv})
+				}
+			}
+		}
+		batch, rows = batch[:0], rows[:0]
+		return nil
+	}
 	for _, r := range rs {
 		if r.Radius <= 0 {
 			continue
 		}
-		b := Ball{Norm: norm, Radius: r.Radius}
-		iv := c.Bound(r.Index, b)
-		xs := Sample(rng, pt(r.Index), b, k, clip)
-		out, err := ev.Eval(xs)
-		if err != nil {
-			return nil, err
-		}
-		for t, v := range out {
-			slack := 1e-9 * (1 + math.Abs(v))
-			if v*r.Output <= 0 || v < iv.Lo-slack || v > iv.Hi+slack {
-				bad = append(bad, Violation{Index: r.Index, Radius: r.Radius, Sample: t, Output: v, Bound: iv})
+		s := Sample(rng, pt(r.Index), Ball{Norm: norm, Radius: r.Radius}, k, clip)
+		batch, rows = append(batch, r), append(rows, s.Data...)
+		if len(batch)*k >= 1024 {
+			if err := flush(); err != nil {
+				return nil, err
 			}
 		}
+	}
+	if err := flush(); err != nil {
+		return nil, err
 	}
 	return bad, nil
 }

@@ -309,3 +309,37 @@ func TestBowMinimum(t *testing.T) {
 		}
 	}
 }
+
+// TestKernelNested checks that the intervals grow with the radius (the
+// search's bracket relies on it) and contain the exact output at radius 0.
+func TestKernelNested(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	for _, depth := range []int{1, 2, 3} {
+		for _, o := range []KernelOptions{{}, {Tight: true}, {Clip: true}} {
+			p := ntk.Params{Depth: depth, WeightStd: 1.2, BiasStd: 0.2 * float64(depth-1)}
+			km := randMachine(rng, 150, 16, p)
+			z := randMatrix(rng, 3, 16)
+			c, err := NewKernel(context.Background(), km, z, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range z.Rows {
+				prev := c.Bound(i, Ball{Linf, 0})
+				if g := c.Output(i); g < prev.Lo-1e-12*(1+math.Abs(g)) || g > prev.Hi+1e-12*(1+math.Abs(g)) {
+					t.Errorf("L=%d %+v point %d: output %v outside the radius-0 bound %v", depth, o, i, g, prev)
+				}
+				for _, r := range []float64{1e-5, 1e-4, 1e-3, 0.01, 0.1, 0.3} {
+					iv := c.Bound(i, Ball{Linf, r})
+					tol := 1e-12 * (1 + math.Abs(iv.Lo) + math.Abs(iv.Hi))
+					if iv.Lo > prev.Lo+tol || iv.Hi < prev.Hi-tol {
+						t.Errorf("L=%d %+v point %d: bound at %g %v not containing the smaller one %v", depth, o, i, r, iv, prev)
+					}
+					if lo, hi := c.BoundEnd(i, Ball{Linf, r}, true), c.BoundEnd(i, Ball{Linf, r}, false); lo != iv.Lo || hi != iv.Hi {
+						t.Errorf("L=%d %+v: BoundEnd gives [%v, %v], Bound %v", depth, o, lo, hi, iv)
+					}
+					prev = iv
+				}
+			}
+		}
+	}
+}

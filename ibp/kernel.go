@@ -468,50 +468,72 @@ func (c *Kernel) BoundEnd(i int, b Ball, lower bool) float64 {
 func (c *Kernel) paperEnd(sc *kernelScratch, geo *geometry, g []float64, lower bool) float64 {
 	eps, nL, nU := geo.eps, geo.nL, geo.nU
 	iL, iU := 1/nL, 1/nU
-	hs := hStar / (2 * math.Pi)
 	var sum float64
-	for j0 := 0; j0 < len(g); j0 += chunk {
+	for j0 := 0; j0 < len(g); {
 		j1 := min(len(g), j0+chunk)
+		if j0 < c.npos && j1 > c.npos {
+			j1 = c.npos // a chunk holds weights of one sign
+		}
 		m := j1 - j0
-		ne := c.paperArgs(sc, g[j0:j1], j0, eps, iL, iU, lower)
-		u, mode := sc.u[:ne], sc.mode[:m]
-		h, ones := sc.h[:ne], c.ones[:min(ne, chunk)]
+		wantL := (j0 < c.npos) == lower // Θ^L_i for all i of the chunk, else Θ^U_i
+		ne := paperArgs(sc, g[j0:j1], eps, iL, iU, wantL)
+		u, h, ones := sc.u[:ne], sc.h[:ne], c.ones[:min(ne, chunk)]
 		asm.ArcCosFirst64(sc.junk[:ne], h[:m], u[:m], 1, 0, 1, 1, ones[:m], ones[:m], 1, 0)
 		if ne > m {
 			asm.ArcCosFirst64(sc.junk[m:ne], h[m:ne], u[m:ne], 1, 0, 1, 1, ones[:ne-m], ones[:ne-m], 1, 0)
 		}
-		ne = m
-		for k, b := range c.beta[j0:j1] {
-			v := h[k]
-			switch mode[k] {
-			case 1:
-				v = hs
-			case 2:
-				v = max(v, h[ne])
-				ne++
-			}
-			lo := (j0+k < c.npos) == lower
-			t := nL * v
-			if (v >= 0) != lo {
-				t = nU * v
-			}
-			sum += b * t
-		}
+		sum += paperSum(c.beta[j0:j1], h, sc.mode[:m], nL, nU, wantL)
+		j0 = j1
 	}
 	return sum + c.bias
 }
 
+// paperSum returns Σ β_i·Θ_i over a chunk: Θ^L_i (wantL) or Θ^U_i, from
+// h/(2π) (with the rules of sc.mode) times the end of ‖x'‖ that the sign
+// of h selects.
+func paperSum(beta, h []float64, mode []uint8, nL, nU float64, wantL bool) float64 {
+	hs := hStar / (2 * math.Pi)
+	ne := len(beta)
+	var sum float64
+	if wantL {
+		for k, b := range beta {
+			v := h[k]
+			if mode[k] == 1 {
+				v = hs
+			}
+			t := nL * v
+			if v < 0 {
+				t = nU * v
+			}
+			sum += b * t
+		}
+		return sum
+	}
+	for k, b := range beta {
+		v := h[k]
+		if mode[k] == 2 {
+			v = max(v, h[ne])
+			ne++
+		}
+		t := nU * v
+		if v < 0 {
+			t = nL * v
+		}
+		sum += b * t
+	}
+	return sum
+}
+
 // paperArgs fills sc.u with the correlations at which paperEnd needs h
-// for the training points j0, j0+1, … (products g with the centre, over
-// ‖x_i‖) and sc.mode with the rule: 0 h there, 1 h(u*), 2 the larger of h
-// there and h at the extra entry (in order after the chunk). It returns the
-// number of entries of sc.u used.
-func (c *Kernel) paperArgs(sc *kernelScratch, g []float64, j0 int, eps, iL, iU float64, lower bool) int {
+// for a chunk of training points (g: their products with the centre, over
+// ‖x_i‖) and sc.mode with the rule: 0 h there, 1 h(u*) (wantL), 2 the
+// larger of h there and h at the extra entry (in order after the chunk). It
+// returns the number of entries of sc.u used.
+func paperArgs(sc *kernelScratch, g []float64, eps, iL, iU float64, wantL bool) int {
 	m := len(g)
 	u, mode := sc.u[:], sc.mode[:m]
 	ne := m
 	for k, v := range g {
-		wantL := (j0+k < c.npos) == lower
 		uL := corrLo(v-eps, iL, iU)
 		md, r := uint8(0), uL
 		if uL >= uStar { // the common case: h increasing on [u^L, u^U]

@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ntksvm/ntksvm/ibp"
@@ -253,6 +254,9 @@ func certifyNetwork(e *env, f *certifyFlags) (certifier, *svmDataset, string, er
 func certifyLoad(e *env, d svmDataFlags, m *svm.Model) (train linalg.Matrix[float64], ds *svmDataset, err error) {
 	dim := 0
 	if m != nil {
+		if std := m.Params["standardize"] == "true"; std != d.standardize && strings.HasPrefix(d.data, "mnist") {
+			return train, nil, usageError("the model was trained with standardize=%v: pass the same --standardize", std)
+		}
 		dim = m.Train.D
 		if train, err = svmTrainingInputs(e, m, d); err != nil {
 			return train, nil, err

@@ -179,7 +179,7 @@ func runCertify(ctx context.Context, e *env, args []string) error {
 }
 
 // certifyBuild loads the model and the points and returns the certifier.
-func certifyBuild(ctx context.Context, e *env, f *certifyFlags) (certifier, *svmDataset, string, error) {
+func certifyBuild(ctx context.Context, e *env, f *certifyFlags) (certifier, *certifyData, string, error) {
 	if f.model != "" {
 		return certifyKernel(ctx, e, f)
 	}
@@ -187,7 +187,7 @@ func certifyBuild(ctx context.Context, e *env, f *certifyFlags) (certifier, *svm
 }
 
 // certifyKernel builds the certifier of a kernel machine model file.
-func certifyKernel(ctx context.Context, e *env, f *certifyFlags) (certifier, *svmDataset, string, error) {
+func certifyKernel(ctx context.Context, e *env, f *certifyFlags) (certifier, *certifyData, string, error) {
 	fh, err := os.Open(f.model)
 	if err != nil {
 		return nil, nil, "", err
@@ -218,7 +218,7 @@ func certifyKernel(ctx context.Context, e *env, f *certifyFlags) (certifier, *sv
 }
 
 // certifyNetwork builds the IBP certifier of a network (and its f₀).
-func certifyNetwork(e *env, f *certifyFlags) (certifier, *svmDataset, string, error) {
+func certifyNetwork(e *env, f *certifyFlags) (certifier, *certifyData, string, error) {
 	net, err := ntk.LoadNetwork[float64](f.net, f.sigmaW, f.sigmaB)
 	if err != nil {
 		return nil, nil, "", err
@@ -248,10 +248,18 @@ func certifyNetwork(e *env, f *certifyFlags) (certifier, *svmDataset, string, er
 	return c, ds, fmt.Sprintf("network %d→%d×%d, IBP, f0 %v", net.D, net.Width, net.Depth, f.f0V), nil
 }
 
+// certifyData are the points to certify, with their labels (nil if none).
+type certifyData struct {
+	name string
+	x    linalg.Matrix[float64]
+	y    []float64
+}
+
 // certifyLoad is the one place that uses the data helpers of the other
-// commands: it loads the points and, for a model, its training inputs
-// (embedded, or reloaded and checked as predict does), checking dimensions.
-func certifyLoad(e *env, d svmDataFlags, m *svm.Model) (train linalg.Matrix[float64], ds *svmDataset, err error) {
+// commands (svmLoadData, svmTrainingInputs): it loads the points and, for a
+// model, its training inputs (embedded, or reloaded and checked as predict
+// does), checking dimensions.
+func certifyLoad(e *env, d svmDataFlags, m *svm.Model) (train linalg.Matrix[float64], ds *certifyData, err error) {
 	dim := 0
 	if m != nil {
 		if std := m.Params["standardize"] == "true"; std != d.standardize && strings.HasPrefix(d.data, "mnist") {
@@ -262,9 +270,11 @@ func certifyLoad(e *env, d svmDataFlags, m *svm.Model) (train linalg.Matrix[floa
 			return train, nil, err
 		}
 	}
-	if ds, err = svmLoadData(e, d.data, d, dim); err != nil {
+	sd, err := svmLoadData(e, d.data, d, dim)
+	if err != nil {
 		return train, nil, err
 	}
+	ds = &certifyData{name: sd.name, x: sd.x, y: sd.y}
 	if m != nil && ds.x.Cols != m.Train.D {
 		return train, nil, fmt.Errorf("%s has %d features, the model was trained on %d", ds.name, ds.x.Cols, m.Train.D)
 	}

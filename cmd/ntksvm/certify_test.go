@@ -23,9 +23,9 @@ func certifyCLI(t *testing.T, args ...string) (int, string, string) {
 	return code, o.String(), e.String()
 }
 
-// certifyData writes n pixel-like points in [0, 1]^d with ±1 labels (the
+// certifyWriteData writes n pixel-like points in [0, 1]^d with ±1 labels (the
 // first pixel carries the label) and returns the --data spec.
-func certifyData(t *testing.T, dir, name string, n, d int, seed uint64) string {
+func certifyWriteData(t *testing.T, dir, name string, n, d int, seed uint64) string {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 3))
 	x := linalg.New[float64](n, d)
@@ -67,8 +67,8 @@ func certifyJSON(t *testing.T, out string) certifySummary {
 
 func TestCertifyKernelCLI(t *testing.T) {
 	dir := t.TempDir()
-	train := certifyData(t, dir, "tr", 60, 8, 1)
-	test := certifyData(t, dir, "te", 30, 8, 2)
+	train := certifyWriteData(t, dir, "tr", 60, 8, 1)
+	test := certifyWriteData(t, dir, "te", 30, 8, 2)
 	for _, depth := range []string{"1", "2", "3"} {
 		model := filepath.Join(dir, "m"+depth)
 		certifyTrain(t, train, model, "--depth", depth)
@@ -105,7 +105,7 @@ func TestCertifyKernelCLI(t *testing.T) {
 
 func TestCertifyNetworkCLI(t *testing.T) {
 	dir := t.TempDir()
-	test := certifyData(t, dir, "te", 20, 8, 2)
+	test := certifyWriteData(t, dir, "te", 20, 8, 2)
 	net, err := ntk.NewNetwork[float64](8, 200, 2, 1, 0, 7)
 	if err != nil {
 		t.Fatal(err)
@@ -144,8 +144,8 @@ func TestCertifyNetworkCLI(t *testing.T) {
 
 func TestCertifyErrors(t *testing.T) {
 	dir := t.TempDir()
-	train := certifyData(t, dir, "tr", 30, 8, 1)
-	other := certifyData(t, dir, "o", 10, 9, 2)
+	train := certifyWriteData(t, dir, "tr", 30, 8, 1)
+	other := certifyWriteData(t, dir, "o", 10, 9, 2)
 	model, nngp := filepath.Join(dir, "m"), filepath.Join(dir, "nngp")
 	certifyTrain(t, train, model)
 	certifyTrain(t, train, nngp, "--kernel", "nngp")

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
+	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/ibp"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/linalg"
@@ -37,7 +39,7 @@ func init() {
 
 // certifyFlags are the flags of "ntksvm certify".
 type certifyFlags struct {
-	data              svmDataFlags
+	data              dataFlags
 	model, net, net0  string
 	initSeed          int64
 	sigmaW, sigmaB    float64
@@ -56,8 +58,8 @@ type certifyFlags struct {
 	search            ibp.SearchOptions
 }
 
-func (f *certifyFlags) add(fs *flag.FlagSet) {
-	f.data.add(fs, "mnist01-test", "points to certify")
+func (f *certifyFlags) add(fs *flag.FlagSet, e *env) {
+	f.data.add(fs, e, "points to certify (default mnist01-test)")
 	fs.StringVar(&f.model, "model", "", "kernel machine written by ntksvm train (NTK kernel)")
 	fs.StringVar(&f.net, "net", "", "network weights (directory or .npz, as ntk.Network.Save writes them) to certify by IBP")
 	fs.StringVar(&f.net0, "net0", "", "with --net: the initial network f₀ whose output is subtracted")
@@ -87,6 +89,17 @@ func (f *certifyFlags) check() error {
 	var err error
 	if (f.model == "") == (f.net == "") {
 		return usageError("give exactly one of --model and --net")
+	}
+	if f.data.data == "" {
+		f.data.data = "mnist01-test"
+	}
+	if err := f.data.check("--data", f.data.data); err != nil {
+		return err
+	}
+	if f.out != "" {
+		if err := checkOut("--out", f.out); err != nil {
+			return err
+		}
 	}
 	if f.model != "" && (f.net0 != "" || f.initSeed >= 0) {
 		return usageError("--net0 and --init-seed go with --net")
@@ -131,7 +144,7 @@ type certifier interface {
 func runCertify(ctx context.Context, e *env, args []string) error {
 	var f certifyFlags
 	fs := newFlagSet(e, "certify", "(--model MODEL | --net DIR|FILE.npz [--net0 P | --init-seed S]) [--data D] [flags]")
-	f.add(fs)
+	f.add(fs, e)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -151,7 +164,7 @@ func runCertify(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "%s: %d points of %s, %v ball, seed %d\n", what, len(idx), ds.name, f.normV, f.seed)
 	}
 	t1 := time.Now()
-	pr := newProgress(e, "certify", int64(len(idx)))
+	pr := progress.New(e.stderr, e.isTerminal, "certify", int64(len(idx)))
 	rs, err := ibp.CertifyAll(ctx, c, idx, f.normV, f.search, f.threads, func(done, _ int) { pr.Set(int64(done)) })
 	pr.Done()
 	if err != nil {
@@ -256,25 +269,25 @@ type certifyData struct {
 }
 
 // certifyLoad is the one place that uses the data helpers of the other
-// commands (svmLoadData, svmTrainingInputs): it loads the points and, for a
+// commands (package dataset and trainingInputs): it loads the points and, for a
 // model, its training inputs (embedded, or reloaded and checked as predict
 // does), checking dimensions.
-func certifyLoad(e *env, d svmDataFlags, m *svm.Model) (train linalg.Matrix[float64], ds *certifyData, err error) {
+func certifyLoad(e *env, d dataFlags, m *svm.Model) (train linalg.Matrix[float64], ds *certifyData, err error) {
 	dim := 0
 	if m != nil {
-		if std := m.Params["standardize"] == "true"; std != d.standardize && strings.HasPrefix(d.data, "mnist") {
+		if std := m.Train.Standardize; std != d.standardize && strings.HasPrefix(d.data, "mnist") {
 			return train, nil, usageError("the model was trained with standardize=%v: pass the same --standardize", std)
 		}
 		dim = m.Train.D
-		if train, err = svmTrainingInputs(e, m, d); err != nil {
+		if train, err = trainingInputs(e, m, d); err != nil {
 			return train, nil, err
 		}
 	}
-	sd, err := svmLoadData(e, d.data, d, dim)
+	sd, err := dataset.Load(d.data, d.options(e, dim))
 	if err != nil {
 		return train, nil, err
 	}
-	ds = &certifyData{name: sd.name, x: sd.x, y: sd.y}
+	ds = &certifyData{name: sd.Name, x: sd.X, y: sd.Y}
 	if m != nil && ds.x.Cols != m.Train.D {
 		return train, nil, fmt.Errorf("%s has %d features, the model was trained on %d", ds.name, ds.x.Cols, m.Train.D)
 	}

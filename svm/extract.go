@@ -181,7 +181,10 @@ type ExtractReport struct {
 // per-sample gradient: the running kernel and the last integrand (float64),
 // the constant input Gram X·Xᵀ of the first layer and two Gram scratch
 // matrices (of T), one more n×n of T for a network with several hidden
-// layers, and O(n·m) for DecayToInit. One Observe costs a forward pass and,
+// layers, O(n·m) for DecayToInit, and for DecayToInitAll a copy of W_0
+// (the network's parameters once more) and two tangent buffers of
+// (n or n*)×m. One Observe costs a forward pass (and, for DecayToInitAll,
+// a tangent pass of the same cost) and,
 // per layer, two n×n×m Gram products and a pass over the n² numbers; for
 // n = 1000, d = 784, one hidden layer of 100, that is about twice a
 // full-batch training step. Θ̂ is the per-layer GEMM

@@ -59,7 +59,7 @@ func TestRunWritesOutputs(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("authors %v:\n%s%s", authors, log.String(), prog.String())
-		if s.Status != "complete" || len(s.Points) != cfg.Steps+1 || s.NTrain != 30 || s.NTest != 25 {
+		if s.Status != "complete" || len(s.Points) != cfg.Steps+1 || s.NTrain != 30 || s.NTest != 25 || s.Reference != nil {
 			t.Fatalf("status %q, %d points, n %d, n* %d", s.Status, len(s.Points), s.NTrain, s.NTest)
 		}
 		f, err := os.Open(filepath.Join(dir, CurvesFile))
@@ -201,6 +201,14 @@ func TestPreset(t *testing.T) {
 		if _, err := Preset(name); err != nil {
 			t.Error(err)
 		}
+	}
+	c.Seed, c.AuthorsCode, c.Float64 = 3, true, true
+	if !figB2Setting(c) {
+		t.Error("figB2 with another seed is not the figure's setting")
+	}
+	c.Width = 200
+	if figB2Setting(c) {
+		t.Error("figB2 at width 200 is still the figure's setting")
 	}
 	if _, err := Preset("fig9"); !errors.Is(err, ErrConfig) {
 		t.Errorf("unknown preset: %v", err)

@@ -173,11 +173,21 @@ func newSummary(cfg Config, p parsed, ec svm.ExtractConfig, ds *dataset) *Summar
 		s.Bound.Clip, s.Bound.GridMin, s.Bound.GridLevels = 0, 0, 0
 		s.Bound.Note = "generalization.py: unclipped loss, R from the asymmetric kernel with g_j = −y_j (the l' mask never fires), no union bound"
 	}
-	if cfg.Preset == "figB2" {
+	if figB2Setting(cfg) {
 		s.Reference = &Reference{Source: "generalization.png of the authors' generalization.py (δ = 0.99, unclipped hinge)",
 			BoundStart: 1.055, BoundEnd: 0.912, TrainLossStart: 0.998, TrainLossEnd: 0.840, MaxGap: 1.5e-3}
 	}
 	return s
+}
+
+// figB2Setting reports whether cfg is the figB2 preset up to the seed,
+// the float type, δ, the test points and AuthorsCode: the setting of the
+// authors' figure.
+func figB2Setting(cfg Config) bool {
+	ref, _ := Preset("figB2")
+	c := cfg
+	c.Seed, c.Float64, c.Delta, c.NTest, c.AuthorsCode = 0, false, 0, 0, false
+	return c == ref
 }
 
 // finish fills the summary's aggregates from the points and the extractor.

@@ -3,7 +3,7 @@
 package asm
 
 // neon is the AArch64 Advanced SIMD kernel set (relu_arm64.s,
-// gemm_arm64.s, arccos_arm64.s, dot_arm64.s).
+// gemm_arm64.s, gemmdirect_arm64.s, arccos_arm64.s, dot_arm64.s).
 var neon = &Kernels{
 	name:       "neon",
 	features:   "ASIMD",
@@ -21,6 +21,9 @@ var neon = &Kernels{
 	gemmEdge64: gemmEdgeNEON6x8,
 	fmaPeak32:  fmaPeakNEON32,
 	fmaPeak64:  fmaPeakNEON64,
+
+	gemmDirect32: gemmDirectNEON8x12,
+	gemmDirect64: gemmDirectNEON6x8,
 
 	acos64:        acos64NEON,
 	arcCosLayer64: arcCosLayer64NEON,

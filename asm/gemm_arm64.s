@@ -377,10 +377,11 @@ done:
 // (4 float32 or 2 float64 columns) that hold rows < m and columns < n, with
 // the same by-element FMLA in the same increasing p from zero as the full
 // kernels, so every sum is bitwise the full kernel's. There is one loop for
-// each (row groups, B vectors) pair; each loads a whole A and B step at the
-// top of the iteration, so the loops are simpler than the full kernels' and
-// have not been tuned (speed was not measured: these kernels were only run
-// under qemu, which shows correctness, not speed).
+// each (row groups, B vectors) pair; each loads the A and B vectors it uses
+// at the top of the iteration (stepping over the rest of the panel step),
+// so the loops are simpler than the full kernels' and have not been tuned
+// (speed was not measured: these kernels were only run under qemu, which
+// shows correctness, not speed).
 //
 // The store walks the m rows: row i's accumulators are moved into the
 // lowest registers (the whole block shifted down one row per row stored),
@@ -389,8 +390,8 @@ done:
 // with scalar ones: the low lane of V0 is added (C + sum, as the full
 // kernels add) and V0 rotated down one lane by EXT.
 
-// EDGE_ROWS_SHIFT(w) moves V(w)…V23 down to V0…V(23−w).
-
+// EDGE_SHIFT3 and EDGE_SHIFT4 move V3…V23 or V4…V23 down to V0: the next
+// row of accumulators into the lowest registers.
 #define EDGE_SHIFT3 \
 	VMOV V3.B16, V0.B16; \
 	VMOV V4.B16, V1.B16; \

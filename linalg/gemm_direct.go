@@ -5,7 +5,7 @@ import "github.com/ntksvm/ntksvm/asm"
 // The small-matrix path of Gemm. For small products (16³ to a few 100³),
 // packing A and B into panels costs about as much as the arithmetic, and
 // the micro-tiles cut by the edges of C are a large share of the work. A
-// kernel set with a direct kernel (asm.GemmDirect32; AVX-512, AVX2) reads op(A)
+// kernel set with a direct kernel (asm.GemmDirect32; AVX-512, AVX2, NEON) reads op(A)
 // and B where they are stored instead: the product is computed tile by
 // tile, MR×NR at a time, the kernel scaling C by beta as it stores each
 // tile; products of directThreadFlops and more share the tiles out among
@@ -15,6 +15,9 @@ import "github.com/ntksvm/ntksvm/asm"
 // number of threads. Measured on the Sapphire Rapids machine of the
 // other GEMM figures (BenchmarkGemmSmall, 1 thread), direct against packed:
 // 64³ float32 148 against 76 GFLOP/s, float64 85 against 51.
+// The limits below were measured on x86 only: the NEON direct kernels
+// have only been run under qemu, which shows correctness, not speed, so
+// on arm64 they are untuned.
 
 const (
 	// directMaxWork is the largest m·n·k taken by the direct kernels. Up

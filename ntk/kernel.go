@@ -79,6 +79,12 @@ type Options struct {
 	// Progress, if not nil, is called with the number of rows finished and
 	// the total, from one goroutine at a time, at most about 100 times.
 	Progress func(done, total int)
+	// Lower, for GramInto only, writes the lower triangle of the outputs
+	// (diagonal included) and leaves the strict upper triangle as it was,
+	// skipping the mirror: for consumers that read one triangle only, such
+	// as linalg.Cholesky and svm.KRRInPlace. The lower triangle is the
+	// same, bit for bit, as with the mirror.
+	Lower bool
 }
 
 func (o Options) threads() int {
@@ -123,7 +129,8 @@ var errNoOutput = errors.New("ntk: no output matrix given (want the NTK, the NNG
 
 // GramInto writes Θ(X, X) into ntk and Σ(X, X) into nngp, each n×n for n
 // rows of x; either may be the zero Matrix to skip it (at least one must be
-// given). The result is exactly symmetric. It returns an error for bad
+// given). The result is exactly symmetric (only its lower triangle is
+// written with o.Lower). It returns an error for bad
 // parameters, shapes, or a non-finite x (naming the row), and ctx's error
 // if it is cancelled (the outputs are then incomplete).
 func GramInto[T linalg.Float](ctx context.Context, x linalg.Matrix[T], p Params, o Options, ntk, nngp linalg.Matrix[T]) error {
@@ -156,8 +163,10 @@ func GramInto[T linalg.Float](ctx context.Context, x linalg.Matrix[T], p Params,
 				}
 				processSeg(pl, g.Row(i)[j0:je], seg(ntk, i, j0, je), seg(nngp, i, j0, je), cols, cols, i, j0, diag, sc)
 			}
-			for _, m := range outs {
-				mirrorTile(m, i0, i1, j0, j1)
+			if !o.Lower {
+				for _, m := range outs {
+					mirrorTile(m, i0, i1, j0, j1)
+				}
 			}
 		}
 		return i1 - i0

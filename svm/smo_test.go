@@ -2,6 +2,7 @@ package svm
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -281,5 +282,56 @@ func TestMulVec32(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestKRRInPlace checks that KRRInPlace gives KRR's α bit for bit while
+// reading only the lower triangle (the upper one is NaN here and must stay
+// so), on a Gram large enough for the blocked factorisation, and its
+// errors.
+func TestKRRInPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	x, y := blobs(rng, 300, 1)
+	kd := rbfGram(x, x, 0.5)
+	for _, c := range []float64{1e-3, 0.5} {
+		want, err := KRR(context.Background(), NewDense(kd), y, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := kd.Rows
+		k := linalg.New[float64](n, n)
+		for i := range n {
+			for j := range n {
+				if j <= i {
+					k.Set(i, j, kd.At(i, j))
+				} else {
+					k.Set(i, j, math.NaN())
+				}
+			}
+		}
+		got, err := KRRInPlace(context.Background(), k, y, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want.Alpha {
+			if math.Float64bits(got.Alpha[i]) != math.Float64bits(want.Alpha[i]) {
+				t.Fatalf("c=%g: α[%d] = %v in place, %v by KRR", c, i, got.Alpha[i], want.Alpha[i])
+			}
+		}
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				if !math.IsNaN(k.At(i, j)) {
+					t.Fatalf("c=%g: upper triangle (%d,%d) written", c, i, j)
+				}
+			}
+		}
+	}
+	bad, _ := linalg.FromSlice(2, 2, []float64{1, 1, 1, 1})
+	if _, err := KRRInPlace(context.Background(), bad, []float64{1, 2}, 0); err == nil {
+		t.Error("singular K with c = 0 accepted")
+	}
+	rect := linalg.New[float64](2, 3)
+	if _, err := KRRInPlace(context.Background(), rect, []float64{1, 2}, 1); !errors.Is(err, ErrInput) {
+		t.Errorf("2×3 Gram: %v, want ErrInput", err)
 	}
 }

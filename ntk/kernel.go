@@ -322,7 +322,26 @@ func overlaps[T linalg.Float](a, b []T) bool {
 // infinity.
 func checkFinite[T linalg.Float](name string, x linalg.Matrix[T]) error {
 	for i := range x.Rows {
-		for j, v := range x.Row(i) {
+		// v·0 is ±0 for a finite v and NaN otherwise, so a row's sum of
+		// them is zero unless the row holds a NaN or an infinity: four
+		// independent sums, without a branch per element, and the
+		// element-wise search only for such a row.
+		r := x.Row(i)
+		var s0, s1, s2, s3 T
+		j := 0
+		for ; j+4 <= len(r); j += 4 {
+			s0 += r[j] * 0
+			s1 += r[j+1] * 0
+			s2 += r[j+2] * 0
+			s3 += r[j+3] * 0
+		}
+		for ; j < len(r); j++ {
+			s0 += r[j] * 0
+		}
+		if s0+s1+s2+s3 == 0 {
+			continue
+		}
+		for j, v := range r {
 			if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
 				return fmt.Errorf("ntk: %s row %d (column %d) holds %v; inputs must be finite", name, i, j, f)
 			}

@@ -442,3 +442,34 @@ func TestGramIntoLower(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckFinite puts a NaN or an infinity at every position of short
+// rows (across the 4-wide unrolling and its tail), in both element types,
+// among large finite values whose squares would overflow.
+func TestCheckFinite(t *testing.T) {
+	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		for cols := 1; cols <= 9; cols++ {
+			for pos := range 2 * cols {
+				x := linalg.New[float64](2, cols)
+				x32 := linalg.New[float32](2, cols)
+				for i := range x.Data {
+					x.Data[i], x32.Data[i] = 1e300, -3e38
+				}
+				x.Data[pos], x32.Data[pos] = bad, float32(bad)
+				if err := checkFinite("X", x); err == nil {
+					t.Fatalf("float64 %v at %d of 2×%d not found", bad, pos, cols)
+				}
+				if err := checkFinite("X", x32); err == nil {
+					t.Fatalf("float32 %v at %d of 2×%d not found", bad, pos, cols)
+				}
+				x.Data[pos], x32.Data[pos] = -0.0, math.SmallestNonzeroFloat32
+				if err := checkFinite("X", x); err != nil {
+					t.Fatal(err)
+				}
+				if err := checkFinite("X", x32); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}

@@ -5,9 +5,10 @@
 # .npy (linalg.ReadNpy, numpy.load) against libsvm's text format.
 #
 #   NTKSVM_MNIST_DIR=... svm/testdata/libsvmcompare/run.sh
-#   ROUNDS=5 RUNS=5 LAMBDA=0.064 TEXT=1 DATA=/tmp/libsvmcompare svm/testdata/libsvmcompare/run.sh
+#   ROUNDS=5 RUNS=5 LAMBDA=0.064 TEXT=1 DATA=/tmp/libsvmcompare PYTHON=/usr/bin/python3 svm/testdata/libsvmcompare/run.sh
 #
-# Needs Go, python3 with numpy and scikit-learn (Debian python3-sklearn).
+# Needs Go, python3 with numpy and scikit-learn (Debian python3-sklearn),
+# bc, and for TEXT=1 optionally libsvm's svm-train (Debian libsvm-tools).
 # The Gram (1.28 GB, 4 GB more with TEXT=1) is written once into $DATA and
 # reused; nothing is written inside the repository. Prints `uptime`, the
 # JSON lines of every round, and the median over rounds of each side's
@@ -18,6 +19,7 @@ RUNS=${RUNS:-5}
 LAMBDA=${LAMBDA:-0.064}
 TEXT=${TEXT:-0}
 DATA=${DATA:-/tmp/libsvmcompare}
+PYTHON=${PYTHON:-/usr/bin/python3} # Debian's, where python3-sklearn installs
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 here=$root/svm/testdata/libsvmcompare
 bin=$DATA/libsvmcompare
@@ -28,21 +30,30 @@ if [ ! -f "$DATA/K.npy" ] || { [ "$TEXT" = 1 ] && [ ! -f "$DATA/K.libsvm" ]; }; 
 	[ "$TEXT" = 1 ] && textflag=-text
 	"$bin" -write "$DATA" $textflag
 fi
-C=$(python3 -c "print(1/$LAMBDA)")
+C=$("$PYTHON" -c "print(1/$LAMBDA)")
 pytext=
 [ "$TEXT" = 1 ] && pytext=--text
 echo "load before: $(uptime)"
 : >"$DATA/rounds.jsonl"
 for r in $(seq "$ROUNDS"); do
 	"$bin" -solve "$DATA" -lambda "$LAMBDA" -runs "$RUNS" | tee -a "$DATA/rounds.jsonl"
-	python3 "$here/compare.py" "$DATA" --C "$C" --runs "$RUNS" $pytext | tee -a "$DATA/rounds.jsonl"
+	"$PYTHON" "$here/compare.py" "$DATA" --C "$C" --runs "$RUNS" $pytext | tee -a "$DATA/rounds.jsonl"
 	pytext= # the text file is read in the first round only
 done
+if [ "$TEXT" = 1 ] && command -v svm-train >/dev/null; then
+	# libsvm's own reader: svm-train reads the whole file before it checks
+	# its parameters, so with -c 0 it parses and stops.
+	t0=$(date +%s.%N)
+	svm-train -t 4 -c 0 "$DATA/K.libsvm" "$DATA/unused.model" >/dev/null 2>&1 || true
+	t1=$(date +%s.%N)
+	echo "{\"side\": \"svm-train\", \"read_text_seconds\": $(echo "$t1 - $t0" | bc)}" | tee -a "$DATA/rounds.jsonl"
+fi
 echo "load after: $(uptime)"
-python3 - "$DATA/rounds.jsonl" <<'PY'
+"$PYTHON" - "$DATA/rounds.jsonl" <<'PY'
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 ours = [r for r in rows if r["side"] == "ntksvm"]
+st = [r for r in rows if r["side"] == "svm-train"]
 lib = [r for r in rows if r["side"] == "libsvm"]
 ratios = [l["solve_seconds"] / o["solve_seconds"] for o, l in zip(ours, lib)]
 m = statistics.median
@@ -57,4 +68,6 @@ print(f"read K.npy: linalg.ReadNpy {m(r['read_npy_seconds'] for r in ours):.2f} 
 t = [r["read_text_seconds"] for r in lib if "read_text_seconds" in r]
 if t:
     print(f"read K.libsvm (text) with sklearn load_svmlight_file: {t[0]:.1f} s")
+if st:
+    print(f"read K.libsvm (text) with libsvm's svm-train -c 0 (parses, then refuses C = 0): {st[0]['read_text_seconds']:.1f} s")
 PY

@@ -472,7 +472,7 @@ func processSeg[T linalg.Float](pl *plan, g, ntk, nngp []T, rows, cols *layerNor
 		sig, _ = any(nngp).([]float64)
 		th, _ = any(ntk).([]float64)
 	} else {
-		in = grow(&sc.in, n)
+		in = grow(&sc.in, n)[:len(g)] // the same length: no bounds checks
 		for j, v := range g {
 			in[j] = float64(v)
 		}
@@ -494,13 +494,15 @@ func processSeg[T linalg.Float](pl *plan, g, ntk, nngp []T, rows, cols *layerNor
 	}
 	if _, ok := any(g).([]float64); !ok {
 		if ntk != nil {
-			for j, v := range th {
-				ntk[j] = T(v)
+			th := th[:len(ntk)]
+			for j := range ntk {
+				ntk[j] = T(th[j])
 			}
 		}
 		if nngp != nil {
-			for j, v := range sig {
-				nngp[j] = T(v)
+			sig := sig[:len(nngp)]
+			for j := range nngp {
+				nngp[j] = T(sig[j])
 			}
 		}
 	}

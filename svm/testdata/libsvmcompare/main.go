@@ -20,6 +20,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -38,7 +39,19 @@ func main() {
 	bias := flag.Bool("bias", true, "solve with a bias b, as libsvm does")
 	gap := flag.Float64("gap", 1e-3, "target relative duality gap")
 	runs := flag.Int("runs", 5, "timed solves (median reported)")
+	prof := flag.String("cpuprofile", "", "with -solve: write a CPU profile of the timed solves to this file")
 	flag.Parse()
+	if *prof != "" {
+		f, err := os.Create(*prof)
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	switch {
 	case *write != "":
 		if err := writeGram(*write, *depth, *text); err != nil {
@@ -46,7 +59,8 @@ func main() {
 		}
 	case *solve != "":
 		if err := timeSolve(*solve, *lambda, *bias, *gap, *runs); err != nil {
-			log.Fatal(err)
+			log.Print(err)
+			os.Exit(1)
 		}
 	default:
 		flag.Usage()
@@ -120,7 +134,7 @@ func timeSolve(dir string, lambda float64, bias bool, gap float64, runs int) err
 	return json.NewEncoder(os.Stdout).Encode(map[string]any{
 		"side": "ntksvm", "n": k.Rows, "C": 1 / lambda, "bias": bias,
 		"read_npy_seconds": read, "solve_seconds": secs[len(secs)/2], "solve_all": secs,
-		"dual": r.DualObj, "primal": r.Primal, "rel_gap": r.RelGap,
+		"dual": r.DualObj, "primal": r.Primal, "rel_gap": r.RelGap, "b": r.Machine.Bias,
 		"iterations": r.Iterations, "support_vectors": r.SupportVectors,
 	})
 }

@@ -3,8 +3,8 @@
 // keep the Gram would, so that its peak memory can be measured:
 //
 //	go build -o /tmp/krrmem ./svm/testdata/krrmem
-//	NTKSVM_MNIST_DIR=/work/data/mnist /usr/bin/time -v /tmp/krrmem -mode inplace
-//	NTKSVM_MNIST_DIR=/work/data/mnist /usr/bin/time -v /tmp/krrmem -mode copy
+//	NTKSVM_MNIST_DIR=/path/to/mnist /usr/bin/time -v /tmp/krrmem -mode inplace
+//	NTKSVM_MNIST_DIR=/path/to/mnist /usr/bin/time -v /tmp/krrmem -mode copy
 //
 // -mode copy is svm.KRR on the full Gram (which copies K), -mode inplace
 // is a lower-triangle Gram (ntk.Options.Lower) factored by svm.KRRInPlace.

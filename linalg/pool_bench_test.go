@@ -12,8 +12,9 @@ import (
 // by one and reports the distribution of single-product times (median, p95
 // and max in µs, and max/median) rather than the mean, with what the
 // worker pool did: per call, the shares the caller ran itself, how often
-// it had to wait for a share another thread had started, and how often it
-// parked. Run it with a fixed count, for instance 200 products each:
+// it had to wait for a share another thread had started, how often it
+// parked, and how often a worker parked. Run it with a fixed count, for
+// instance 200 products each:
 //
 //	go test -run '^$' -bench PoolProducts -benchtime 200x ./linalg
 //
@@ -40,6 +41,7 @@ func benchPoolProduct[T Float](b *testing.B, rng *rand.Rand, dtype string, n int
 		}
 		calls, shares := poolCounters.calls.Load(), poolCounters.callerShares.Load()
 		waits, parks := poolCounters.waits.Load(), poolCounters.parks.Load()
+		wparks := poolCounters.workerParks.Load()
 		var d []time.Duration
 		for b.Loop() {
 			t0 := time.Now()
@@ -62,6 +64,7 @@ func benchPoolProduct[T Float](b *testing.B, rng *rand.Rand, dtype string, n int
 			b.ReportMetric(float64(poolCounters.callerShares.Load()-shares)/dc, "caller-shares/call")
 			b.ReportMetric(float64(poolCounters.waits.Load()-waits)/dc, "waits/call")
 			b.ReportMetric(float64(poolCounters.parks.Load()-parks)/dc, "parks/call")
+			b.ReportMetric(float64(poolCounters.workerParks.Load()-wparks)/dc, "worker-parks/call")
 		}
 	})
 }

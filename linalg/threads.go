@@ -157,11 +157,11 @@ func (c *poolCall) finish() {
 // with more than one thread, those that ran on goroutines of their own
 // (the pool being busy), shares the callers ran, calls whose caller had to
 // wait for a share another thread had started, and calls whose caller
-// parked doing so. A caller that ran more than one share of a call took
-// over a share that a static split would have left to a helper that had
-// not started it.
+// parked doing so; and how often a worker parked. A caller that ran more
+// than one share of a call took over a share that a static split would
+// have left to a helper that had not started it.
 var poolCounters struct {
-	calls, goCalls, callerShares, waits, parks atomic.Int64
+	calls, goCalls, callerShares, waits, parks, workerParks atomic.Int64
 }
 
 // poolSpin is how long a pool worker waits for its next call, spinning,
@@ -231,6 +231,7 @@ func (w *poolWorker) loop() {
 			c.work()
 			continue
 		}
+		poolCounters.workerParks.Add(1)
 		<-w.wake
 		w.parked.Store(false)
 	}

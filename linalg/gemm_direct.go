@@ -130,17 +130,26 @@ func (p *gemmProblem[T]) directTiles(mr, nr int, f directKernel[T], t int) {
 	}
 	tm, tn := (p.m+mr-1)/mr, (p.n+nr-1)/nr
 	t = max(1, min(t, max(tm, tn)))
+	// With t > 1 the work is cut into up to directShares·t shares that the
+	// threads claim as they come, so that a thread the operating system
+	// deschedules holds up a small share only.
 	switch {
 	case t == 1:
 		tiles(0, p.m, 0, p.n)
 	case tn >= tm:
-		cuts := evenCuts(p.n, nr, t)
-		parallel(t, func(w int) { tiles(0, p.m, cuts[w], cuts[w+1]) })
+		s := min(tn, directShares*t)
+		cuts := evenCuts(p.n, nr, s)
+		parallelN(s, t, func(w int) { tiles(0, p.m, cuts[w], cuts[w+1]) })
 	default:
-		cuts := evenCuts(p.m, mr, t)
-		parallel(t, func(w int) { tiles(cuts[w], cuts[w+1], 0, p.n) })
+		s := min(tm, directShares*t)
+		cuts := evenCuts(p.m, mr, s)
+		parallelN(s, t, func(w int) { tiles(cuts[w], cuts[w+1], 0, p.n) })
 	}
 }
+
+// directShares is how many shares per thread directTiles cuts its work
+// into at most.
+const directShares = 4
 
 // rowStride returns x.Stride, or x.Cols when x has at most one row (its
 // Stride is then never used and may be anything).

@@ -143,28 +143,13 @@ func MemoryNeed(cfg Config, n, nTest, d int) (int64, string) {
 	return int64(math.Min(total, math.MaxInt64/2)), detail
 }
 
-// convert returns x as a matrix of T (x itself for float64).
-func convert[T linalg.Float](x linalg.Matrix[float64]) linalg.Matrix[T] {
-	if m, ok := any(x).(linalg.Matrix[T]); ok {
-		return m
-	}
-	m := linalg.New[T](x.Rows, x.Cols)
-	for i := range x.Rows {
-		r := m.Row(i)
-		for j, v := range x.Row(i) {
-			r[j] = T(v)
-		}
-	}
-	return m
-}
-
 // run is Run for a network of type T.
 func run[T linalg.Float](ctx context.Context, cfg Config, p parsed, ds *dataset, opt Options) (*Summary, error) {
 	ec, err := cfg.extractConfig(p)
 	if err != nil {
 		return nil, err
 	}
-	x, xt := convert[T](ds.x), convert[T](ds.xt)
+	x, xt := linalg.Convert[T](ds.x), linalg.Convert[T](ds.xt)
 	net, err := ntk.NewNetwork[T](ds.x.Cols, cfg.Width, cfg.Depth, 1, 0, cfg.Seed)
 	if err != nil {
 		return nil, configErr("%v", err)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
@@ -205,7 +206,7 @@ type walker[T linalg.Float] struct {
 	ex   *svm.Extractor[T]
 	bc   svm.BoundConfig
 	sum  *Summary
-	pr   *progress
+	pr   *progress.Bar
 	last time.Time
 }
 
@@ -231,7 +232,7 @@ func (w *walker[T]) record(k int, t float64) error {
 		w.sum.Estimate = step.Seconds() * float64(w.cfg.Steps)
 		fmt.Fprintf(w.opt.Log, "first step (update, extraction and bound) %.3gs: about %s for the %d steps (n = %d, %d test points, m = %d, %d threads)\n",
 			step.Seconds(), roundDur(time.Duration(w.sum.Estimate*1e9)), w.cfg.Steps, w.ds.x.Rows, w.ds.xt.Rows, w.cfg.Width, linalg.Threads())
-		w.pr = newProgress(w.opt.Progress, w.opt.Terminal, "genbound", 1, w.cfg.Steps, w.opt.Now)
+		w.pr = progress.New(w.opt.Progress, w.opt.Terminal, "genbound", int64(w.cfg.Steps)).Unit("steps").Clock(w.opt.Now).From(1)
 	default:
 		w.pr.Add(1)
 	}

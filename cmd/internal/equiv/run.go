@@ -585,16 +585,30 @@ func (e *experiment[T]) train(ctx context.Context, i int, d *svm.Driver) error {
 	}
 	evalW := params(e.ds.x.Cols, rec.Width, e.cfg.Depth) * float64(e.ds.x.Rows+e.ds.xt.Rows)
 	t0 := e.opt.Now()
+	durs := func() (step, eval time.Duration) {
+		for _, s := range d.Steppers {
+			step += s.(*timed).step
+			eval += s.(*timed).eval
+		}
+		return step, eval
+	}
+	// Time the first step (its evaluation included) and, when there is one,
+	// the second: the first update also allocates the workspaces.
 	d.Steps = start + 1
 	if _, err := d.Run(ctx); err != nil {
 		return err
 	}
-	first := e.opt.Now().Sub(t0)
-	var stepDur, evalDur time.Duration
-	for _, s := range d.Steppers {
-		stepDur += s.(*timed).step
-		evalDur += s.(*timed).eval
+	stepDur, evalDur := durs()
+	if total > start+1 {
+		d.Steps = start + 2
+		if _, err := d.Run(ctx); err != nil {
+			return err
+		}
+		s2, _ := durs()
+		stepDur = min(stepDur, s2-stepDur)
 	}
+	first := e.opt.Now().Sub(t0)
+	rec.Done = d.Stats().Steps
 	rec.StepSeconds = stepDur.Seconds()
 	rec.Seconds += first.Seconds()
 	if e.perStep == 0 {
@@ -607,15 +621,16 @@ func (e *experiment[T]) train(ctx context.Context, i int, d *svm.Driver) error {
 			return errEstimated
 		}
 	}
+	done := d.Stats().Steps
 	remEvals := 0
 	for _, s := range d.LogAt {
-		if s > start+1 {
+		if s > done {
 			remEvals++
 		}
 	}
-	est := time.Duration(float64(total-start-1)*stepDur.Seconds()*1e9) +
+	est := time.Duration(float64(total-done)*stepDur.Seconds()*1e9) +
 		time.Duration(float64(remEvals)*e.perEval*evalW*1e9)
-	e.logf("run %d/%d (m = %d, η = %g, %d steps, %d evaluations): first step %.3gs (update %.3gs, evaluation %.3gs); about %s to go",
+	e.logf("run %d/%d (m = %d, η = %g, %d steps, %d evaluations): first steps %.3gs (update %.3gs, evaluation %.3gs); about %s to go",
 		i+1, len(e.sum.Runs), rec.Width, rec.LR, total, len(d.LogAt), first.Seconds(), stepDur.Seconds(), evalDur.Seconds(), roundDur(est))
 	if d.CheckpointEvery == 0 {
 		switch {
@@ -625,7 +640,7 @@ func (e *experiment[T]) train(ctx context.Context, i int, d *svm.Driver) error {
 			d.CheckpointEvery = max(1, int(600/max(stepDur.Seconds(), 1e-6)))
 		}
 	}
-	pr := newProgress(e.opt.Progress, e.opt.Terminal, fmt.Sprintf("run %d/%d m=%d η=%g", i+1, len(e.sum.Runs), rec.Width, rec.LR), start+1, total, e.opt.Now)
+	pr := newProgress(e.opt.Progress, e.opt.Terminal, fmt.Sprintf("run %d/%d m=%d η=%g", i+1, len(e.sum.Runs), rec.Width, rec.LR), done, total, e.opt.Now)
 	d.Steppers[0].(*timed).hook = func(int) { pr.Add(1) }
 	t1 := e.opt.Now()
 	d.Steps = total

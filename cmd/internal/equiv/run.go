@@ -67,8 +67,8 @@ type Summary struct {
 	NTest   int    `json:"n_test"`
 	D       int    `json:"d"`
 	Threads int    `json:"threads"`
-	// Status is "complete", "estimate" (EstimateOnly), "interrupted" or
-	// "failed: …".
+	// Status is "complete", "estimate" (EstimateOnly), "interrupted",
+	// "failed: …", or "running: …" in the outputs written at checkpoints.
 	Status string `json:"status"`
 	// Estimate is the estimated wall time of the whole experiment, in
 	// seconds, from the timed first step (0 when nothing was timed).
@@ -392,10 +392,16 @@ func (e *experiment[T]) run(ctx context.Context, i int) error {
 			}
 			return gob.NewEncoder(w).Encode(rec)
 		})
-		if err == nil {
-			lastCk = step
+		if err != nil {
+			return err
 		}
-		return err
+		lastCk = step
+		if step < rec.Steps && ctx.Err() == nil {
+			// The outputs so far, for a look at a long run.
+			e.sum.Status = fmt.Sprintf("running: run %d at step %d", i+1, step)
+			return e.write()
+		}
+		return nil
 	}
 	if e.opt.Resume {
 		if _, err := os.Stat(e.ckptPath(i)); err == nil {

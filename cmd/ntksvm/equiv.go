@@ -40,7 +40,7 @@ type equivFlags struct {
 	widths, lrs, trackTrain, trackTest          string
 	lambda, epsilon, tMax                       float64
 	depth, batch, steps, epochs, nTrain, nTest  int
-	evals, checkpointEvery, threads             int
+	evals, checkpointEvery, threads, seeds      int
 	seed                                        uint64
 	quick, float64, estimate                    bool
 	out, resume                                 string
@@ -69,6 +69,7 @@ func (f *equivFlags) add(fs *flag.FlagSet) {
 	intFunc(fs, &f.nTest, "n-test", "first N test points (0: all 2,115)")
 	fs.StringVar(&f.kernel, "kernel", "", "analytic (infinite-width NTK), empirical (the network's tangent kernel at init) or both")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the initial weights and the batch order (preset: 6)")
+	fs.IntVar(&f.seeds, "seeds", 1, "repeat every width at the first η with this many seeds (the sweep fits them all)")
 	fs.IntVar(&f.evals, "evals", 0, "evaluation count: the unique steps of round(logspace(0, log10(steps), N))")
 	fs.StringVar(&f.trackTrain, "track-train", "", "tracked training points, comma-separated indices")
 	fs.StringVar(&f.trackTest, "track-test", "", "tracked test points, comma-separated indices")
@@ -124,6 +125,9 @@ func (f *equivFlags) config(set map[string]bool) (equiv.Config, error) {
 	}
 	if set["seed"] {
 		c.Seed = f.seed
+	}
+	if set["seeds"] {
+		c.Seeds = f.seeds
 	}
 	if set["float64"] {
 		c.Float64 = f.float64
@@ -282,11 +286,12 @@ func printEquiv(w io.Writer, s *equiv.Summary) {
 		}
 	}
 	if sw := s.Sweep; sw != nil {
-		fmt.Fprintf(w, "width sweep (%s, η = %g): width, max_t max_i |f − g| train, test, final\n", sw.Model, s.Config.LRs[0])
+		fmt.Fprintf(w, "width sweep (%s, η = %g, %d seed(s), means over seeds): width, max_t max_i |f − g| train, test, max_t mean_i train, final max_i train\n",
+			sw.Model, s.Config.LRs[0], sw.Seeds)
 		for i, m := range sw.Widths {
-			fmt.Fprintf(w, "  %7d  %.4g  %.4g  %.4g\n", m, sw.Gap[i], float64(sw.GapTest[i]), sw.Final[i])
+			fmt.Fprintf(w, "  %7d  %.4g  %.4g  %.4g  %.4g\n", m, sw.Gap[i], float64(sw.GapTest[i]), sw.GapMean[i], sw.Final[i])
 		}
-		fmt.Fprintf(w, "  log–log slope %.3f ± %.3f (max over t), %.3f ± %.3f (final); theory −0.5\n",
-			float64(sw.Slope), float64(sw.SE), float64(sw.SlopeFinal), float64(sw.SEFinal))
+		fmt.Fprintf(w, "  log–log slope %.3f ± %.3f (max_t max_i), %.3f ± %.3f (max_t mean_i), %.3f ± %.3f (final); theory −0.5\n",
+			float64(sw.Slope), float64(sw.SE), float64(sw.SlopeMean), float64(sw.SEMean), float64(sw.SlopeFinal), float64(sw.SEFinal))
 	}
 }

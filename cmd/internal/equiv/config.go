@@ -71,6 +71,10 @@ type Config struct {
 	NTest   int    `json:"n_test"`  // first N test points; 0: all
 	Kernel  string `json:"kernel"`  // analytic, empirical or both
 	Seed    uint64 `json:"seed"`    // network initialisation and batch order
+	// Seeds > 1 repeats every width at the first step size with the seeds
+	// Seed, Seed+1, …: the width sweep then fits every (width, gap) pair
+	// and averages the gaps per width (0 means 1).
+	Seeds int `json:"seeds,omitempty"`
 	// Evals is the count of logspace(0, log10(steps), Evals) whose unique
 	// rounded values are the evaluation steps (train_sgd.py's step_test).
 	Evals int `json:"evals"`
@@ -229,6 +233,8 @@ func (c *Config) parse() (parsed, error) {
 		return p, configErr("n-train = %d, n-test = %d; want ≥ 0 (0: all)", c.NTrain, c.NTest)
 	case c.Evals < 1:
 		return p, configErr("evals = %d; want ≥ 1", c.Evals)
+	case c.Seeds < 0 || c.Seeds > 1000:
+		return p, configErr("seeds = %d; want 1 ≤ seeds ≤ 1000 (0: 1)", c.Seeds)
 	case c.MaxSteps < 0:
 		return p, configErr("max steps = %d; want ≥ 0", c.MaxSteps)
 	case c.Kernel != KernelAnalytic && c.Kernel != KernelEmpirical && c.Kernel != KernelBoth:
@@ -281,11 +287,14 @@ type RunSpec struct {
 	Width int     `json:"width"`
 	LR    float64 `json:"lr"`
 	Steps int     `json:"steps"`
+	Seed  uint64  `json:"seed"` // of the network's weights and the batch order
 }
 
 // Runs returns the runs of c on n training points, as the paper's Fig. 1
 // draws them: every width at the first step size, then the widest width at
-// each other step size. (A single width gives one run per step size.)
+// each other step size (a single width gives one run per step size); with
+// Seeds > 1 the widths at the first step size are repeated with each
+// further seed.
 func (c *Config) Runs(n int) []RunSpec {
 	perEpoch := 1
 	if c.Batch > 0 && c.Batch < n {
@@ -308,11 +317,16 @@ func (c *Config) Runs(n int) []RunSpec {
 	}
 	var runs []RunSpec
 	for _, m := range c.Widths {
-		runs = append(runs, RunSpec{Width: m, LR: c.LRs[0], Steps: steps(c.LRs[0])})
+		runs = append(runs, RunSpec{Width: m, LR: c.LRs[0], Steps: steps(c.LRs[0]), Seed: c.Seed})
 	}
 	widest := slices.Max(c.Widths)
 	for _, lr := range c.LRs[1:] {
-		runs = append(runs, RunSpec{Width: widest, LR: lr, Steps: steps(lr)})
+		runs = append(runs, RunSpec{Width: widest, LR: lr, Steps: steps(lr), Seed: c.Seed})
+	}
+	for k := 1; k < c.Seeds; k++ {
+		for _, m := range c.Widths {
+			runs = append(runs, RunSpec{Width: m, LR: c.LRs[0], Steps: steps(c.LRs[0]), Seed: c.Seed + uint64(k)})
+		}
 	}
 	return runs
 }

@@ -89,7 +89,7 @@ func TestPresets(t *testing.T) {
 		t.Errorf("fig1 = %+v\nwant %+v", f, want)
 	}
 	runs := f.Runs(128)
-	wantRuns := []RunSpec{{10000, 0.1, 10000}, {900, 0.1, 10000}, {10000, 0.01, 100000}}
+	wantRuns := []RunSpec{{10000, 0.1, 10000, 6}, {900, 0.1, 10000, 6}, {10000, 0.01, 100000, 6}}
 	if !reflect.DeepEqual(runs, wantRuns) {
 		t.Errorf("fig1 runs = %v, want %v", runs, wantRuns)
 	}
@@ -421,5 +421,20 @@ func TestProgress(t *testing.T) {
 	p.Add(1)
 	if !strings.Contains(b.String(), "\r\033[K") || !strings.Contains(b.String(), "[") {
 		t.Errorf("terminal progress: %q", b.String())
+	}
+}
+
+func TestSweepSeeds(t *testing.T) {
+	c := small()
+	c.Widths, c.Seeds, c.Steps = []int{32, 64, 128}, 2, 10
+	s, err := Run(context.Background(), c, synthetic(16, 8, 5), Options{Out: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Runs) != 6 || s.Runs[3].Seed != c.Seed+1 || s.Sweep == nil || s.Sweep.Seeds != 2 || len(s.Sweep.Widths) != 3 {
+		t.Fatalf("runs %d, sweep %+v", len(s.Runs), s.Sweep)
+	}
+	if s.Runs[0].Evals[1].Models[0].TrackTrain[0] == s.Runs[3].Evals[1].Models[0].TrackTrain[0] {
+		t.Errorf("two seeds gave the same network")
 	}
 }

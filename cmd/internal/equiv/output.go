@@ -155,16 +155,17 @@ func WriteCurves(w io.Writer, s *Summary) error {
 }
 
 // writeSweep writes the sweep as CSV: width, max_gap_train, max_gap_test,
-// final_gap_train, then a comment-free last row "slope" with the slope and
-// its standard error in the gap columns.
+// max_mean_gap_train, final_gap_train (means over the seeds), then rows
+// "slope" and "slope_se" with the fitted slopes and their standard errors
+// in the gap columns.
 func writeSweep(w io.Writer, sw *Sweep) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"width", "max_gap_train", "max_gap_test", "final_gap_train"})
+	cw.Write([]string{"width", "max_gap_train", "max_gap_test", "max_mean_gap_train", "final_gap_train"})
 	for i, m := range sw.Widths {
-		cw.Write([]string{strconv.Itoa(m), fmtF(sw.Gap[i]), fmtF(float64(sw.GapTest[i])), fmtF(sw.Final[i])})
+		cw.Write([]string{strconv.Itoa(m), fmtF(sw.Gap[i]), fmtF(float64(sw.GapTest[i])), fmtF(sw.GapMean[i]), fmtF(sw.Final[i])})
 	}
-	cw.Write([]string{"slope", fmtF(float64(sw.Slope)), "", fmtF(float64(sw.SlopeFinal))})
-	cw.Write([]string{"slope_se", fmtF(float64(sw.SE)), "", fmtF(float64(sw.SEFinal))})
+	cw.Write([]string{"slope", fmtF(float64(sw.Slope)), "", fmtF(float64(sw.SlopeMean)), fmtF(float64(sw.SlopeFinal))})
+	cw.Write([]string{"slope_se", fmtF(float64(sw.SE)), "", fmtF(float64(sw.SEMean)), fmtF(float64(sw.SEFinal))})
 	cw.Flush()
 	return cw.Error()
 }
@@ -229,6 +230,9 @@ func fig1(s *Summary) *plot.Figure {
 		r := &s.Runs[ri]
 		col := plot.Palette[(ri+1)%len(plot.Palette)]
 		nnName := fmt.Sprintf("NN m=%d η=%g", r.Width, r.LR)
+		if r.Seed != s.Config.Seed {
+			nnName += fmt.Sprintf(" seed %d", r.Seed)
+		}
 		for p := range pts {
 			nn := func(e *Eval) float64 { return column0(e.Models[0].TrackTrain, p) }
 			x, y := series(r, true, nn)
@@ -386,6 +390,7 @@ func sweepChart(sw *Sweep) *plot.Chart {
 	ser := []plot.Series{
 		{Name: "max_t max_i |f − g| (train)", X: x, Y: sw.Gap, Marker: plot.MarkerCircle},
 		{Name: "final max_i |f − g| (train)", X: x, Y: sw.Final, Marker: plot.MarkerSquare, Dashed: true},
+		{Name: "max_t mean_i |f − g| (train)", X: x, Y: sw.GapMean, Marker: plot.MarkerTriangle, Dashed: true},
 	}
 	if !isNaN(float64(sw.Slope)) {
 		fit := make([]float64, len(x))

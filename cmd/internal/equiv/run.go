@@ -445,7 +445,7 @@ func (e *experiment[T]) run(ctx context.Context, i int) error {
 func (e *experiment[T]) build(i int) (*svm.Driver, error) {
 	rec := &e.sum.Runs[i]
 	cfg, p, ds := &e.cfg, e.p, e.ds
-	net, err := ntk.NewNetwork[T](ds.x.Cols, rec.Width, cfg.Depth, 1, 0, cfg.Seed)
+	net, err := ntk.NewNetwork[T](ds.x.Cols, rec.Width, cfg.Depth, 1, 0, rec.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -496,7 +496,7 @@ func (e *experiment[T]) build(i int) (*svm.Driver, error) {
 	d := &svm.Driver{Steps: rec.Steps, LR: rec.LR, LogAt: svm.LogSteps(rec.Steps, cfg.Evals)}
 	n := ds.x.Rows
 	if cfg.Batch > 0 && cfg.Batch < n {
-		if d.Stream, err = svm.NewBatchStream(n, cfg.Batch, cfg.Seed); err != nil {
+		if d.Stream, err = svm.NewBatchStream(n, cfg.Batch, rec.Seed); err != nil {
 			return nil, err
 		}
 	} else {

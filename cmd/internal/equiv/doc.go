@@ -60,7 +60,9 @@
 // the layout of Fig. A.1, the kernel machine as lines and the network as at
 // most 20 markers), gap.svg, and with several widths sweep.csv and
 // sweep.svg (max_t |f − g| against m, log–log, with the fitted slope and
-// its standard error; the theory predicts −1/2). Checkpoints runK.ckpt are
+// its standard error; the theory predicts −1/2). Each width's gap comes
+// from one random network, so it scatters around the trend; --seeds K
+// repeats every width with K seeds and the fit takes all K·widths points. Checkpoints runK.ckpt are
 // written every N steps and on interrupt, and replaced by runK.done when
 // run K ends.
 package equiv

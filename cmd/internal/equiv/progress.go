@@ -9,7 +9,8 @@ import (
 
 // progress reports the steps of a run: on a terminal a bar with the rate
 // and the ETA, redrawn in place at most five times a second; otherwise a
-// plain line per tenth of the run, or every minute at least.
+// plain line per tenth of the run, or every minute at least. The ETA comes
+// from the eta function when set, else from the step rate.
 type progress struct {
 	w            io.Writer
 	tty          bool
@@ -20,6 +21,9 @@ type progress struct {
 	logged       int
 	now          func() time.Time
 	done         bool
+	// eta, if set, estimates the time left (the evaluations of a run are
+	// log-spaced, so the step rate early on says little about the rest).
+	eta func() time.Duration
 }
 
 func newProgress(w io.Writer, tty bool, label string, done, total int, now func() time.Time) *progress {
@@ -74,6 +78,9 @@ func (p *progress) line(t time.Time) string {
 	if el := t.Sub(p.start).Seconds(); el > 0 && p.n > p.first {
 		rate := float64(p.n-p.first) / el
 		eta := time.Duration(float64(p.total-p.n) / rate * 1e9)
+		if p.eta != nil {
+			eta = p.eta()
+		}
 		fmt.Fprintf(&b, " %.3g steps/s ETA %s", rate, roundDur(eta))
 	}
 	return b.String()

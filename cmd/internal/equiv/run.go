@@ -648,6 +648,23 @@ func (e *experiment[T]) train(ctx context.Context, i int, d *svm.Driver) error {
 	}
 	pr := newProgress(e.opt.Progress, e.opt.Terminal, fmt.Sprintf("run %d/%d m=%d η=%g", i+1, len(e.sum.Runs), rec.Width, rec.LR), done, total, e.opt.Now)
 	d.Steppers[0].(*timed).hook = func(int) { pr.Add(1) }
+	pr.eta = func() time.Duration {
+		// Time left = the mean update time per step and the mean time per
+		// evaluation so far, times the steps and evaluations left.
+		st, ev := durs()
+		cur := d.Stats().Steps + 1
+		evalsDone, evalsLeft := 0, 0
+		for _, s := range d.LogAt {
+			if s <= cur {
+				evalsDone++
+			} else {
+				evalsLeft++
+			}
+		}
+		left := float64(total-cur) * st.Seconds() / float64(max(cur-start, 1))
+		left += float64(evalsLeft) * ev.Seconds() / float64(max(evalsDone, 1))
+		return time.Duration(left * 1e9)
+	}
 	t1 := e.opt.Now()
 	d.Steps = total
 	_, err := d.Run(ctx)

@@ -135,6 +135,12 @@ func (f *equivFlags) config(set map[string]bool) (equiv.Config, error) {
 	if set["steps"] || set["epochs"] || set["t-max"] {
 		c.Steps, c.Epochs, c.TMax, c.MaxSteps = f.steps, f.epochs, f.tMax, 0
 	}
+	for _, fl := range []string{"loss", "epsilon", "reg", "objective", "decay", "lambda", "width", "widths", "depth", "lr", "batch",
+		"steps", "epochs", "t-max", "float64", "n-train", "n-test", "kernel", "seed", "seeds", "evals", "track-train", "track-test"} {
+		if set[fl] {
+			c.Overrides = append(c.Overrides, "--"+fl)
+		}
+	}
 	if err := f.applyLists(&c, set); err != nil {
 		return c, err
 	}
@@ -242,6 +248,9 @@ func runEquiv(ctx context.Context, e *env, args []string) error {
 	}
 	if cfg.Quick {
 		fmt.Fprintf(e.stdout, "--quick (%s): %s\n", cfg.Preset, strings.Join(cfg.Reductions, "; "))
+		if len(cfg.Overrides) > 0 {
+			fmt.Fprintf(e.stdout, "  overridden by %s\n", strings.Join(cfg.Overrides, " "))
+		}
 	}
 	s, err := equiv.Run(ctx, cfg, data, opt)
 	if s != nil {

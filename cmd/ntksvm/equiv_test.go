@@ -43,6 +43,8 @@ func TestEquivOverrides(t *testing.T) {
 	want.Steps, want.Epochs, want.Lambda, want.Loss, want.Depth = 100, 0, 0.01, "squared", 2
 	want.NTrain, want.NTest, want.Kernel, want.Seed, want.Float64 = 256, 0, "both", 9, true
 	want.Objective, want.Evals, want.TrackTrain = "sum", 20, []int{1, 2}
+	want.Overrides = []string{"--loss", "--reg", "--objective", "--lambda", "--width", "--depth", "--lr", "--batch", "--steps",
+		"--float64", "--n-train", "--n-test", "--kernel", "--seed", "--evals", "--track-train"}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("config\n%+v\nwant\n%+v", c, want)
 	}

@@ -42,6 +42,9 @@ type Config struct {
 	// Reductions says what it changed.
 	Quick      bool     `json:"quick"`
 	Reductions []string `json:"quick_reductions,omitempty"`
+	// Overrides names the settings changed from the preset's (command-line
+	// flags), which take precedence over Reductions.
+	Overrides []string `json:"overrides,omitempty"`
 
 	Loss      string  `json:"loss"`    // svm.ParseLoss name
 	Epsilon   float64 `json:"epsilon"` // of the eps-insensitive loss

@@ -700,6 +700,9 @@ func (e *experiment[T]) estimate(from int) {
 	if e.cfg.Quick {
 		e.logf("quick setting: %s", joinReductions(e.cfg.Reductions))
 	}
+	if len(e.cfg.Overrides) > 0 {
+		e.logf("preset values overridden by %v", e.cfg.Overrides)
+	}
 }
 
 func joinReductions(r []string) string {

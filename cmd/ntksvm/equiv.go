@@ -11,7 +11,6 @@ import (
 
 	"github.com/ntksvm/ntksvm/cmd/internal/equiv"
 	"github.com/ntksvm/ntksvm/linalg"
-	"github.com/ntksvm/ntksvm/mnist"
 )
 
 // "ntksvm equiv" trains a network and its kernel machine side by side
@@ -44,10 +43,10 @@ type equivFlags struct {
 	seed                                        uint64
 	quick, float64, estimate                    bool
 	out, resume                                 string
-	mnist                                       *mnistFlags
+	data                                        dataFlags
 }
 
-func (f *equivFlags) add(fs *flag.FlagSet) {
+func (f *equivFlags) add(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&f.preset, "preset", "custom", "fig1 (paper Fig. 1), figA1 (Fig. A.1) or custom (a small default)")
 	fs.BoolVar(&f.quick, "quick", false, "the preset's reduced setting (smaller width and fewer steps; stated in the output)")
 	fs.StringVar(&f.loss, "loss", "", "hinge, squared-hinge, squared, eps-insensitive or logistic")
@@ -78,7 +77,7 @@ func (f *equivFlags) add(fs *flag.FlagSet) {
 	fs.IntVar(&f.checkpointEvery, "checkpoint-every", 0, "checkpoint every N steps (0: about every 10 minutes; −1: only on interrupt)")
 	fs.IntVar(&f.threads, "threads", 0, "threads for the linear algebra (0: all cores)")
 	fs.BoolVar(&f.estimate, "estimate", false, "time the first step, print the estimate and stop")
-	f.mnist = addMNISTFlags(fs)
+	f.data.addMNIST(fs, e)
 }
 
 // intFunc registers an integer flag without a default of its own (the
@@ -204,12 +203,12 @@ func parseFloats(s string) ([]float64, error) {
 // resumeFlags are the flags allowed beside --resume: the experiment itself
 // comes from DIR/config.json.
 var resumeFlags = map[string]bool{"resume": true, "out": true, "threads": true, "checkpoint-every": true,
-	"mnist": true, "allow-noncanonical": true}
+	"mnist": true, "mnist-dir": true, "allow-noncanonical": true}
 
 func runEquiv(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "equiv", equivUsage)
 	f := &equivFlags{}
-	f.add(fs)
+	f.add(fs, e)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -237,7 +236,7 @@ func runEquiv(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	linalg.SetThreads(f.threads)
-	data, err := equivData(e, f.mnist)
+	data, err := equivData(e, f.data)
 	if err != nil {
 		return err
 	}
@@ -262,8 +261,8 @@ func runEquiv(ctx context.Context, e *env, args []string) error {
 
 // equivData loads the data of the experiment: MNIST 0 against 1, both
 // splits, pixels/255 (the experiment keeps the first --n-train and --n-test).
-func equivData(e *env, mf *mnistFlags) (*equiv.Data, error) {
-	train, test, err := loadBinary[float64](e, mf, 0, 1, mnist.Options{})
+func equivData(e *env, d dataFlags) (*equiv.Data, error) {
+	train, test, err := loadMNIST01(e, d)
 	if err != nil {
 		return nil, err
 	}

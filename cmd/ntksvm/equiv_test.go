@@ -20,9 +20,10 @@ import (
 func equivConfig(t *testing.T, args ...string) (equiv.Config, error) {
 	t.Helper()
 	var buf bytes.Buffer
-	fs := newFlagSet(&env{stdout: &buf, stderr: &buf}, "equiv", "")
+	e := &env{stdout: &buf, stderr: &buf}
+	fs := newFlagSet(e, "equiv", "")
 	f := &equivFlags{}
-	f.add(fs)
+	f.add(fs, e)
 	if err := parseFlags(fs, args); err != nil {
 		return equiv.Config{}, err
 	}

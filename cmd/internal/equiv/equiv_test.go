@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
@@ -408,7 +409,7 @@ func TestProgress(t *testing.T) {
 		t0 := time.Unix(0, 0)
 		return func() time.Time { t0 = t0.Add(time.Second); return t0 }
 	}()
-	p := newProgress(&b, false, "run", 0, 20, now)
+	p := progress.New(&b, false, "run", 20).Unit("steps").Clock(now)
 	for range 20 {
 		p.Add(1)
 	}
@@ -417,7 +418,7 @@ func TestProgress(t *testing.T) {
 		t.Errorf("progress:\n%s", b.String())
 	}
 	b.Reset()
-	p = newProgress(&b, true, "run", 0, 20, now)
+	p = progress.New(&b, true, "run", 20).Unit("steps").Clock(now)
 	p.Add(1)
 	if !strings.Contains(b.String(), "\r\033[K") || !strings.Contains(b.String(), "[") {
 		t.Errorf("terminal progress: %q", b.String())

@@ -1,34 +1,12 @@
 package equiv
 
 import (
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"math"
-	"strconv"
 )
 
-// Num is a float64 that is written to JSON as null when it is NaN or ±Inf
-// (an accuracy of a regression loss, a test loss without test points).
-type Num float64
-
-// MarshalJSON writes n as the shortest decimal that reads back exactly, or
-// null.
-func (n Num) MarshalJSON() ([]byte, error) {
-	f := float64(n)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return []byte("null"), nil
-	}
-	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
-}
-
-// UnmarshalJSON reads a number, or null as NaN.
-func (n *Num) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*n = Num(math.NaN())
-		return nil
-	}
-	f, err := strconv.ParseFloat(string(b), 64)
-	*n = Num(f)
-	return err
-}
+// Num is a float64 written to JSON as null when it is NaN or ±Inf.
+type Num = output.Num
 
 func nan() float64 { return math.NaN() }
 

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/internal/checkpoint"
 	"github.com/ntksvm/ntksvm/linalg"
@@ -272,7 +273,7 @@ type experiment[T linalg.Float] struct {
 }
 
 func runAll[T linalg.Float](ctx context.Context, cfg Config, p parsed, ds *dataset, opt Options) (*Summary, error) {
-	e := &experiment[T]{cfg: cfg, p: p, ds: ds, opt: opt, x: convert[T](ds.x), xt: convert[T](ds.xt)}
+	e := &experiment[T]{cfg: cfg, p: p, ds: ds, opt: opt, x: linalg.Convert[T](ds.x), xt: linalg.Convert[T](ds.xt)}
 	runs := cfg.Runs(ds.x.Rows)
 	e.sum = &Summary{Config: cfg, Data: ds.name, NTrain: ds.x.Rows, NTest: ds.xt.Rows, D: ds.x.Cols,
 		Threads: linalg.Threads(), TrackTrain: ds.track, TrackTest: ds.trackT, Runs: make([]RunResult, len(runs))}
@@ -313,20 +314,6 @@ func (e *experiment[T]) models() []string {
 	}
 	if e.cfg.Kernel != KernelAnalytic {
 		m = append(m, "km-emp")
-	}
-	return m
-}
-
-func convert[T linalg.Float](x linalg.Matrix[float64]) linalg.Matrix[T] {
-	if m, ok := any(x).(linalg.Matrix[T]); ok {
-		return m
-	}
-	m := linalg.New[T](x.Rows, x.Cols)
-	for i := range x.Rows {
-		r := m.Row(i)
-		for j, v := range x.Row(i) {
-			r[j] = T(v)
-		}
 	}
 	return m
 }
@@ -646,9 +633,10 @@ func (e *experiment[T]) train(ctx context.Context, i int, d *svm.Driver) error {
 			d.CheckpointEvery = max(1, int(600/max(stepDur.Seconds(), 1e-6)))
 		}
 	}
-	pr := newProgress(e.opt.Progress, e.opt.Terminal, fmt.Sprintf("run %d/%d m=%d η=%g", i+1, len(e.sum.Runs), rec.Width, rec.LR), done, total, e.opt.Now)
+	label := fmt.Sprintf("run %d/%d m=%d η=%g", i+1, len(e.sum.Runs), rec.Width, rec.LR)
+	pr := progress.New(e.opt.Progress, e.opt.Terminal, label, int64(total)).Unit("steps").Clock(e.opt.Now).From(int64(done))
 	d.Steppers[0].(*timed).hook = func(int) { pr.Add(1) }
-	pr.eta = func() time.Duration {
+	pr.ETA(func() time.Duration {
 		// Time left = the mean update time per step and the mean time per
 		// evaluation so far, times the steps and evaluations left.
 		st, ev := durs()
@@ -664,7 +652,7 @@ func (e *experiment[T]) train(ctx context.Context, i int, d *svm.Driver) error {
 		left := float64(total-cur) * st.Seconds() / float64(max(cur-start, 1))
 		left += float64(evalsLeft) * ev.Seconds() / float64(max(evalsDone, 1))
 		return time.Duration(left * 1e9)
-	}
+	})
 	t1 := e.opt.Now()
 	d.Steps = total
 	_, err := d.Run(ctx)

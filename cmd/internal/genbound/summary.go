@@ -2,38 +2,16 @@ package genbound
 
 import (
 	"fmt"
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"io"
 	"math"
-	"strconv"
 
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/svm"
 )
 
-// Num is a float64 written to JSON as null when it is NaN or ±Inf (a test
-// loss without test points, the union bound in AuthorsCode mode).
-type Num float64
-
-// MarshalJSON writes n as the shortest decimal that reads back exactly, or
-// null.
-func (n Num) MarshalJSON() ([]byte, error) {
-	f := float64(n)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return []byte("null"), nil
-	}
-	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
-}
-
-// UnmarshalJSON reads a number, or null as NaN.
-func (n *Num) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*n = Num(math.NaN())
-		return nil
-	}
-	f, err := strconv.ParseFloat(string(b), 64)
-	*n = Num(f)
-	return err
-}
+// Num is a float64 written to JSON as null when it is NaN or ±Inf.
+type Num = output.Num
 
 // Point is the state of a run after Step updates, at t = Step·η: one row
 // of curves.csv. Losses are the training loss of the configuration (mean

@@ -28,6 +28,7 @@ type Bar struct {
 	n        int64
 	first    int64  // the count the report started from (From)
 	unit     string // the name of a unit (Unit); "" for plain counts
+	eta      func() time.Duration
 	asBytes  bool
 	start    time.Time
 	drawn    time.Time // last redraw or log line
@@ -73,6 +74,14 @@ func (p *Bar) From(n int64) *Bar {
 	if p.total > 0 {
 		p.logged = min(10*n/p.total, 10)
 	}
+	return p
+}
+
+// ETA replaces the estimate of the time left (by default the units left
+// at the rate so far) with eta, for jobs whose units do not cost alike; it
+// returns p.
+func (p *Bar) ETA(eta func() time.Duration) *Bar {
+	p.eta = eta
 	return p
 }
 
@@ -165,6 +174,9 @@ func (p *Bar) line(final bool) string {
 			fmt.Fprintf(&b, " %.3g %s/s", rate, p.unit)
 			if p.total > 0 {
 				eta := time.Duration(float64(p.total-p.n) / rate * 1e9)
+				if p.eta != nil {
+					eta = p.eta()
+				}
 				fmt.Fprintf(&b, " ETA %s", eta.Round(time.Second))
 			}
 		}

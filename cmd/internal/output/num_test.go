@@ -1,0 +1,28 @@
+package output
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+)
+
+func TestNumJSON(t *testing.T) {
+	for _, tc := range []struct {
+		in   float64
+		text string
+	}{
+		{0.1, "0.1"}, {-2.5e-300, "-2.5e-300"}, {math.NaN(), "null"}, {math.Inf(1), "null"}, {math.Inf(-1), "null"},
+	} {
+		b, err := json.Marshal(Num(tc.in))
+		if err != nil || string(b) != tc.text {
+			t.Errorf("Marshal(%v) = %s, %v; want %s", tc.in, b, err, tc.text)
+		}
+		var back Num
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		if want := tc.in; !(float64(back) == want || math.IsNaN(float64(back)) && (math.IsNaN(want) || math.IsInf(want, 0))) {
+			t.Errorf("round trip of %v gave %v", tc.in, back)
+		}
+	}
+}

@@ -27,8 +27,19 @@ vet:
 	GOARCH=arm64 $(GO) vet $(PKGS)
 	GOARCH=riscv64 $(GO) vet ./asm
 
+# unit runs the tests verbosely into $(BIN)/unit.log and prints each
+# package's result line, the failures (everything but passing tests' lines)
+# if any, and the tests that skipped for want of $$NTKSVM_MNIST_DIR.
 unit:
-	$(GO) test $(PKGS)
+	@mkdir -p $(BIN)
+	@$(GO) test -v $(PKGS) > $(BIN)/unit.log 2>&1; status=$$?; \
+	grep -E '^(ok|FAIL|\?) ' $(BIN)/unit.log; \
+	if [ $$status -ne 0 ]; then grep -vE '^ *(=== (RUN|PAUSE|CONT|NAME)|--- (PASS|SKIP))|^PASS$$' $(BIN)/unit.log; fi; \
+	skipped=$$(awk '/--- SKIP:/ { if (prev ~ /NTKSVM_MNIST_DIR/) print $$3; pending = $$3; prev = $$0; next } \
+		{ if (pending != "" && /NTKSVM_MNIST_DIR/) print pending; pending = ""; prev = $$0 }' $(BIN)/unit.log | \
+		sort -u | tr '\n' ' '); \
+	if [ -n "$$skipped" ]; then echo "unit: skipped for want of NTKSVM_MNIST_DIR (set it to run them): $$skipped"; fi; \
+	exit $$status
 
 test-purego:
 	$(GO) test -tags purego $(PKGS)

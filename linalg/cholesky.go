@@ -1,6 +1,7 @@
 package linalg
 
 import (
+	"context"
 	"fmt"
 	"math"
 )
@@ -51,11 +52,23 @@ func (e *NotSPDError) Error() string {
 // A NaN or infinite element in the lower triangle is an error found before
 // any work is done; so is a shape mismatch (wrapping ErrShape).
 func Cholesky[T Float](a Matrix[T]) error {
-	return choleskyBlocked(a, cholBlock, cholLeaf)
+	return choleskyBlockedContext(context.Background(), a, cholBlock, cholLeaf)
+}
+
+// CholeskyContext is Cholesky that checks ctx between blocks of 256
+// columns (each block's trailing update is at most n²·256 flops) and
+// returns ctx's error, with A partly overwritten, once it is cancelled.
+func CholeskyContext[T Float](ctx context.Context, a Matrix[T]) error {
+	return choleskyBlockedContext(ctx, a, cholBlock, cholLeaf)
 }
 
 // choleskyBlocked is Cholesky with block size nb and leaf size leaf.
 func choleskyBlocked[T Float](a Matrix[T], nb, leaf int) error {
+	return choleskyBlockedContext(context.Background(), a, nb, leaf)
+}
+
+// choleskyBlockedContext is choleskyBlocked checking ctx between blocks.
+func choleskyBlockedContext[T Float](ctx context.Context, a Matrix[T], nb, leaf int) error {
 	if err := checkMatrix("A", a); err != nil {
 		return fmt.Errorf("linalg: Cholesky: %w", err)
 	}
@@ -76,13 +89,13 @@ func choleskyBlocked[T Float](a Matrix[T], nb, leaf int) error {
 	if dtypeOf[T]() == Float32 {
 		u = 0x1p-24
 	}
-	return cholFactor(a, 0, diag, u, nb, leaf)
+	return cholFactor(ctx, a, 0, diag, u, nb, leaf)
 }
 
 // cholFactor factors the diagonal block a, which starts at row off of the
 // whole matrix, with block size nb; diag is the original diagonal of the
 // whole matrix and u the unit roundoff, for the pivot test.
-func cholFactor[T Float](a Matrix[T], off int, diag []float64, u float64, nb, leaf int) error {
+func cholFactor[T Float](ctx context.Context, a Matrix[T], off int, diag []float64, u float64, nb, leaf int) error {
 	n := a.Rows
 	if n <= leaf {
 		return cholUnblocked(a, off, diag, u)
@@ -96,9 +109,12 @@ func cholFactor[T Float](a Matrix[T], off int, diag []float64, u float64, nb, le
 		xbuf = make([]T, (n-nb)*cholStride(nb))
 	}
 	for k := 0; k < n; k += nb {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		kb := min(nb, n-k)
 		l11 := a.Slice(k, k+kb, k, k+kb)
-		if err := cholFactor(l11, off+k, diag, u, leaf, leaf); err != nil {
+		if err := cholFactor(ctx, l11, off+k, diag, u, leaf, leaf); err != nil {
 			return err
 		}
 		m := n - k - kb
@@ -217,6 +233,12 @@ func CholeskySolve[T Float](l, b Matrix[T]) error {
 // the errors of Cholesky (a *NotSPDError if A is not positive definite) and
 // CholeskySolve; shapes and storage are checked before A is touched.
 func SolveSPD[T Float](a, b Matrix[T]) error {
+	return SolveSPDContext(context.Background(), a, b)
+}
+
+// SolveSPDContext is SolveSPD whose factorisation stops at ctx's
+// cancellation (see CholeskyContext) and returns ctx's error.
+func SolveSPDContext[T Float](ctx context.Context, a, b Matrix[T]) error {
 	if err := checkMatrix("B", b); err != nil {
 		return fmt.Errorf("linalg: SolveSPD: %w", err)
 	}
@@ -226,7 +248,7 @@ func SolveSPD[T Float](a, b Matrix[T]) error {
 	if overlaps(a.Data, b.Data) {
 		return fmt.Errorf("linalg: SolveSPD: B shares storage with A")
 	}
-	if err := Cholesky(a); err != nil {
+	if err := CholeskyContext(ctx, a); err != nil {
 		return err
 	}
 	return CholeskySolve(a, b)

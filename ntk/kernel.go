@@ -136,7 +136,10 @@ func GramInto[T linalg.Float](ctx context.Context, x linalg.Matrix[T], p Params,
 	cols := pl.layerNorms(rowSquares(x))
 	// X·Xᵀ, lower triangle, into the first output.
 	g := outs[0]
-	if err := linalg.SyrkLower(1, x, 0, g); err != nil {
+	if err := linalg.SyrkLowerContext(ctx, 1, x, 0, g); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return fmt.Errorf("ntk: Gram product: %w", err)
 	}
 	// Row blocks of gramRows rows, the largest (bottom) first; each is done

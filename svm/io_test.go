@@ -122,8 +122,8 @@ func testModel() *Model {
 	x, _ := linalg.FromSlice(3, 2, []float64{1, 2, 3, 4, 5, 6})
 	return &Model{Machine: "svm", Loss: "hinge", Lambda: 0.064, Objective: "sum", Solver: "exact",
 		HasBias: true, Bias: -0.25, Kernel: KernelSpec{Name: "ntk", Depth: 1, SigmaW: 1, Type: "float64"},
-		Train:  TrainRef{Source: "mem", N: 3, D: 2, SHA256: InputsSHA256(x), Embedded: true},
-		Params: map[string]string{"rel_gap": "1e-4"}, Alpha: []float64{0.5, -1e-300, 7}, X: x}
+		Train: TrainRef{Source: "mem", N: 3, D: 2, SHA256: InputsSHA256(x), Embedded: true},
+		Fit:   FitInfo{RelGap: 1e-4, C: 15.625}, Alpha: []float64{0.5, -1e-300, 7}, X: x}
 }
 
 func TestModelRoundTrip(t *testing.T) {
@@ -141,7 +141,7 @@ func TestModelRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got.Machine != m.Machine || got.Bias != m.Bias || got.Kernel != m.Kernel || got.Train != m.Train ||
-			got.Params["rel_gap"] != "1e-4" || len(got.Alpha) != 3 || got.Alpha[1] != m.Alpha[1] || got.Alpha[2] != 7 {
+			got.Fit != m.Fit || len(got.Alpha) != 3 || got.Alpha[1] != m.Alpha[1] || got.Alpha[2] != 7 {
 			t.Errorf("embed=%v: read %+v, wrote %+v", embed, got, m)
 		}
 		if embed && (got.X.At(2, 1) != 6 || InputsSHA256(got.X) != m.Train.SHA256) {

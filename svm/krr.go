@@ -17,13 +17,14 @@ import (
 // The shift c for the paper's objectives (the minimiser of the objective
 // over g = Kα):
 //
-//	sum:  λ/2‖β‖² + Σ (yᵢ − gᵢ)²      → c = λ/2  (paper Table 3, PROTOCOL §4.7)
+//	sum:  λ/2‖β‖² + Σ (yᵢ − gᵢ)²      → c = λ/2  (paper eq. 7; Table 3's λ is in these units)
 //	mean: λ/2‖β‖² + (1/n) Σ (yᵢ − gᵢ)² → c = nλ/2
 //
 // (KRRShift computes it.) The factorisation (linalg.SolveSPD, blocked on
 // the GEMM) is float64 whatever K's type; it needs n² float64 of memory
 // besides K. KRR returns an error if K + cI is not positive definite.
-// ctx is checked before the factorisation only.
+// ctx is checked before the factorisation and between its blocks of 256
+// columns (linalg.SolveSPDContext): a cancelled ctx returns its error.
 func KRR(ctx context.Context, k KernelMatrix, y []float64, c float64) (*KernelMachine, error) {
 	n, cols := k.Dims()
 	if n != cols {
@@ -43,13 +44,21 @@ func KRR(ctx context.Context, k KernelMatrix, y []float64, c float64) (*KernelMa
 	}
 	a := linalg.New[float64](n, n)
 	for i := range n {
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		k.RowTo(a.Row(i), i)
 		a.Data[i*n+i] += c
 	}
 	alpha := make([]float64, n)
 	copy(alpha, y)
 	b, _ := linalg.FromSlice(n, 1, alpha)
-	if err := linalg.SolveSPD(a, b); err != nil {
+	if err := linalg.SolveSPDContext(ctx, a, b); err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+			return nil, err
+		}
 		var nspd *linalg.NotSPDError
 		if errors.As(err, &nspd) {
 			return nil, fmt.Errorf("svm: KRR: K + %gI is not positive definite (pivot %d is %.3g); use a larger ridge c: %w",

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 
 	"github.com/ntksvm/ntksvm/linalg"
 )
@@ -17,7 +18,7 @@ import (
 // Model file layout (all integers little-endian):
 //
 //	offset 0   magic "NTKSVMMD" (8 bytes)
-//	offset 8   version, uint32 (ModelVersion)
+//	offset 8   version, uint32 (ModelVersion; ReadModel also reads 1)
 //	offset 12  payload length L, uint64
 //	offset 20  payload: header length H (uint32), H bytes of JSON (the
 //	           Model's fields), n float64 α, then n·d float64 training
@@ -25,8 +26,10 @@ import (
 //	20 + L     SHA-256 of the payload (32 bytes), then end of file
 const (
 	modelMagic = "NTKSVMMD"
-	// ModelVersion is the version WriteModel writes and ReadModel accepts.
-	ModelVersion = 1
+	// ModelVersion is the version WriteModel writes. Version 2 replaced
+	// version 1's string "params" map with typed fields (TrainRef.First,
+	// TrainRef.Standardize, Model.Fit); ReadModel reads both.
+	ModelVersion = 2
 	maxHeader    = 1 << 20
 )
 
@@ -52,21 +55,26 @@ type TrainRef struct {
 	D        int    `json:"d"`
 	SHA256   string `json:"sha256"`
 	Embedded bool   `json:"embedded"` // the inputs follow α in the file
+	// How the inputs were derived from Source, to reload them: only the
+	// first First points (0: all), and MNIST pixels standardised as
+	// (p/255 − 0.1307)/0.3081 instead of p/255.
+	First       int  `json:"first,omitempty"`
+	Standardize bool `json:"standardize,omitempty"`
 }
 
 // Model is a trained kernel machine with what is needed to use it again.
 type Model struct {
-	Machine   string            `json:"machine"` // svm, svm2, svr, krr, logistic
-	Loss      string            `json:"loss"`
-	Epsilon   float64           `json:"epsilon,omitempty"`
-	Lambda    float64           `json:"lambda"`
-	Objective string            `json:"objective"`
-	Solver    string            `json:"solver"`
-	HasBias   bool              `json:"has_bias"`
-	Bias      float64           `json:"bias"`
-	Kernel    KernelSpec        `json:"kernel"`
-	Train     TrainRef          `json:"train"`
-	Params    map[string]string `json:"params,omitempty"` // other hyper-parameters and results
+	Machine   string     `json:"machine"` // svm, svm2, svr, krr, logistic
+	Loss      string     `json:"loss"`
+	Epsilon   float64    `json:"epsilon,omitempty"`
+	Lambda    float64    `json:"lambda"`
+	Objective string     `json:"objective"`
+	Solver    string     `json:"solver"`
+	HasBias   bool       `json:"has_bias"`
+	Bias      float64    `json:"bias"`
+	Kernel    KernelSpec `json:"kernel"`
+	Train     TrainRef   `json:"train"`
+	Fit       FitInfo    `json:"fit"` // the solver's settings and report
 	// Alpha are the kernel-expansion weights (Train.N of them).
 	Alpha []float64 `json:"-"`
 	// X holds the training inputs when Train.Embedded (Train.N×Train.D).
@@ -163,8 +171,9 @@ func ReadModel(r io.Reader) (*Model, error) {
 	if string(head[:8]) != modelMagic {
 		return nil, fmt.Errorf("%w: not an ntksvm model (magic %q)", ErrModel, head[:8])
 	}
-	if v := binary.LittleEndian.Uint32(head[8:]); v != ModelVersion {
-		return nil, fmt.Errorf("%w: version %d, this program reads version %d", ErrModel, v, ModelVersion)
+	version := binary.LittleEndian.Uint32(head[8:])
+	if version != 1 && version != ModelVersion {
+		return nil, fmt.Errorf("%w: version %d, this program reads versions 1 and %d", ErrModel, version, ModelVersion)
 	}
 	plen := binary.LittleEndian.Uint64(head[12:])
 	if plen > 1<<40 {
@@ -193,11 +202,9 @@ func ReadModel(r io.Reader) (*Model, error) {
 	if hlen > maxHeader || hlen > uint64(len(payload)-4) {
 		return nil, fmt.Errorf("%w: header length %d", ErrModel, hlen)
 	}
-	m := &Model{}
-	dec := json.NewDecoder(bytes.NewReader(payload[4 : 4+hlen]))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(m); err != nil {
-		return nil, fmt.Errorf("%w: header: %v", ErrModel, err)
+	m, err := decodeHeader(payload[4:4+hlen], version)
+	if err != nil {
+		return nil, err
 	}
 	body := payload[4+hlen:]
 	n, d := m.Train.N, m.Train.D
@@ -231,4 +238,80 @@ func getFloats(b []byte) []float64 {
 		v[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
 	}
 	return v
+}
+
+// decodeHeader decodes the JSON header of a model file of the version.
+func decodeHeader(b []byte, version uint32) (*Model, error) {
+	var v1 struct {
+		Model
+		Params map[string]string `json:"params,omitempty"`
+	}
+	dst := any(&v1.Model)
+	if version == 1 {
+		dst = &v1
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return nil, fmt.Errorf("%w: header: %v", ErrModel, err)
+	}
+	if version == 1 {
+		if err := fromParamsV1(&v1.Model, v1.Params); err != nil {
+			return nil, err
+		}
+	}
+	return &v1.Model, nil
+}
+
+// fromParamsV1 moves version 1's string parameters into the typed fields.
+func fromParamsV1(m *Model, params map[string]string) error {
+	for key, s := range params {
+		var err error
+		f := &m.Fit
+		switch key {
+		case "first":
+			m.Train.First, err = strconv.Atoi(s)
+		case "standardize":
+			m.Train.Standardize, err = strconv.ParseBool(s)
+		case "ridge_c":
+			f.RidgeShift, err = strconv.ParseFloat(s, 64)
+		case "C":
+			f.C, err = strconv.ParseFloat(s, 64)
+		case "primal":
+			f.Primal, err = strconv.ParseFloat(s, 64)
+		case "dual":
+			f.Dual, err = strconv.ParseFloat(s, 64)
+		case "rel_gap":
+			f.RelGap, err = strconv.ParseFloat(s, 64)
+		case "objective", "objective_value":
+			f.Objective, err = strconv.ParseFloat(s, 64)
+		case "solve_seconds":
+			f.Seconds, err = strconv.ParseFloat(s, 64)
+		case "iterations":
+			f.Iterations, err = strconv.Atoi(s)
+		case "support_vectors":
+			f.SupportVectors, err = strconv.Atoi(s)
+		case "batch":
+			f.Batch, err = strconv.Atoi(s)
+		case "steps":
+			f.Steps, err = strconv.Atoi(s)
+		case "lr":
+			f.LR, err = strconv.ParseFloat(s, 64)
+		case "seed":
+			f.Seed, err = strconv.ParseUint(s, 10, 64)
+		case "pegasos":
+			f.Pegasos, err = strconv.ParseBool(s)
+		case "decay":
+			f.Decay = s
+		default:
+			err = errors.New("unknown parameter")
+		}
+		if err != nil {
+			return fmt.Errorf("%w: version 1 parameter %q = %q: %v", ErrModel, key, s, err)
+		}
+	}
+	if m.Train.First < 0 {
+		return fmt.Errorf("%w: version 1 parameter first = %d", ErrModel, m.Train.First)
+	}
+	return nil
 }

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"runtime"
 	"slices"
 	"sort"
@@ -118,16 +116,6 @@ type gflopsRow struct {
 	PeakGFlops float64 `json:"peak_gflops"`
 	Pct        float64 `json:"pct"`
 	Seconds    float64 `json:"seconds,omitempty"`
-}
-
-// writeJSONLine prints v as one line of JSON.
-func writeJSONLine(w io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
-	return err
 }
 
 // medianTime runs fn runs times (after one untimed warm-up) and returns the

@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ntksvm/ntksvm/asm"
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
@@ -80,38 +82,10 @@ func runGemmBench(ctx context.Context, e *env, args []string) error {
 	if err := c.check(); err != nil {
 		return err
 	}
-	if *sweep && *shapes != "" {
-		return usageError("--sweep and --shapes are exclusive")
+	cases, err := gemmCases(*sweep, *shapes, *f32, *f64)
+	if err != nil {
+		return err
 	}
-	if *f32 && *f64 {
-		return usageError("--float32 and --float64 are exclusive; give neither for both")
-	}
-	var cases []gemmShape
-	switch {
-	case *shapes != "":
-		var err error
-		if cases, err = parseGemmShapes(*shapes); err != nil {
-			return err
-		}
-	case *sweep:
-		for _, dt := range []string{"float32", "float64"} {
-			for _, s := range sweepSizes {
-				cases = append(cases, gemmShape{"gemm", dt, s, s, s})
-			}
-		}
-	default:
-		cases = paperShapes
-	}
-	cases = filterDtype(cases, *f32, *f64)
-	if avail, ok := availableMemory(); ok {
-		for _, s := range cases {
-			if need := s.bytes(); need > avail {
-				return usageError("%s %d×%d×%d %s: the operands need %s, more than the %s of memory available",
-					s.op, s.m, s.k, s.n, s.dtype, gib(need), gib(avail))
-			}
-		}
-	}
-
 	linalg.SetThreads(c.threads)
 	defer linalg.SetThreads(0)
 	ks := asm.Active()
@@ -120,15 +94,7 @@ func runGemmBench(ctx context.Context, e *env, args []string) error {
 		"float64": measurePeak(ks.PeakFMA64) * float64(c.threads),
 	}
 	if !c.json {
-		fmt.Fprintf(e.stdout, "gemm: linalg.Gemm/Gram/SyrkLower, C = A·B (gram, syrk: A·Aᵀ, counted as 2·n²·k flops), median of %d runs\n", c.runs)
-		printCPU(e.stdout)
-	}
-	// Fixed-width columns rather than a tabwriter: each line is printed as
-	// soon as it is measured, and large shapes take a while.
-	const format = "%-5s %-8s %6d %6d %6d %7d %-8s %8.1f %8.1f %6.1f%% %9.4f\n"
-	if !c.json {
-		fmt.Fprintf(e.stdout, "%-5s %-8s %6s %6s %6s %7s %-8s %8s %8s %7s %9s\n",
-			"op", "dtype", "M", "K", "N", "threads", "ISA", "GFLOP/s", "peak", "% peak", "seconds")
+		printGemmHeader(e.stdout, c.runs)
 	}
 	for _, s := range cases {
 		var secs float64
@@ -145,12 +111,12 @@ func runGemmBench(ctx context.Context, e *env, args []string) error {
 		p := peak[s.dtype]
 		row := gflopsRow{s.op, s.dtype, ks.Name(), c.threads, s.m, s.k, s.n, g, p, 100 * g / p, secs}
 		if c.json {
-			if err := writeJSONLine(e.stdout, row); err != nil {
+			if err := output.WriteJSONLine(e.stdout, row); err != nil {
 				return err
 			}
 			continue
 		}
-		if _, err := fmt.Fprintf(e.stdout, format, row.Op, row.Dtype, row.M, row.K, row.N, row.Threads,
+		if _, err := fmt.Fprintf(e.stdout, gemmRowFormat, row.Op, row.Dtype, row.M, row.K, row.N, row.Threads,
 			row.Impl, row.GFlops, row.PeakGFlops, row.Pct, row.Seconds); err != nil {
 			return err
 		}
@@ -275,4 +241,54 @@ func measurePeak(peak func(n int) int) float64 {
 		}
 		n *= 4
 	}
+}
+
+// gemmCases returns the shapes "bench gemm" runs, refusing flag
+// combinations and shapes whose operands exceed the available memory.
+func gemmCases(sweep bool, shapes string, f32, f64 bool) ([]gemmShape, error) {
+	if sweep && shapes != "" {
+		return nil, usageError("--sweep and --shapes are exclusive")
+	}
+	if f32 && f64 {
+		return nil, usageError("--float32 and --float64 are exclusive; give neither for both")
+	}
+	var cases []gemmShape
+	switch {
+	case shapes != "":
+		var err error
+		if cases, err = parseGemmShapes(shapes); err != nil {
+			return nil, err
+		}
+	case sweep:
+		for _, dt := range []string{"float32", "float64"} {
+			for _, s := range sweepSizes {
+				cases = append(cases, gemmShape{"gemm", dt, s, s, s})
+			}
+		}
+	default:
+		cases = paperShapes
+	}
+	cases = filterDtype(cases, f32, f64)
+	if avail, ok := availableMemory(); ok {
+		for _, s := range cases {
+			if need := s.bytes(); need > avail {
+				return nil, usageError("%s %d×%d×%d %s: the operands need %s, more than the %s of memory available",
+					s.op, s.m, s.k, s.n, s.dtype, gib(need), gib(avail))
+			}
+		}
+	}
+	return cases, nil
+}
+
+// Fixed-width columns rather than a tabwriter: each line is printed as
+// soon as it is measured, and large shapes take a while.
+const gemmRowFormat = "%-5s %-8s %6d %6d %6d %7d %-8s %8.1f %8.1f %6.1f%% %9.4f\n"
+
+// printGemmHeader prints what "bench gemm" measures, the CPU and the
+// column names.
+func printGemmHeader(w io.Writer, runs int) {
+	fmt.Fprintf(w, "gemm: linalg.Gemm/Gram/SyrkLower, C = A·B (gram, syrk: A·Aᵀ, counted as 2·n²·k flops), median of %d runs\n", runs)
+	printCPU(w)
+	fmt.Fprintf(w, "%-5s %-8s %6s %6s %6s %7s %-8s %8s %8s %7s %9s\n",
+		"op", "dtype", "M", "K", "N", "threads", "ISA", "GFLOP/s", "peak", "% peak", "seconds")
 }

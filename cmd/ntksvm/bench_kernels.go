@@ -14,6 +14,7 @@ import (
 	"github.com/klauspost/cpuid/v2"
 
 	"github.com/ntksvm/ntksvm/asm"
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 )
 
 // The kernel benchmarks: "relu" (memory bandwidth of out-of-place ReLU
@@ -77,7 +78,7 @@ func runReluBench(ctx context.Context, e *env, args []string) error {
 			}
 			for _, row := range rs {
 				if c.json {
-					if err := writeJSONLine(e.stdout, row); err != nil {
+					if err := output.WriteJSONLine(e.stdout, row); err != nil {
 						return err
 					}
 				}
@@ -231,7 +232,7 @@ func runMicroBench(ctx context.Context, e *env, args []string) error {
 					return err
 				}
 				if c.json {
-					if err := writeJSONLine(e.stdout, row); err != nil {
+					if err := output.WriteJSONLine(e.stdout, row); err != nil {
 						return err
 					}
 				}

@@ -8,8 +8,9 @@ import (
 	"time"
 
 	"github.com/ntksvm/ntksvm/asm"
+	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/linalg"
-	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/ntk"
 )
 
@@ -110,7 +111,7 @@ func ntkBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, d,
 	var x linalg.Matrix[T]
 	data := "random"
 	if mo.set {
-		train, _, err := loadBinary[T](e, &mnistFlags{dir: mo.dir}, 0, 1, mnist.Options{})
+		train, _, err := dataset.LoadMNISTBinary[T](0, 1, dataset.Options{MNISTDir: mo.dir, Warn: e.stderr})
 		if err != nil {
 			return err
 		}
@@ -150,7 +151,7 @@ func ntkBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, d,
 	row := ntkBenchRow{Op: "ntk", N: n, D: d, Depth: depth, Dtype: dtypeName[T](), Threads: c.threads,
 		Impl: asm.Implementation(), Data: data, Seconds: secs, GemmSeconds: gemm, Ratio: secs / gemm}
 	if c.json {
-		return writeJSONLine(e.stdout, row)
+		return output.WriteJSONLine(e.stdout, row)
 	}
 	fmt.Fprintf(e.stdout, "NTK Gram %d×%d (d=%d, L=%d, %s, %s data), %d threads, kernels %s, median of %d:\n",
 		n, n, d, depth, row.Dtype, data, c.threads, row.Impl, c.runs)
@@ -216,39 +217,7 @@ func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, 
 	old := linalg.Threads()
 	linalg.SetThreads(c.threads)
 	defer linalg.SetThreads(old)
-	// The same GEMMs, bare, on preallocated operands: forward z_l = a_l·W_lᵀ,
-	// backward dW_l = g_lᵀ·a_l and (l ≥ 1) g·W_l.
-	type gemmCall struct {
-		ta, tb  linalg.Op
-		a, b, c linalg.Matrix[T]
-	}
-	var calls []gemmCall
-	var flops float64
-	in := d
-	for l := 0; l <= depth; l++ {
-		out := m
-		if l == depth {
-			out = 1
-		}
-		// Operands hold data: pages that were never written would all map
-		// to the zero page and be read from cache.
-		a := linalg.New[T](n, in)
-		w := linalg.New[T](out, in)
-		for _, m := range []linalg.Matrix[T]{a, w} {
-			for i := range m.Data {
-				m.Data[i] = T(rng.Float64())
-			}
-		}
-		z := linalg.New[T](n, out)
-		calls = append(calls, gemmCall{linalg.NoTrans, linalg.Trans, a, w, z})
-		calls = append(calls, gemmCall{linalg.Trans, linalg.NoTrans, z, a, linalg.New[T](out, in)})
-		flops += 4 * float64(n) * float64(in) * float64(out)
-		if l > 0 {
-			calls = append(calls, gemmCall{linalg.NoTrans, linalg.NoTrans, z, w, linalg.New[T](n, in)})
-			flops += 2 * float64(n) * float64(in) * float64(out)
-		}
-		in = out
-	}
+	calls, flops := trainBenchGemms[T](rng, n, d, m, depth)
 	var ferr error
 	var pass ntk.Pass[T]
 	var grads ntk.Grads[T]
@@ -277,7 +246,7 @@ func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, 
 		Impl: asm.Implementation(), Seconds: secs, GFlops: flops / secs / 1e9, GemmSeconds: gemm, GemmGFlops: flops / gemm / 1e9}
 	row.Pct = 100 * row.GFlops / row.GemmGFlops
 	if c.json {
-		return writeJSONLine(e.stdout, row)
+		return output.WriteJSONLine(e.stdout, row)
 	}
 	fmt.Fprintf(e.stdout, "forward+backward, %d→%s→1, batch %d, %s, %d threads, kernels %s, median of %d:\n",
 		d, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("%d×", m), depth), "×"), n, row.Dtype, c.threads, row.Impl, c.runs)
@@ -305,4 +274,44 @@ func pairedMedians(ctx context.Context, runs int, a, b func()) (ta, tb float64, 
 		as, bs = append(as, t1.Sub(t0).Seconds()), append(bs, t2.Sub(t1).Seconds())
 	}
 	return median(as), median(bs), nil
+}
+
+// gemmCall is one bare GEMM of the network benchmark.
+type gemmCall[T linalg.Float] struct {
+	ta, tb  linalg.Op
+	a, b, c linalg.Matrix[T]
+}
+
+// trainBenchGemms returns the GEMMs of one forward and backward pass,
+// bare, on preallocated operands, and their flops.
+func trainBenchGemms[T linalg.Float](rng *rand.Rand, n, d, m, depth int) ([]gemmCall[T], float64) {
+	// Forward z_l = a_l·W_lᵀ, backward dW_l = g_lᵀ·a_l and (l ≥ 1) g·W_l.
+	var calls []gemmCall[T]
+	var flops float64
+	in := d
+	for l := 0; l <= depth; l++ {
+		out := m
+		if l == depth {
+			out = 1
+		}
+		// Operands hold data: pages that were never written would all map
+		// to the zero page and be read from cache.
+		a := linalg.New[T](n, in)
+		w := linalg.New[T](out, in)
+		for _, m := range []linalg.Matrix[T]{a, w} {
+			for i := range m.Data {
+				m.Data[i] = T(rng.Float64())
+			}
+		}
+		z := linalg.New[T](n, out)
+		calls = append(calls, gemmCall[T]{linalg.NoTrans, linalg.Trans, a, w, z})
+		calls = append(calls, gemmCall[T]{linalg.Trans, linalg.NoTrans, z, a, linalg.New[T](out, in)})
+		flops += 4 * float64(n) * float64(in) * float64(out)
+		if l > 0 {
+			calls = append(calls, gemmCall[T]{linalg.NoTrans, linalg.NoTrans, z, w, linalg.New[T](n, in)})
+			flops += 2 * float64(n) * float64(in) * float64(out)
+		}
+		in = out
+	}
+	return calls, flops
 }

@@ -3,12 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/ntksvm/ntksvm/asm"
+	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
@@ -54,7 +57,8 @@ func runSVMBench(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "bench svm", "[--data random|mnist01] [--n N] [--lambda λ] [--no-solve] [--threads T] [--runs R] [--json]")
 	n := fs.Int("n", 12665, "Gram size for --data random")
 	dataName := fs.String("data", "random", "random (the L = 1 NTK of n uniform 64-d inputs) or mnist01 (the real L = 1 NTK of the 12,665 MNIST 0/1 training points)")
-	mf := addMNISTFlags(fs)
+	var df dataFlags
+	df.addMNIST(fs, e)
 	lambda := fs.Float64("lambda", 0.064, "λ of the exact SVM (sum objective, C = 1/λ)")
 	noSolve := fs.Bool("no-solve", false, "skip the exact SVM solves")
 	gap := fs.Float64("gap", 1e-3, "relative duality gap of the exact solves")
@@ -62,129 +66,51 @@ func runSVMBench(ctx context.Context, e *env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := c.check(); err != nil {
+	if err := checkSVMBenchFlags(c, *n, *lambda, *gap, *dataName); err != nil {
 		return err
-	}
-	if *n < 2 || *n > 60000 {
-		return usageError("--n %d: want 2…60000 (the float64 Gram needs 8·n² bytes)", *n)
-	}
-	if !(*lambda > 0) || !(*gap > 0) {
-		return usageError("--lambda and --gap must be > 0")
 	}
 	linalg.SetThreads(c.threads)
 	defer linalg.SetThreads(0)
-
-	var x linalg.Matrix[float64]
-	var y []float64
-	data := "ntk(random uniform 64-d inputs)"
-	if *dataName != "random" && *dataName != "mnist01" {
-		return usageError("--data %q: want random or mnist01", *dataName)
-	}
-	if *dataName == "mnist01" {
-		ds, err := svmLoadData(e, "mnist01", svmDataFlags{mnist: mf}, 0)
-		if err != nil {
-			return err
-		}
-		x, y, data = ds.x, ds.y, "ntk(mnist01)"
-	} else {
-		rng := rand.New(rand.NewPCG(uint64(*n), 1))
-		x = linalg.New[float64](*n, 64)
-		y = make([]float64, *n)
-		for i := range *n {
-			r := x.Row(i)
-			var s float64
-			for j := range r {
-				r[j] = rng.Float64()
-				s += r[j] * float64(j%3-1)
-			}
-			y[i] = 1
-			if s+0.1*rng.NormFloat64() < 0 {
-				y[i] = -1
-			}
-		}
-	}
-	k64, err := svmKernel[float64](ctx, e, "Gram", nil, &x, ntk.DefaultParams(1), ntk.KindNTK)
+	x, y, data, err := svmBenchData(e, *dataName, *n, &df)
 	if err != nil {
 		return err
 	}
-	nn := k64.Rows
-	k32 := svmConvert[float32](k64)
-
+	k64, err := computeKernel[float64](ctx, e, "Gram", nil, &x, ntk.DefaultParams(1), ntk.KindNTK)
+	if err != nil {
+		return err
+	}
+	nn, k32 := k64.Rows, convertMatrix[float32](k64)
 	var rows []svmBenchRow
 	emit := func(r svmBenchRow) error {
 		r.N, r.Threads, r.Impl, r.Data = nn, c.threads, asm.Implementation(), data
 		rows = append(rows, r)
 		if c.json {
-			return writeJSONLine(e.stdout, r)
+			return output.WriteJSONLine(e.stdout, r)
 		}
 		return nil
 	}
-	alpha := make([]float64, nn)
-	for i := range alpha {
-		alpha[i] = float64(i%7) - 3
+	if err := svmBenchSteps(ctx, k64, k32, c, emit); err != nil {
+		return err
 	}
-	g := make([]float64, nn)
-	for _, dt := range []string{"float32", "float64"} {
-		km := svm.KernelMatrix(svm.NewDense(k64))
-		read := func() float64 { return svmReadRows(k64, c.threads) }
-		bytes := 8 * float64(nn) * float64(nn)
-		if dt == "float32" {
-			km = svm.NewDense(k32)
-			read = func() float64 { return svmReadRows(k32, c.threads) }
-			bytes /= 2
+	for _, bias := range []bool{false, true} {
+		if *noSolve {
+			break
 		}
-		// Step and baseline alternate, so that both see the same load; the
-		// percentage is the median of the per-pair ratios.
-		var tSteps, tBases, ratios []float64
-		sink := read()
-		km.MulVec(g, alpha)
-		for range c.runs {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			t0 := time.Now()
-			km.MulVec(g, alpha)
-			t1 := time.Now()
-			sink += read()
-			t2 := time.Now()
-			tSteps = append(tSteps, t1.Sub(t0).Seconds())
-			tBases = append(tBases, t2.Sub(t1).Seconds())
-			ratios = append(ratios, t2.Sub(t1).Seconds()/t1.Sub(t0).Seconds())
-		}
-		svmSink = sink
-		tStep, tBase := median(tSteps), median(tBases)
-		if err := emit(svmBenchRow{Op: "step", Dtype: dt, Seconds: tStep, GBps: bytes / tStep / 1e9,
-			BaseGBps: bytes / tBase / 1e9, Pct: 100 * median(ratios)}); err != nil {
+		t0 := time.Now()
+		cfg := svm.FitConfig{Machine: svm.MachineSVM, Solver: svm.SolverExact, Lambda: *lambda, Bias: bias, Gap: *gap}
+		r, err := svm.Fit(ctx, svm.NewDense(k64), y, cfg, svm.FitHooks{})
+		if err != nil {
 			return err
 		}
-	}
-	if !*noSolve {
-		for _, bias := range []bool{false, true} {
-			t0 := time.Now()
-			r, err := svm.SolveDual(ctx, svm.NewDense(k64), y, svm.DualConfig{Loss: svm.Hinge, Lambda: *lambda, Bias: bias, Tol: *gap})
-			if err != nil {
-				return err
-			}
-			if err := emit(svmBenchRow{Op: "solve", Dtype: "float64", Seconds: time.Since(t0).Seconds(), Bias: bias,
-				RelGap: r.RelGap, Iters: r.Iterations, SVs: r.SupportVectors}); err != nil {
-				return err
-			}
+		if err := emit(svmBenchRow{Op: "solve", Dtype: "float64", Seconds: time.Since(t0).Seconds(), Bias: bias,
+			RelGap: r.Info.RelGap, Iters: r.Info.Iterations, SVs: r.Info.SupportVectors}); err != nil {
+			return err
 		}
 	}
 	if c.json {
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "bench svm: n = %d, %s, %d threads, kernels %s\n", nn, data, c.threads, asm.Implementation())
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "op\tdtype\tmedian s\tGB/s\tread GB/s\t% of read\tbias\trel. gap\titerations\tSVs\t")
-	for _, r := range rows {
-		if r.Op == "step" {
-			fmt.Fprintf(tw, "step K·α\t%s\t%.4f\t%.2f\t%.2f\t%.1f\t\t\t\t\t\n", r.Dtype, r.Seconds, r.GBps, r.BaseGBps, r.Pct)
-		} else {
-			fmt.Fprintf(tw, "SVM solve (λ=%g)\t%s\t%.3f\t\t\t\t%v\t%.2e\t%d\t%d\t\n", *lambda, r.Dtype, r.Seconds, r.Bias, r.RelGap, r.Iters, r.SVs)
-		}
-	}
-	return tw.Flush()
+	return printSVMBench(e.stdout, rows, nn, data, c.threads, *lambda)
 }
 
 // svmSink keeps the baseline's sums alive.
@@ -241,4 +167,110 @@ func svmSumRows[T linalg.Float](k linalg.Matrix[T], lo, hi int) float64 {
 		}
 	}
 	return s
+}
+
+// printSVMBench prints the rows of "bench svm" as a table.
+func printSVMBench(w io.Writer, rows []svmBenchRow, nn int, data string, threads int, lambda float64) error {
+	fmt.Fprintf(w, "bench svm: n = %d, %s, %d threads, kernels %s\n", nn, data, threads, asm.Implementation())
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "op\tdtype\tmedian s\tGB/s\tread GB/s\t% of read\tbias\trel. gap\titerations\tSVs\t")
+	for _, r := range rows {
+		if r.Op == "step" {
+			fmt.Fprintf(tw, "step K·α\t%s\t%.4f\t%.2f\t%.2f\t%.1f\t\t\t\t\t\n", r.Dtype, r.Seconds, r.GBps, r.BaseGBps, r.Pct)
+		} else {
+			fmt.Fprintf(tw, "SVM solve (λ=%g)\t%s\t%.3f\t\t\t\t%v\t%.2e\t%d\t%d\t\n", lambda, r.Dtype, r.Seconds, r.Bias, r.RelGap, r.Iters, r.SVs)
+		}
+	}
+	return tw.Flush()
+}
+
+// svmBenchData returns the inputs and labels of "bench svm": MNIST 0/1,
+// or n random uniform 64-d points labelled by a noisy linear rule.
+func svmBenchData(e *env, name string, n int, df *dataFlags) (linalg.Matrix[float64], []float64, string, error) {
+	if name == "mnist01" {
+		ds, err := dataset.Load("mnist01", df.options(e, 0))
+		if err != nil {
+			return linalg.Matrix[float64]{}, nil, "", err
+		}
+		return ds.X, ds.Y, "ntk(mnist01)", nil
+	}
+	rng := rand.New(rand.NewPCG(uint64(n), 1))
+	x := linalg.New[float64](n, 64)
+	y := make([]float64, n)
+	for i := range n {
+		r := x.Row(i)
+		var s float64
+		for j := range r {
+			r[j] = rng.Float64()
+			s += r[j] * float64(j%3-1)
+		}
+		y[i] = 1
+		if s+0.1*rng.NormFloat64() < 0 {
+			y[i] = -1
+		}
+	}
+	return x, y, "ntk(random uniform 64-d inputs)", nil
+}
+
+// svmBenchSteps times the step K·α against the read baseline for both
+// element types and emits a row for each.
+func svmBenchSteps(ctx context.Context, k64 linalg.Matrix[float64], k32 linalg.Matrix[float32], c *benchCommon, emit func(svmBenchRow) error) error {
+	nn := k64.Rows
+	alpha := make([]float64, nn)
+	for i := range alpha {
+		alpha[i] = float64(i%7) - 3
+	}
+	g := make([]float64, nn)
+	for _, dt := range []string{"float32", "float64"} {
+		km := svm.KernelMatrix(svm.NewDense(k64))
+		read := func() float64 { return svmReadRows(k64, c.threads) }
+		bytes := 8 * float64(nn) * float64(nn)
+		if dt == "float32" {
+			km = svm.NewDense(k32)
+			read = func() float64 { return svmReadRows(k32, c.threads) }
+			bytes /= 2
+		}
+		// Step and baseline alternate, so that both see the same load; the
+		// percentage is the median of the per-pair ratios.
+		var tSteps, tBases, ratios []float64
+		sink := read()
+		km.MulVec(g, alpha)
+		for range c.runs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			t0 := time.Now()
+			km.MulVec(g, alpha)
+			t1 := time.Now()
+			sink += read()
+			t2 := time.Now()
+			tSteps = append(tSteps, t1.Sub(t0).Seconds())
+			tBases = append(tBases, t2.Sub(t1).Seconds())
+			ratios = append(ratios, t2.Sub(t1).Seconds()/t1.Sub(t0).Seconds())
+		}
+		svmSink = sink
+		tStep, tBase := median(tSteps), median(tBases)
+		if err := emit(svmBenchRow{Op: "step", Dtype: dt, Seconds: tStep, GBps: bytes / tStep / 1e9,
+			BaseGBps: bytes / tBase / 1e9, Pct: 100 * median(ratios)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkSVMBenchFlags validates the flags of "bench svm".
+func checkSVMBenchFlags(c *benchCommon, n int, lambda, gap float64, dataName string) error {
+	if err := c.check(); err != nil {
+		return err
+	}
+	if n < 2 || n > 60000 {
+		return usageError("--n %d: want 2…60000 (the float64 Gram needs 8·n² bytes)", n)
+	}
+	if !(lambda > 0) || !(gap > 0) {
+		return usageError("--lambda and --gap must be > 0")
+	}
+	if dataName != "random" && dataName != "mnist01" {
+		return usageError("--data %q: want random or mnist01", dataName)
+	}
+	return nil
 }

@@ -5,10 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 
-	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/mnist"
 )
 
@@ -21,8 +22,8 @@ func init() {
 }
 
 const dataUsage = `Usage:
-  ntksvm data info [--mnist DIR]           show the MNIST files found, their sizes, class counts and checksums
-  ntksvm data fetch mnist [--mnist DIR] [--mirror URL]...
+  ntksvm data info [--mnist-dir DIR]       show the MNIST files found, their sizes, class counts and checksums
+  ntksvm data fetch mnist [--mnist-dir DIR] [--mirror URL]...
                                            download MNIST, verify it and store it in DIR
 
 DIR defaults to $` + mnist.EnvDir + `, else the user cache directory (ntksvm/mnist in it).
@@ -45,84 +46,45 @@ func runData(ctx context.Context, e *env, args []string) error {
 	return usageError("unknown data subcommand %q: want info or fetch", args[0])
 }
 
-// mnistFlags are the flags of every command that reads MNIST.
-type mnistFlags struct {
-	dir               string
-	allowNonCanonical bool
-}
-
-// addMNISTFlags registers --mnist and --allow-noncanonical on fs.
-func addMNISTFlags(fs *flag.FlagSet) *mnistFlags {
-	m := &mnistFlags{}
-	fs.StringVar(&m.dir, "mnist", "", "MNIST `directory` (default $"+mnist.EnvDir+", else the user cache directory)")
-	fs.BoolVar(&m.allowNonCanonical, "allow-noncanonical", false,
-		"use MNIST files whose content is not the canonical MNIST (prints a warning; results will not match the paper)")
-	return m
-}
-
-// locate returns the MNIST directory the flags select and where it came from.
-func (m *mnistFlags) locate() (string, mnist.Source, error) {
-	return mnist.Locate(m.dir)
-}
-
-// loadBinary loads the task "digit a against digit b" for both splits, as
-// mnist.LoadBinary does: files that are not the canonical MNIST are refused,
-// or with --allow-noncanonical used after a warning on e.stderr naming each.
-func loadBinary[T linalg.Float](e *env, m *mnistFlags, a, b int, opt mnist.Options) (train, test *mnist.Task[T], err error) {
-	dir, src, err := m.locate()
-	if err != nil {
-		return nil, nil, err
-	}
-	tr, te, err := mnist.Load(dir)
-	if errors.Is(err, mnist.ErrNotFound) {
-		return nil, nil, fmt.Errorf("%w (the directory comes from %s)", err, src)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, s := range []*mnist.Set{tr, te} {
-		if err := s.Verify(); err != nil {
-			if !m.allowNonCanonical {
-				return nil, nil, fmt.Errorf("%w (pass --allow-noncanonical to use these files anyway)", err)
-			}
-			for _, info := range []*mnist.FileInfo{&s.Images.Info, &s.Labels.Info} {
-				if p := info.Problem(); p != "" {
-					fmt.Fprintf(e.stderr, "WARNING: %s; results will not reproduce the paper\n", p)
-				}
-			}
-		}
-	}
-	if train, err = mnist.Binary[T](tr, a, b, opt); err != nil {
-		return nil, nil, err
-	}
-	if test, err = mnist.Binary[T](te, a, b, opt); err != nil {
-		return nil, nil, err
-	}
-	return train, test, nil
-}
-
 func runDataInfo(e *env, args []string) error {
-	fs := newFlagSet(e, "data info", "[--mnist DIR]")
-	mf := &mnistFlags{}
-	fs.StringVar(&mf.dir, "mnist", "", "MNIST `directory` (default $"+mnist.EnvDir+", else the user cache directory)")
+	fs := newFlagSet(e, "data info", "[--mnist-dir DIR]")
+	var dirFlag string
+	fs.StringVar(&dirFlag, "mnist-dir", "", "MNIST `directory` (default $"+mnist.EnvDir+", else the user cache directory)")
+	alias(fs, e, "mnist", "mnist-dir")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	dir, src, err := mf.locate()
+	dir, src, err := mnist.Locate(dirFlag)
 	if err != nil {
 		return err
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "MNIST directory: %s (from %s)\n", dir, src)
-
-	// Read the four files concurrently; report each, good or bad.
-	type result struct {
-		path string
-		im   *mnist.Images
-		lb   *mnist.Labels
-		err  error
+	res := readMNISTFiles(dir)
+	problems, missing := reportMNISTFiles(w, res)
+	problems = append(problems, reportMNISTSplits(w, res)...)
+	switch {
+	case missing:
+		return fmt.Errorf("MNIST is incomplete in %s (from %s); to provide it, set %s=DIR, pass --mnist-dir DIR, or run \"ntksvm data fetch mnist\"",
+			dir, src, mnist.EnvDir)
+	case len(problems) > 0:
+		return fmt.Errorf("%d problem(s): %s", len(problems), strings.Join(problems, "; "))
 	}
-	res := make([]result, len(mnist.Files))
+	fmt.Fprintln(w, "all four files are the canonical MNIST")
+	return nil
+}
+
+// mnistFile is one MNIST file as data info found it.
+type mnistFile struct {
+	path string
+	im   *mnist.Images
+	lb   *mnist.Labels
+	err  error
+}
+
+// readMNISTFiles reads the four files concurrently, in mnist.Files order.
+func readMNISTFiles(dir string) []mnistFile {
+	res := make([]mnistFile, len(mnist.Files))
 	var wg sync.WaitGroup
 	for i, f := range mnist.Files {
 		wg.Add(1)
@@ -140,9 +102,12 @@ func runDataInfo(e *env, args []string) error {
 		}()
 	}
 	wg.Wait()
+	return res
+}
 
-	var problems []string
-	missing := false
+// reportMNISTFiles prints each file, good or bad, and returns the problems
+// and whether a file is missing.
+func reportMNISTFiles(w io.Writer, res []mnistFile) (problems []string, missing bool) {
 	for i, f := range mnist.Files {
 		r := res[i]
 		var nf *mnist.NotFoundError
@@ -159,23 +124,26 @@ func runDataInfo(e *env, args []string) error {
 		var info *mnist.FileInfo
 		var what string
 		if r.im != nil {
-			info = &r.im.Info
-			what = fmt.Sprintf("%d images of %d×%d", r.im.Count, r.im.Rows, r.im.Cols)
+			info, what = &r.im.Info, fmt.Sprintf("%d images of %d×%d", r.im.Count, r.im.Rows, r.im.Cols)
 		} else {
-			info = &r.lb.Info
-			what = fmt.Sprintf("%d labels", len(r.lb.Values))
+			info, what = &r.lb.Info, fmt.Sprintf("%d labels", len(r.lb.Values))
 		}
 		format := "raw"
 		if info.Gzip {
 			format = "gzip"
 		}
 		fmt.Fprintf(w, "%-13s %s\n%14s%s, %s, %s\n%14s%s; content sha256 %x\n",
-			f, info.Path, "", format, byteCount(info.Size), what, "", checksumText(info), info.SHA256)
+			f, info.Path, "", format, progress.ByteCount(info.Size), what, "", checksumText(info), info.SHA256)
 		if p := info.Problem(); p != "" {
 			problems = append(problems, p)
 		}
 	}
+	return problems, missing
+}
 
+// reportMNISTSplits prints the class counts of each split whose files
+// were read, and returns the problems found.
+func reportMNISTSplits(w io.Writer, res []mnistFile) (problems []string) {
 	var sets [2]*mnist.Set
 	for k, s := range []mnist.Split{mnist.Train, mnist.Test} {
 		im, lb := res[2*k].im, res[2*k+1].lb
@@ -189,9 +157,8 @@ func runDataInfo(e *env, args []string) error {
 			continue
 		}
 		sets[k] = &mnist.Set{Split: s, Images: im, Labels: lb}
-		c := sets[k].Counts()
 		var parts []string
-		for d, n := range c {
+		for d, n := range sets[k].Counts() {
 			parts = append(parts, fmt.Sprintf("%d:%d", d, n))
 		}
 		fmt.Fprintf(w, "%-5s %6d examples; per class %s\n", s, sets[k].Len(), strings.Join(parts, " "))
@@ -200,16 +167,7 @@ func runDataInfo(e *env, args []string) error {
 		ctr, cte := sets[0].Counts(), sets[1].Counts()
 		fmt.Fprintf(w, "paper task 0 vs 1: %d train, %d test\n", ctr[0]+ctr[1], cte[0]+cte[1])
 	}
-
-	switch {
-	case missing:
-		return fmt.Errorf("MNIST is incomplete in %s (from %s); to provide it, set %s=DIR, pass --mnist DIR, or run \"ntksvm data fetch mnist\"",
-			dir, src, mnist.EnvDir)
-	case len(problems) > 0:
-		return fmt.Errorf("%d problem(s): %s", len(problems), strings.Join(problems, "; "))
-	}
-	fmt.Fprintln(w, "all four files are the canonical MNIST")
-	return nil
+	return problems
 }
 
 // checksumText describes a file's checksum status for data info.
@@ -223,14 +181,10 @@ func checksumText(info *mnist.FileInfo) string {
 	return info.Checksum.String()
 }
 
-// byteCount formats a size in bytes with SI units.
-func byteCount(n int64) string {
-	return (&progress{asBytes: true}).count(n)
-}
-
 func runDataFetch(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "data fetch", "mnist [--mnist DIR] [--mirror URL]...")
-	dirFlag := fs.String("mnist", "", "directory to store MNIST in (default $"+mnist.EnvDir+", else the user cache directory)")
+	fs := newFlagSet(e, "data fetch", "mnist [--mnist-dir DIR] [--mirror URL]...")
+	dirFlag := fs.String("mnist-dir", "", "directory to store MNIST in (default $"+mnist.EnvDir+", else the user cache directory)")
+	alias(fs, e, "mnist", "mnist-dir")
 	var mirrors []string
 	fs.Func("mirror", "base `URL` to download from, tried in order; repeatable (default: "+strings.Join(mnist.Mirrors, ", ")+")",
 		func(s string) error {
@@ -240,7 +194,52 @@ func runDataFetch(ctx context.Context, e *env, args []string) error {
 			mirrors = append(mirrors, s)
 			return nil
 		})
-	// Accept both "fetch mnist --flags" and "fetch --flags mnist".
+	if err := parseFetchArgs(fs, args); err != nil {
+		return err
+	}
+	dir, src, err := mnist.Locate(*dirFlag)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "fetching MNIST into %s (from %s)\n", dir, src)
+	var cur *progress.Bar
+	finish := func() {
+		if cur != nil {
+			cur.Done()
+			cur = nil
+		}
+	}
+	err = mnist.Fetch(ctx, dir, mnist.FetchOptions{
+		Mirrors: mirrors,
+		Progress: func(f mnist.File, url string, done, total int64) {
+			if done == 0 {
+				finish()
+				cur = progress.New(e.stderr, e.isTerminal, f.Name()+".gz", total).Bytes() // the log lines name the mirror
+			}
+			cur.Set(done)
+			if done == total {
+				finish()
+			}
+		},
+		Log: func(msg string) {
+			finish()
+			fmt.Fprintln(e.stderr, msg)
+		},
+	})
+	finish()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "MNIST is in %s; all four files verified\n", dir)
+	if src == mnist.SourceFlag {
+		fmt.Fprintf(e.stdout, "set %s=%s, or pass --mnist-dir %s, to use it\n", mnist.EnvDir, dir, dir)
+	}
+	return nil
+}
+
+// parseFetchArgs parses the arguments of "data fetch", accepting both
+// "fetch mnist --flags" and "fetch --flags mnist".
+func parseFetchArgs(fs *flag.FlagSet, args []string) error {
 	named := len(args) > 0 && args[0] == "mnist"
 	if named {
 		args = args[1:]
@@ -263,43 +262,6 @@ func runDataFetch(ctx context.Context, e *env, args []string) error {
 	}
 	if len(rest) > 0 {
 		return usageError("unexpected argument %q", rest[0])
-	}
-	dir, src, err := mnist.Locate(*dirFlag)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stderr, "fetching MNIST into %s (from %s)\n", dir, src)
-	var cur *progress
-	finish := func() {
-		if cur != nil {
-			cur.Done()
-			cur = nil
-		}
-	}
-	err = mnist.Fetch(ctx, dir, mnist.FetchOptions{
-		Mirrors: mirrors,
-		Progress: func(f mnist.File, url string, done, total int64) {
-			if done == 0 {
-				finish()
-				cur = newProgress(e, f.Name()+".gz", total).bytes() // the log lines name the mirror
-			}
-			cur.Set(done)
-			if done == total {
-				finish()
-			}
-		},
-		Log: func(msg string) {
-			finish()
-			fmt.Fprintln(e.stderr, msg)
-		},
-	})
-	finish()
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "MNIST is in %s; all four files verified\n", dir)
-	if src == mnist.SourceFlag {
-		fmt.Fprintf(e.stdout, "set %s=%s, or pass --mnist %s, to use it\n", mnist.EnvDir, dir, dir)
 	}
 	return nil
 }

@@ -2,14 +2,16 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
+	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
+	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/linalg"
-	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/ntk"
 )
 
@@ -24,75 +26,118 @@ func init() {
 	})
 }
 
-const kernelUsage = "--train X.npy|mnist01 [--test Z.npy|mnist01-test] [--depth L] [--weight-std σ_w] " +
-	"[--bias-std σ_b] [--kind ntk|nngp] [--float32] --out K.npy [--mem-cap 4GiB] [--mnist DIR]"
+const kernelUsage = "--data X.npy|mnist01 [--test Z.npy|mnist01-test] [--kernel ntk|nngp] [--depth L] [--sigma-w σ_w] " +
+	"[--sigma-b σ_b] [--precision float64|float32] --out K.npy [--mem-cap 4GiB] [--mnist-dir DIR]"
+
+// kernelFlagSet registers the flags of "ntksvm kernel", with the old
+// spellings (--train, --weight-std, --bias-std, --kind, --float32) as
+// deprecated aliases.
+func kernelFlagSet(e *env, d *dataFlags, k *kernelFlags) (fs *flag.FlagSet, test, out, memCap *string) {
+	fs = newFlagSet(e, "kernel", kernelUsage)
+	d.add(fs, e, "training inputs X (labels, if given, are ignored)")
+	k.add(fs)
+	test = fs.String("test", "", "optional test inputs Z (same forms as --data; mnist01-test): write K(Z, X) instead of K(X, X)")
+	out = fs.String("out", "", "output `K.npy` (written atomically)")
+	memCap = fs.String("mem-cap", "4GiB", "most kernel memory to hold at once; larger kernels are computed and written in row blocks")
+	alias(fs, e, "train", "data")
+	alias(fs, e, "weight-std", "sigma-w")
+	alias(fs, e, "bias-std", "sigma-b")
+	alias(fs, e, "kind", "kernel")
+	fs.Var(&aliasValue{target: float32Flag{&k.precision}, old: "float32", new: "precision float32", w: e.stderr}, "float32",
+		"deprecated: use --precision float32")
+	return fs, test, out, memCap
+}
+
+// float32Flag is the boolean --float32, which sets --precision.
+type float32Flag struct{ precision *string }
+
+func (f float32Flag) String() string   { return "" }
+func (f float32Flag) IsBoolFlag() bool { return true }
+func (f float32Flag) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err == nil && b {
+		*f.precision = "float32"
+	}
+	return err
+}
 
 func runKernel(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "kernel", kernelUsage)
-	train := fs.String("train", "", "training inputs: an n×d float32/float64 `X.npy`, or mnist01 (the MNIST 0/1 train set, pixels /255)")
-	test := fs.String("test", "", "optional test inputs `Z.npy` or mnist01-test: write K(Z, X) instead of K(X, X)")
-	depth := fs.Int("depth", 1, "number of hidden ReLU layers L (the paper's 2-layer network is L = 1)")
-	sw := fs.Float64("weight-std", 1, "weight standard deviation σ_w")
-	sb := fs.Float64("bias-std", 0, "bias standard deviation σ_b (0: no bias)")
-	kind := fs.String("kind", "ntk", "kernel: ntk or nngp")
-	f32 := fs.Bool("float32", false, "compute and write float32 (default float64)")
-	out := fs.String("out", "", "output `K.npy` (written atomically)")
-	memCap := fs.String("mem-cap", "4GiB", "most kernel memory to hold at once; larger kernels are computed and written in row blocks")
-	mf := addMNISTFlags(fs)
+	var d dataFlags
+	var k kernelFlags
+	fs, test, out, memCap := kernelFlagSet(e, &d, &k)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *train == "" {
-		return usageError("--train is required")
-	}
-	if *out == "" {
-		return usageError("--out is required")
-	}
-	if !strings.HasSuffix(*out, ".npy") {
-		return usageError("--out %q: want a .npy file name", *out)
-	}
-	k, err := ntk.ParseKind(*kind)
-	if err != nil {
-		return usageError("--kind %q: want ntk or nngp", *kind)
-	}
-	p := ntk.Params{Depth: *depth, WeightStd: *sw, BiasStd: *sb}
-	if err := p.Validate(); err != nil {
-		return usageError("%v", strings.TrimPrefix(err.Error(), "ntk: "))
-	}
-	capBytes, err := parseBytes(*memCap)
-	if err != nil {
-		return usageError("--mem-cap: %v", err)
-	}
-	if *f32 {
-		return kernelRun[float32](ctx, e, *train, *test, p, k, *out, capBytes, mf)
-	}
-	return kernelRun[float64](ctx, e, *train, *test, p, k, *out, capBytes, mf)
-}
-
-func kernelRun[T linalg.Float](ctx context.Context, e *env, train, test string, p ntk.Params, k ntk.Kind,
-	out string, capBytes int64, mf *mnistFlags) error {
-	x, err := kernelInputs[T](e, train, "mnist01", mf, false)
+	p, kind, capBytes, err := checkKernelFlags(&d, &k, *test, *out, *memCap)
 	if err != nil {
 		return err
 	}
-	var z *linalg.Matrix[T]
-	if test != "" {
-		zm, err := kernelInputs[T](e, test, "mnist01-test", mf, true)
-		if err != nil {
+	x, err := dataset.Load(d.data, d.options(e, 0))
+	if err != nil {
+		return err
+	}
+	var z *dataset.Set
+	if *test != "" {
+		opt := d.options(e, x.X.Cols)
+		opt.First = 0
+		if z, err = dataset.Load(*test, opt); err != nil {
 			return err
 		}
-		if zm.Cols != x.Cols {
-			return fmt.Errorf("--test has %d features per row, --train %d", zm.Cols, x.Cols)
+		if z.X.Cols != x.X.Cols {
+			return fmt.Errorf("--test has %d features per row, --data %d", z.X.Cols, x.X.Cols)
 		}
-		z = &zm
 	}
+	if k.precision == "float32" {
+		return kernelRun[float32](ctx, e, x, z, p, kind, *out, capBytes)
+	}
+	return kernelRun[float64](ctx, e, x, z, p, kind, *out, capBytes)
+}
+
+// checkKernelFlags validates the flags of "ntksvm kernel" before any data
+// is read.
+func checkKernelFlags(d *dataFlags, k *kernelFlags, test, out, memCap string) (ntk.Params, ntk.Kind, int64, error) {
+	if err := d.check("--data", d.data); err != nil {
+		return ntk.Params{}, 0, 0, err
+	}
+	if d.data == "mnist01-test" {
+		return ntk.Params{}, 0, 0, usageError("--data %s: want mnist01 or a .npy file (mnist01-test goes in --test)", d.data)
+	}
+	if test != "" {
+		if err := d.check("--test", test); err != nil {
+			return ntk.Params{}, 0, 0, err
+		}
+	}
+	if out == "" {
+		return ntk.Params{}, 0, 0, usageError("--out is required")
+	}
+	if !strings.HasSuffix(out, ".npy") {
+		return ntk.Params{}, 0, 0, usageError("--out %q: want a .npy file name", out)
+	}
+	if err := checkOut("--out", out); err != nil {
+		return ntk.Params{}, 0, 0, err
+	}
+	p, kind, err := k.check()
+	if err != nil {
+		return ntk.Params{}, 0, 0, err
+	}
+	capBytes, err := parseBytes(memCap)
+	if err != nil {
+		return ntk.Params{}, 0, 0, usageError("--mem-cap: %v", err)
+	}
+	return p, kind, capBytes, nil
+}
+
+func kernelRun[T linalg.Float](ctx context.Context, e *env, xs, zs *dataset.Set, p ntk.Params, k ntk.Kind, out string, capBytes int64) error {
+	x := convertMatrix[T](xs.X)
+	var z *linalg.Matrix[T]
 	rows := x.Rows
-	if z != nil {
-		rows = z.Rows
+	if zs != nil {
+		zm := convertMatrix[T](zs.X)
+		z, rows = &zm, zm.Rows
 	}
-	pr := newProgress(e, "kernel rows", int64(rows))
+	pr := progress.New(e.stderr, e.isTerminal, "kernel rows", int64(rows))
 	t0 := time.Now()
-	err = ntk.WriteNpy(ctx, out, z, x, p, k, ntk.Options{Progress: func(d, _ int) { pr.Set(int64(d)) }}, capBytes)
+	err := ntk.WriteNpy(ctx, out, z, x, p, k, ntk.Options{Progress: func(d, _ int) { pr.Set(int64(d)) }}, capBytes)
 	pr.Done()
 	if err != nil {
 		return err
@@ -109,44 +154,6 @@ func kernelRun[T linalg.Float](ctx context.Context, e *env, train, test string, 
 	fmt.Fprintf(e.stdout, "wrote %s: %d×%d %s %s %s (L=%d, σ_w=%g, σ_b=%g) in %.2f s\n",
 		out, rows, x.Rows, dtype, strings.ToUpper(k.String()), what, p.Depth, p.WeightStd, p.BiasStd, time.Since(t0).Seconds())
 	return nil
-}
-
-// kernelInputs reads the rows of a kernel's inputs: the MNIST 0/1 split
-// named by mnistName, or a .npy file of any float dtype, checked finite.
-func kernelInputs[T linalg.Float](e *env, arg, mnistName string, mf *mnistFlags, testSplit bool) (linalg.Matrix[T], error) {
-	switch arg {
-	case "mnist01", "mnist01-test":
-		if arg != mnistName {
-			flagName := "--train"
-			if testSplit {
-				flagName = "--test"
-			}
-			return linalg.Matrix[T]{}, usageError("%s %s: want %s or a .npy file", flagName, arg, mnistName)
-		}
-		train, test, err := loadBinary[T](e, mf, 0, 1, mnist.Options{})
-		if err != nil {
-			return linalg.Matrix[T]{}, err
-		}
-		if testSplit {
-			return test.X, nil
-		}
-		return train.X, nil
-	}
-	x, err := linalg.ReadNpy[T](arg)
-	if err != nil {
-		return linalg.Matrix[T]{}, err
-	}
-	if x.Rows == 0 || x.Cols == 0 {
-		return linalg.Matrix[T]{}, fmt.Errorf("%s: %d×%d: no data", arg, x.Rows, x.Cols)
-	}
-	for i := range x.Rows {
-		for j, v := range x.Row(i) {
-			if v != v || v-v != 0 {
-				return linalg.Matrix[T]{}, fmt.Errorf("%s: row %d, column %d is %v; inputs must be finite", arg, i, j, v)
-			}
-		}
-	}
-	return x, nil
 }
 
 // parseBytes parses a size such as 4GiB, 512MiB, 2G, 100k or 1000000 (bytes).

@@ -6,8 +6,13 @@
 //
 //	ntksvm <command> [flags]
 //
-// Run "ntksvm help" for the list of commands and "ntksvm <command> -h" for
-// the flags of one.
+// Run "ntksvm help" for the list of commands and "ntksvm help <command>"
+// (or "ntksvm <command> -h") for the flags of one.
+//
+// SIGINT (Ctrl-C) and SIGTERM stop a run at the next check of its context
+// (within about a second in every long computation): the command removes
+// its temporary files, prints "interrupted" and exits 130 (SIGINT) or 143
+// (SIGTERM), 128 plus the signal's number as a shell reports it.
 package main
 
 import (
@@ -20,6 +25,7 @@ import (
 	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/ntksvm/ntksvm/asm"
 )
@@ -58,24 +64,52 @@ func usageError(format string, args ...any) error {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signalContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	e := &env{stdout: os.Stdout, stderr: os.Stderr, isTerminal: isTerminal(os.Stderr)}
 	os.Exit(runMain(ctx, e, os.Args[1:]))
 }
 
+// interrupted is the cause of a context cancelled by a signal.
+type interrupted struct{ sig os.Signal }
+
+func (i interrupted) Error() string { return "interrupted by " + i.sig.String() }
+
+// exitCode is 128 plus the signal's number, as a shell reports a process
+// killed by it (130 for SIGINT, 143 for SIGTERM).
+func (i interrupted) exitCode() int {
+	if s, ok := i.sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 130
+}
+
+// signalContext returns a context cancelled, with an interrupted cause,
+// by the first of sigs; later signals get their default action again (a
+// second Ctrl-C kills a run that does not stop).
+func signalContext(parent context.Context, sigs ...os.Signal) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, sigs...)
+	go func() {
+		select {
+		case s := <-ch:
+			cancel(interrupted{s})
+		case <-ctx.Done():
+		}
+		signal.Stop(ch)
+	}()
+	return ctx, func() { cancel(nil) }
+}
+
 // runMain runs the command line args and returns the exit status.
 func runMain(ctx context.Context, e *env, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		return runHelp(ctx, e, args)
+	}
 	if err := asm.Check(); err != nil {
 		fmt.Fprintln(e.stderr, "ntksvm:", err)
 		return 2
-	}
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		printHelp(e.stdout)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
 	}
 	if args[0] == "-version" || args[0] == "--version" || args[0] == "version" {
 		fmt.Fprintf(e.stdout, "ntksvm (kernels: %s)\n", asm.Implementation())
@@ -86,17 +120,48 @@ func runMain(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ntksvm: unknown command %q; run \"ntksvm help\"\n", args[0])
 		return 2
 	}
-	err := c.run(ctx, e, args[1:])
+	rest := args[1:]
+	if len(rest) == 1 && rest[0] == "help" {
+		rest = []string{"-h"} // "ntksvm CMD help" is "ntksvm CMD -h"
+	}
+	return exitStatus(ctx, e, c.name, c.run(ctx, e, rest))
+}
+
+// runHelp prints the command list, or with "help CMD" that command's help.
+func runHelp(ctx context.Context, e *env, args []string) int {
+	if len(args) >= 2 && args[0] == "help" {
+		c, ok := commands[args[1]]
+		if !ok {
+			fmt.Fprintf(e.stderr, "ntksvm: unknown command %q; run \"ntksvm help\"\n", args[1])
+			return 2
+		}
+		return exitStatus(ctx, e, c.name, c.run(ctx, e, append(args[2:], "-h")))
+	}
+	printHelp(e.stdout)
+	if len(args) == 0 {
+		return 2
+	}
+	return 0
+}
+
+// exitStatus prints err as the command's failure and returns the exit
+// status: 0, 2 for a bad command line, 130/143 when interrupted, else 1.
+func exitStatus(ctx context.Context, e *env, name string, err error) int {
+	var in interrupted
 	switch {
-	case err == nil:
+	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
-	case errors.Is(err, flag.ErrHelp):
-		return 0
+	case errors.As(context.Cause(ctx), &in) && ctx.Err() != nil:
+		fmt.Fprintf(e.stderr, "ntksvm %s: interrupted\n", name)
+		return in.exitCode()
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(e.stderr, "ntksvm %s: interrupted\n", name)
+		return 130
 	case errors.Is(err, errUsage):
-		fmt.Fprintf(e.stderr, "ntksvm %s: %v\n", c.name, err)
+		fmt.Fprintf(e.stderr, "ntksvm %s: %v\n", name, err)
 		return 2
 	default:
-		fmt.Fprintf(e.stderr, "ntksvm %s: %v\n", c.name, err)
+		fmt.Fprintf(e.stderr, "ntksvm %s: %v\n", name, err)
 		return 1
 	}
 }
@@ -114,6 +179,10 @@ func printHelp(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nKernels: %s (override with NTKSVM_SIMD=%s)\n",
 		asm.Implementation(), strings.Join(kernelNames(), "|"))
+	if err := asm.Check(); err != nil {
+		fmt.Fprintf(w, "Warning: %v\n", err)
+	}
+	fmt.Fprintln(w, "\nRun \"ntksvm help <command>\" for the flags of one.")
 }
 
 func kernelNames() []string {

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
 	"time"
 
+	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
@@ -23,9 +23,9 @@ func init() {
 }
 
 func runPredict(ctx context.Context, e *env, args []string) error {
-	var d svmDataFlags
+	var d dataFlags
 	fs := newFlagSet(e, "predict", "--model M --data D [--out pred.npy]")
-	d.add(fs, "", "data to predict")
+	d.add(fs, e, "data to predict")
 	modelPath := fs.String("model", "", "model file written by ntksvm train (required)")
 	out := fs.String("out", "", "write the outputs g(x) as a float64 .npy vector")
 	if err := parseFlags(fs, args); err != nil {
@@ -34,101 +34,125 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if *modelPath == "" {
 		return usageError("--model is required")
 	}
-	fh, err := os.Open(*modelPath)
+	if err := d.check("--data", d.data); err != nil {
+		return err
+	}
+	if *out != "" {
+		if err := checkOut("--out", *out); err != nil {
+			return err
+		}
+	}
+	m, loss, p, kind, err := readModel(*modelPath)
 	if err != nil {
 		return err
 	}
-	m, err := svm.ReadModel(fh)
-	fh.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", *modelPath, err)
-	}
-	loss, err := svm.ParseLoss(m.Loss)
-	if err != nil {
-		return fmt.Errorf("%s: %w", *modelPath, err)
-	}
-	loss.Epsilon = m.Epsilon
-	kind, err := ntk.ParseKind(m.Kernel.Name)
-	if err != nil {
-		return fmt.Errorf("%s: %w", *modelPath, err)
-	}
-	p := ntk.Params{Depth: m.Kernel.Depth, WeightStd: m.Kernel.SigmaW, BiasStd: m.Kernel.SigmaB}
-	if err := p.Validate(); err != nil {
-		return fmt.Errorf("%s: %w", *modelPath, err)
-	}
-	x, err := svmTrainingInputs(e, m, d)
+	machine, _ := svm.ParseMachine(m.Machine)
+	x, err := trainingInputs(e, m, d)
 	if err != nil {
 		return err
 	}
-	ds, err := svmLoadData(e, d.data, d, m.Train.D)
+	ds, err := dataset.Load(d.data, d.options(e, m.Train.D))
 	if err != nil {
 		return err
 	}
-	if ds.x.Cols != m.Train.D {
-		return fmt.Errorf("%s has %d features, the model was trained on %d", ds.name, ds.x.Cols, m.Train.D)
+	if ds.X.Cols != m.Train.D {
+		return fmt.Errorf("%s has %d features, the model was trained on %d", ds.Name, ds.X.Cols, m.Train.D)
+	}
+	if ds.Y != nil {
+		if err := ds.CheckLabels(machine); err != nil {
+			return fmt.Errorf("--data %w", err)
+		}
 	}
 	t0 := time.Now()
-	pred := make([]float64, ds.x.Rows)
+	pred := make([]float64, ds.X.Rows)
 	if m.Kernel.Type == "float32" {
-		err = svmPredict[float32](ctx, e, m, pred, ds, x, p, kind)
+		err = predictBlocks[float32](ctx, e, m, pred, ds, x, p, kind)
 	} else {
-		err = svmPredict[float64](ctx, e, m, pred, ds, x, p, kind)
+		err = predictBlocks[float64](ctx, e, m, pred, ds, x, p, kind)
+	}
+	if err == nil {
+		err = checkFinite(ds.Name, pred)
 	}
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "predicted %d points in %.2fs\n", len(pred), time.Since(t0).Seconds())
-	if ds.y != nil {
-		svmReport(e.stdout, ds.name, loss, pred, ds.y)
+	return reportPredictions(e, ds, loss, pred, *out)
+}
+
+// reportPredictions prints the loss and accuracy (with labels) and writes
+// the outputs to out if it is not empty.
+func reportPredictions(e *env, ds *dataset.Set, loss svm.Loss, pred []float64, out string) error {
+	if ds.Y != nil {
+		printReport(e.stdout, ds.Name, loss, pred, ds.Y)
 	} else {
-		fmt.Fprintf(e.stdout, "%s: %d predictions (no labels)\n", ds.name, len(pred))
+		fmt.Fprintf(e.stdout, "%s: %d predictions (no labels)\n", ds.Name, len(pred))
 	}
-	if *out != "" {
-		if err := linalg.WriteNpyVector(*out, pred); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stderr, "wrote %s\n", *out)
+	if out == "" {
+		return nil
 	}
+	if err := linalg.WriteNpyVector(out, pred); err != nil { // atomic: temporary file and rename
+		return err
+	}
+	fmt.Fprintf(e.stderr, "wrote %s\n", out)
 	return nil
 }
 
-// svmTrainingInputs returns the model's training inputs: embedded, or
+// readModel reads a model file and the loss and kernel it names.
+func readModel(path string) (m *svm.Model, loss svm.Loss, p ntk.Params, kind ntk.Kind, err error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, loss, p, kind, err
+	}
+	defer fh.Close()
+	if m, err = svm.ReadModel(fh); err != nil {
+		return nil, loss, p, kind, fmt.Errorf("%s: %w", path, err)
+	}
+	machine, err := svm.ParseMachine(m.Machine)
+	if err != nil {
+		return nil, loss, p, kind, fmt.Errorf("%s: %w", path, err)
+	}
+	loss = machine.Loss(m.Epsilon)
+	if kind, err = ntk.ParseKind(m.Kernel.Name); err != nil {
+		return nil, loss, p, kind, fmt.Errorf("%s: %w", path, err)
+	}
+	p = ntk.Params{Depth: m.Kernel.Depth, WeightStd: m.Kernel.SigmaW, BiasStd: m.Kernel.SigmaB}
+	if err := p.Validate(); err != nil {
+		return nil, loss, p, kind, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, loss, p, kind, nil
+}
+
+// trainingInputs returns the model's training inputs: embedded, or
 // reloaded from the recorded source and checked against the recorded
 // SHA-256.
-func svmTrainingInputs(e *env, m *svm.Model, d svmDataFlags) (linalg.Matrix[float64], error) {
+func trainingInputs(e *env, m *svm.Model, d dataFlags) (linalg.Matrix[float64], error) {
 	if m.Train.Embedded {
 		return m.X, nil
 	}
-	tf := svmDataFlags{mnist: d.mnist, standardize: m.Params["standardize"] == "true"}
-	if s, ok := m.Params["first"]; ok {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return linalg.Matrix[float64]{}, fmt.Errorf("model: bad \"first\" parameter %q", s)
-		}
-		tf.first = n
-	}
+	tf := dataFlags{mnistDir: d.mnistDir, allowNonCanonical: d.allowNonCanonical, first: m.Train.First, standardize: m.Train.Standardize}
 	src := m.Train.Source
-	ds, err := svmLoadData(e, src, tf, m.Train.D)
+	ds, err := dataset.Load(src, tf.options(e, m.Train.D))
 	if err != nil {
 		return linalg.Matrix[float64]{}, fmt.Errorf("reloading the training inputs %s: %w", src, err)
 	}
-	if ds.x.Rows != m.Train.N || ds.x.Cols != m.Train.D || svm.InputsSHA256(ds.x) != m.Train.SHA256 {
+	if ds.X.Rows != m.Train.N || ds.X.Cols != m.Train.D || svm.InputsSHA256(ds.X) != m.Train.SHA256 {
 		return linalg.Matrix[float64]{}, fmt.Errorf("training inputs %s (%d×%d) are not those the model was trained on (%d×%d, sha256 %.12s…)",
-			src, ds.x.Rows, ds.x.Cols, m.Train.N, m.Train.D, m.Train.SHA256)
+			src, ds.X.Rows, ds.X.Cols, m.Train.N, m.Train.D, m.Train.SHA256)
 	}
-	return ds.x, nil
+	return ds.X, nil
 }
 
-// svmPredict computes the outputs in blocks of rows so that the cross
+// predictBlocks computes the outputs in blocks of rows so that the cross
 // kernel stays below about 256 MiB.
-func svmPredict[T linalg.Float](ctx context.Context, e *env, m *svm.Model, pred []float64, ds *svmDataset, x linalg.Matrix[float64],
+func predictBlocks[T linalg.Float](ctx context.Context, e *env, m *svm.Model, pred []float64, ds *dataset.Set, x linalg.Matrix[float64],
 	p ntk.Params, kind ntk.Kind) error {
 	km := m.KernelMachine()
 	block := max(1, (256<<20)/8/max(1, x.Rows))
-	for i0 := 0; i0 < ds.x.Rows; i0 += block {
-		i1 := min(ds.x.Rows, i0+block)
-		z := ds.x.Slice(i0, i1, 0, ds.x.Cols)
-		k, err := svmKernel[T](ctx, e, fmt.Sprintf("kernel rows %d–%d", i0, i1), &z, &x, p, kind)
+	for i0 := 0; i0 < ds.X.Rows; i0 += block {
+		i1 := min(ds.X.Rows, i0+block)
+		z := ds.X.Slice(i0, i1, 0, ds.X.Cols)
+		k, err := computeKernel[T](ctx, e, fmt.Sprintf("kernel rows %d–%d", i0, i1), &z, &x, p, kind)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,7 @@
-package main
+// Package progress reports how far the ntksvm commands' long jobs have
+// got: a bar redrawn in place on a terminal, plain lines in a log, and a
+// status line for training runs.
+package progress
 
 import (
 	"fmt"
@@ -8,15 +11,15 @@ import (
 	"time"
 )
 
-// progress reports how far a long job has got on e.stderr: on a terminal, a
-// bar redrawn in place at most ten times a second; otherwise (a log, a
-// pipe) one plain line per tenth of the total, or every logInterval when the
-// total is unknown, so logs stay short. It is safe for concurrent use.
+// Bar reports how far a long job has got: on a terminal, a bar redrawn in
+// place at most ten times a second; otherwise (a log, a pipe) one plain
+// line per tenth of the total, or every logInterval when the total is
+// unknown, so logs stay short. It is safe for concurrent use.
 //
-//	p := newProgress(e, "train-images-idx3-ubyte.gz", size).bytes()
+//	p := progress.New(os.Stderr, tty, "train-images-idx3-ubyte.gz", size).Bytes()
 //	… p.Add(n) as work is done …
 //	p.Done()
-type progress struct {
+type Bar struct {
 	mu       sync.Mutex
 	w        io.Writer
 	tty      bool
@@ -37,36 +40,36 @@ const (
 	logInterval  = 10 * time.Second       // log lines when the total is unknown
 )
 
-// newProgress starts a progress report for label out of total units (≤ 0
-// if unknown).
-func newProgress(e *env, label string, total int64) *progress {
-	p := &progress{w: e.stderr, tty: e.isTerminal, label: label, total: total, now: time.Now}
+// New starts a progress report on w for label out of total units (≤ 0 if
+// unknown); tty says w is a terminal.
+func New(w io.Writer, tty bool, label string, total int64) *Bar {
+	p := &Bar{w: w, tty: tty, label: label, total: total, now: time.Now}
 	p.start = p.now()
 	p.drawn = p.start
 	return p
 }
 
-// bytes makes p show its counts as bytes (kB, MB, …); it returns p.
-func (p *progress) bytes() *progress {
+// Bytes makes p show its counts as bytes (kB, MB, …); it returns p.
+func (p *Bar) Bytes() *Bar {
 	p.asBytes = true
 	return p
 }
 
 // Add records n more units done.
-func (p *progress) Add(n int64) {
+func (p *Bar) Add(n int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.update(p.n + n)
 }
 
 // Set records that n units are done in all.
-func (p *progress) Set(n int64) {
+func (p *Bar) Set(n int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.update(n)
 }
 
-func (p *progress) update(n int64) {
+func (p *Bar) update(n int64) {
 	if p.finished {
 		return
 	}
@@ -92,7 +95,7 @@ func (p *progress) update(n int64) {
 
 // Done writes the final state with the elapsed time and ends the report;
 // later calls do nothing.
-func (p *progress) Done() {
+func (p *Bar) Done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.finished {
@@ -106,7 +109,7 @@ func (p *progress) Done() {
 }
 
 // line formats the current state: "label [####......] 40% 4.0 MB/10 MB".
-func (p *progress) line(final bool) string {
+func (p *Bar) line(final bool) string {
 	var b strings.Builder
 	b.WriteString(p.label)
 	b.WriteString(": ")
@@ -132,10 +135,15 @@ func (p *progress) line(final bool) string {
 }
 
 // count formats n as a plain number or, for byte counts, in SI units.
-func (p *progress) count(n int64) string {
+func (p *Bar) count(n int64) string {
 	if !p.asBytes {
 		return fmt.Sprint(n)
 	}
+	return ByteCount(n)
+}
+
+// ByteCount formats a size in bytes with SI units: "9.7 MB".
+func ByteCount(n int64) string {
 	switch f := float64(n); {
 	case n < 1000:
 		return fmt.Sprintf("%d B", n)
@@ -145,5 +153,38 @@ func (p *progress) count(n int64) string {
 		return fmt.Sprintf("%.1f MB", f/1e6)
 	default:
 		return fmt.Sprintf("%.2f GB", f/1e9)
+	}
+}
+
+// Status is a one-line status of a running job (a training step and its
+// losses): redrawn in place on a terminal with the elapsed time, one line
+// per update in a log.
+type Status struct {
+	w     io.Writer
+	tty   bool
+	start time.Time
+	drawn bool
+}
+
+// NewStatus starts a status line on w; tty says w is a terminal.
+func NewStatus(w io.Writer, tty bool) *Status {
+	return &Status{w: w, tty: tty, start: time.Now()}
+}
+
+// Update shows line.
+func (s *Status) Update(line string) {
+	if s.tty {
+		s.drawn = true
+		fmt.Fprintf(s.w, "\r%s (%.0fs)\x1b[K", line, time.Since(s.start).Seconds())
+		return
+	}
+	fmt.Fprintln(s.w, line)
+}
+
+// End ends the line on a terminal, so that later output starts on its own.
+func (s *Status) End() {
+	if s.tty && s.drawn {
+		fmt.Fprintln(s.w)
+		s.drawn = false
 	}
 }

@@ -1,0 +1,110 @@
+// Package output writes what the ntksvm commands produce for people and
+// programs: JSON lines, CSV tables, and files written atomically (a
+// reader, or a later run after an interrupt, sees the old content or the
+// whole new one, never a part and never a stray temporary file).
+package output
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/ntksvm/ntksvm/internal/atomicfile"
+)
+
+// WriteJSONLine prints v as one line of JSON.
+func WriteJSONLine(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// CheckPath reports, before any work is done, why path cannot be written
+// as an output file: it is a directory, or its directory does not exist or
+// is not a directory.
+func CheckPath(path string) error {
+	if path == "" {
+		return errors.New("empty file name")
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory; give a file name", path)
+	}
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("cannot write %s: directory %s does not exist", path, dir)
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("cannot write %s: %s is not a directory", path, dir)
+	}
+	return nil
+}
+
+// WriteFile writes path atomically (internal/atomicfile) through a
+// buffered writer with the content write produces; if write fails, path
+// is left as it was and no temporary file remains.
+func WriteFile(path string, write func(w io.Writer) error) error {
+	return atomicfile.WriteFile(path, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 4<<20)
+		if err := write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+}
+
+// Table is a CSV table built row by row: a header, then rows of numbers,
+// integers in decimal and floats in the shortest form that reads back
+// exactly (%g).
+type Table struct {
+	b    strings.Builder
+	cols int
+}
+
+// NewTable starts a table with the column names.
+func NewTable(columns ...string) *Table {
+	t := &Table{cols: len(columns)}
+	t.b.WriteString(strings.Join(columns, ","))
+	t.b.WriteByte('\n')
+	return t
+}
+
+// Row appends a row of ints and float64s; it panics if the number of
+// values differs from the number of columns or a value is of another type
+// (programmer errors).
+func (t *Table) Row(values ...any) {
+	if len(values) != t.cols {
+		panic(fmt.Sprintf("output: row of %d values in a table of %d columns", len(values), t.cols))
+	}
+	for i, v := range values {
+		if i > 0 {
+			t.b.WriteByte(',')
+		}
+		switch v := v.(type) {
+		case int:
+			t.b.WriteString(strconv.Itoa(v))
+		case float64:
+			t.b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+		default:
+			panic(fmt.Sprintf("output: table value %v of type %T", v, v))
+		}
+	}
+	t.b.WriteByte('\n')
+}
+
+// WriteTo writes the table as CSV.
+func (t *Table) WriteTo(w io.Writer) (int64, error) {
+	n, err := io.WriteString(w, t.b.String())
+	return int64(n), err
+}

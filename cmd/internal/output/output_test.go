@@ -1,0 +1,53 @@
+package output
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCheckPath(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ path, want string }{
+		{filepath.Join(dir, "m.model"), ""},
+		{dir, "is a directory"},
+		{filepath.Join(dir, "missing", "m.model"), "does not exist"},
+		{"", "empty"},
+	} {
+		err := CheckPath(tc.path)
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("CheckPath(%q) = %v, want %q", tc.path, err, tc.want)
+		}
+	}
+}
+
+func TestWriteFileAndTable(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "log.csv")
+	tb := NewTable("step", "loss")
+	tb.Row(1000000, 0.25)
+	tb.Row(2, 1e-300)
+	if err := WriteFile(p, func(w io.Writer) error { _, err := tb.WriteTo(w); return err }); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	if string(b) != "step,loss\n1000000,0.25\n2,1e-300\n" {
+		t.Errorf("table: %q", b)
+	}
+	// A failed write leaves the old file and no temporary file.
+	if err := WriteFile(p, func(w io.Writer) error { return errors.New("stop") }); err == nil {
+		t.Fatal("failed write reported success")
+	}
+	es, _ := os.ReadDir(dir)
+	if b2, _ := os.ReadFile(p); len(es) != 1 || string(b2) != string(b) {
+		t.Errorf("after a failed write: %d files, content %q", len(es), b2)
+	}
+	var sb strings.Builder
+	WriteJSONLine(&sb, map[string]int{"n": 3})
+	if sb.String() != "{\"n\":3}\n" {
+		t.Errorf("JSON line %q", sb.String())
+	}
+}

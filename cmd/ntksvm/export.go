@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
+	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/ntk"
+	"github.com/ntksvm/ntksvm/svm"
+)
+
+// "ntksvm export-libsvm" writes a data set, or its Gram in LIBSVM's
+// precomputed-kernel format, so that libsvm (svm-train -t 4) or
+// scikit-learn can check our solvers.
+
+func init() {
+	register(&command{
+		name:    "export-libsvm",
+		summary: "write a data set, or its NTK Gram as a precomputed kernel, in LIBSVM format",
+		run:     runExportLIBSVM,
+	})
+}
+
+func runExportLIBSVM(ctx context.Context, e *env, args []string) error {
+	var d dataFlags
+	var kf kernelFlags
+	fs := newFlagSet(e, "export-libsvm", "--data D --out FILE [--sparse] [--kernel ntk --depth L --precision float64|float32]")
+	d.add(fs, e, "data to export")
+	kf.add(fs)
+	out := fs.String("out", "", "output file (required); written atomically")
+	sparse := fs.Bool("sparse", false, "write the data itself in LIBSVM's sparse format instead of its Gram")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *out == "" {
+		return usageError("--out is required")
+	}
+	p, kind, err := kf.check()
+	if err != nil {
+		return err
+	}
+	if err := d.check("--data", d.data); err != nil {
+		return err
+	}
+	if err := checkOut("--out", *out); err != nil {
+		return err
+	}
+	ds, err := dataset.Load(d.data, d.options(e, 0))
+	if err != nil {
+		return err
+	}
+	y := ds.Y
+	if y == nil {
+		y = make([]float64, ds.X.Rows) // libsvm needs a label column; 0 marks "unknown"
+	}
+	t0 := time.Now()
+	if *sparse {
+		err = output.WriteFile(*out, func(w io.Writer) error { return svm.WriteLIBSVM(w, y, ds.X) })
+	} else if kf.precision == "float32" {
+		err = exportGram[float32](ctx, e, *out, ds, y, p, kind)
+	} else {
+		err = exportGram[float64](ctx, e, *out, ds, y, p, kind)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "wrote %s (%d points) in %.1fs\n", *out, ds.X.Rows, time.Since(t0).Seconds())
+	return nil
+}
+
+func exportGram[T linalg.Float](ctx context.Context, e *env, out string, ds *dataset.Set, y []float64, p ntk.Params, kind ntk.Kind) error {
+	k, err := computeKernel[T](ctx, e, "Gram", nil, &ds.X, p, kind)
+	if err != nil {
+		return err
+	}
+	return output.WriteFile(out, func(w io.Writer) error {
+		err := svm.WritePrecomputed(w, y, k)
+		if err == nil {
+			err = ctx.Err()
+		}
+		return err
+	})
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
+	"github.com/ntksvm/ntksvm/mnist"
+	"github.com/ntksvm/ntksvm/ntk"
+	"github.com/ntksvm/ntksvm/svm"
+)
+
+// The one flag vocabulary of the commands that read data and compute
+// kernels (train, predict, kernel, export-libsvm):
+//
+//	--data D  --test D  --first N  --standardize  --mnist-dir DIR  --allow-noncanonical
+//	--kernel ntk|nngp  --depth L  --sigma-w σ_w  --sigma-b σ_b  --precision float64|float32
+//
+// Old spellings (kernel's --train, --weight-std, --bias-std, --kind,
+// --float32; --mnist) are deprecated aliases for one release: they work
+// and print a warning.
+
+// dataFlags select and load a data set.
+type dataFlags struct {
+	data              string
+	mnistDir          string
+	allowNonCanonical bool
+	first             int
+	standardize       bool
+}
+
+// add registers the data flags on fs; what describes --data.
+func (d *dataFlags) add(fs *flag.FlagSet, e *env, what string) {
+	fs.StringVar(&d.data, "data", "", what+": mnist01 (MNIST 0 vs 1 train), mnist01-test, X.npy,y.npy, X.npy, or a LIBSVM file (*.libsvm, *.svm, libsvm:PATH)")
+	d.addMNIST(fs, e)
+	fs.IntVar(&d.first, "first", 0, "keep only the first N points (MNIST: in file order); 0 keeps all")
+	fs.BoolVar(&d.standardize, "standardize", false, "MNIST pixels (p/255 − 0.1307)/0.3081 instead of p/255")
+}
+
+// addMNIST registers --mnist-dir (and its deprecated alias --mnist) and
+// --allow-noncanonical on fs.
+func (d *dataFlags) addMNIST(fs *flag.FlagSet, e *env) {
+	fs.StringVar(&d.mnistDir, "mnist-dir", "", "MNIST `directory` (default $"+mnist.EnvDir+", else the user cache directory)")
+	alias(fs, e, "mnist", "mnist-dir")
+	fs.BoolVar(&d.allowNonCanonical, "allow-noncanonical", false,
+		"use MNIST files whose content is not the canonical MNIST (prints a warning; results will not match the paper)")
+}
+
+// check validates the data flags without reading anything; flagName is
+// the flag that gave spec.
+func (d *dataFlags) check(flagName, spec string) error {
+	if d.first < 0 {
+		return usageError("--first %d: want ≥ 0", d.first)
+	}
+	if spec == "" {
+		return usageError("%s is required", flagName)
+	}
+	if err := dataset.Check(spec); err != nil {
+		return usageError("%s %v", flagName, err)
+	}
+	return nil
+}
+
+// options returns the dataset options of the flags; dim > 0 is the number
+// of features a LIBSVM file must be read with.
+func (d *dataFlags) options(e *env, dim int) dataset.Options {
+	return dataset.Options{MNISTDir: d.mnistDir, MNISTDirFlag: "--mnist-dir", AllowNonCanonical: d.allowNonCanonical,
+		First: d.first, Standardize: d.standardize, Dim: dim, Available: availableMemory, Warn: e.stderr}
+}
+
+// kernelFlags select the kernel.
+type kernelFlags struct {
+	kernel    string
+	depth     int
+	sigmaW    float64
+	sigmaB    float64
+	precision string
+}
+
+func (k *kernelFlags) add(fs *flag.FlagSet) {
+	fs.StringVar(&k.kernel, "kernel", "ntk", "kernel: ntk or nngp (infinite-width, of an L-hidden-layer ReLU net)")
+	fs.IntVar(&k.depth, "depth", 1, "hidden layers L (the paper's 2-layer net is L = 1)")
+	fs.Float64Var(&k.sigmaW, "sigma-w", 1, "weight standard deviation σ_w")
+	fs.Float64Var(&k.sigmaB, "sigma-b", 0, "bias standard deviation σ_b (0: no bias)")
+	fs.StringVar(&k.precision, "precision", "float64", "element type of the kernel: float64 or float32")
+}
+
+func (k *kernelFlags) check() (ntk.Params, ntk.Kind, error) {
+	kind, err := ntk.ParseKind(k.kernel)
+	if err != nil {
+		return ntk.Params{}, 0, usageError("--kernel %q: want ntk or nngp", k.kernel)
+	}
+	p := ntk.Params{Depth: k.depth, WeightStd: k.sigmaW, BiasStd: k.sigmaB}
+	if err := p.Validate(); err != nil {
+		return ntk.Params{}, 0, usageError("%v", strings.TrimPrefix(err.Error(), "ntk: "))
+	}
+	if k.precision != "float64" && k.precision != "float32" {
+		return ntk.Params{}, 0, usageError("--precision %q: want float64 or float32", k.precision)
+	}
+	return p, kind, nil
+}
+
+func (k *kernelFlags) spec() svm.KernelSpec {
+	return svm.KernelSpec{Name: k.kernel, Depth: k.depth, SigmaW: k.sigmaW, SigmaB: k.sigmaB, Type: k.precision}
+}
+
+// aliasValue is a deprecated flag spelling that sets another flag.
+type aliasValue struct {
+	target   flag.Value
+	old, new string
+	w        io.Writer
+}
+
+func (a *aliasValue) String() string {
+	if a.target == nil {
+		return ""
+	}
+	return a.target.String()
+}
+
+func (a *aliasValue) Set(s string) error {
+	fmt.Fprintf(a.w, "warning: --%s is deprecated and will be removed in the next release; use --%s\n", a.old, a.new)
+	return a.target.Set(s)
+}
+
+func (a *aliasValue) IsBoolFlag() bool {
+	b, ok := a.target.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// alias registers --old as a deprecated spelling of the flag --new.
+func alias(fs *flag.FlagSet, e *env, old, new string) {
+	fs.Var(&aliasValue{target: fs.Lookup(new).Value, old: old, new: new, w: e.stderr}, old, "deprecated: use --"+new)
+}
+
+// setFlags returns the names of the flags set on the command line.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	m := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { m[f.Name] = true })
+	return m
+}
+
+// checkOut validates an output file flag before any work: a name, in an
+// existing directory, not a directory itself.
+func checkOut(flagName, path string) error {
+	if err := output.CheckPath(path); err != nil {
+		return usageError("%s: %v", flagName, err)
+	}
+	return nil
+}
+
+// fieldFlags maps svm.FitConfig fields to the flags that set them.
+var fieldFlags = map[string]string{
+	"Machine": "--machine", "Solver": "--solver", "Objective": "--objective", "Lambda": "--lambda",
+	"Epsilon": "--epsilon", "Bias": "--bias", "Gap": "--gap", "Batch": "--batch", "LR": "--lr",
+	"Pegasos": "--pegasos", "Steps": "--steps", "Epochs": "--epochs", "Decay": "--decay", "Seed": "--seed",
+	"Tol": "--tol", "LogCount": "--log-count",
+}
+
+// fitError turns an svm.FieldError into a usage error naming the flag.
+func fitError(err error) error {
+	var fe *svm.FieldError
+	if errors.As(err, &fe) {
+		name := fieldFlags[fe.Field]
+		if name == "" {
+			name = fe.Field
+		}
+		return usageError("%s %v: %s", name, fe.Value, fe.Reason)
+	}
+	return err
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -90,14 +91,15 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 
 // parseReproduce parses and checks every flag before any work is done.
 func parseReproduce(e *env, args []string) (*reproduceOpts, error) {
-	fs := newFlagSet(e, "reproduce", "[--quick|--paper] [--only NAME,...] [--out DIR] [--resume] [--mnist DIR] [--no-fetch]")
+	fs := newFlagSet(e, "reproduce", "[--quick|--paper] [--only NAME,...] [--out DIR] [--resume] [--mnist-dir DIR] [--no-fetch]")
 	quick := fs.Bool("quick", false, "reduced widths, steps and point counts: minutes on two cores (the default)")
 	paper := fs.Bool("paper", false, "the paper's scale (hours); prints an estimate per experiment first")
 	only := fs.String("only", "", "comma-separated `experiments` to run, of: "+strings.Join(reproduce.Default.Names(), ", "))
 	o := &reproduceOpts{}
 	fs.StringVar(&o.out, "out", "ntksvm-reproduce", "output `directory`: DIR/<experiment>/, report.md, report.html, results.json")
 	fs.BoolVar(&o.resume, "resume", false, "skip the experiments already finished in --out at the same scale")
-	fs.StringVar(&o.mnist, "mnist", "", "MNIST `directory` (default $"+mnist.EnvDir+", else the user cache directory)")
+	fs.StringVar(&o.mnist, "mnist-dir", "", "MNIST `directory` (default $"+mnist.EnvDir+", else the user cache directory)")
+	alias(fs, e, "mnist", "mnist-dir")
 	fs.BoolVar(&o.noFetch, "no-fetch", false, "do not download MNIST when it is missing")
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
@@ -110,8 +112,8 @@ func parseReproduce(e *env, args []string) (*reproduceOpts, error) {
 	default:
 		o.scale = reproduce.Quick
 	}
-	if o.out == "" {
-		return nil, usageError("--out needs a directory")
+	if fi, err := os.Stat(o.out); o.out == "" || (err == nil && !fi.IsDir()) {
+		return nil, usageError("--out %q: want a directory", o.out)
 	}
 	var err error
 	if o.entries, err = reproduce.Default.Select(*only); err != nil {

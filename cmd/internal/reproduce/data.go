@@ -14,8 +14,8 @@ import (
 // neither found nor downloaded.
 var ErrNoData = errors.New("MNIST not found")
 
-// FindMNIST returns the directory holding the four MNIST files: flagDir if
-// not empty, else $NTKSVM_MNIST_DIR, else the user cache directory
+// FindMNIST returns the directory holding the four MNIST files: flagDir (the
+// --mnist-dir flag) if not empty, else $NTKSVM_MNIST_DIR, else the user cache directory
 // (mnist.Locate). If files are missing it logs where it looked and, with
 // fetch, downloads them there with their checksums verified (mnist.Fetch,
 // as "ntksvm data fetch mnist" does). An error wraps ErrNoData and states
@@ -43,7 +43,7 @@ func FindMNIST(ctx context.Context, flagDir string, fetch bool, opt mnist.FetchO
 		if ctx.Err() != nil {
 			return "", err
 		}
-		return "", fmt.Errorf("%w: %s; the download failed: %v; set %s=DIR or pass --mnist DIR with the four files, or run \"ntksvm data fetch mnist\" when online",
+		return "", fmt.Errorf("%w: %s; the download failed: %v; set %s=DIR or pass --mnist-dir DIR with the four files, or run \"ntksvm data fetch mnist\" when online",
 			ErrNoData, where, err, mnist.EnvDir)
 	}
 	return dir, nil
@@ -80,6 +80,6 @@ func lookedAt(flagDir, dir string, src mnist.Source, missing []mnist.File) strin
 	if c, err := os.UserCacheDir(); err == nil {
 		cache = c + string(os.PathSeparator) + "ntksvm" + string(os.PathSeparator) + "mnist"
 	}
-	return fmt.Sprintf("MNIST not found in %s (chosen by %s; looked at --mnist: %s, $%s: %s, default cache directory: %s): missing %s",
+	return fmt.Sprintf("MNIST not found in %s (chosen by %s; looked at --mnist-dir: %s, $%s: %s, default cache directory: %s): missing %s",
 		dir, src, flagText, mnist.EnvDir, envText, cache, strings.Join(names, "; "))
 }

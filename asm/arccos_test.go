@@ -219,8 +219,9 @@ func TestAcos64Float32(t *testing.T) {
 	}
 }
 
-// layerWant is ArcCosLayer64 written plainly with math.Acos, the formulas of
-// PROTOCOL §8 (θ by arccos of the clamped correlation).
+// layerWant is ArcCosLayer64 written plainly with math.Acos, the formulas
+// of the arc-cosine recursion of neural-tangents' stax.py (θ by arccos of
+// the clamped correlation).
 func layerWant(sig, ntk, ni, invi, nj, invj, sw2, sb2 float64) (float64, float64) {
 	rho := min(max(sig*(invi*invj), -1), 1)
 	if math.Abs(rho) > 1-9.0/(1<<53) {

@@ -6,12 +6,14 @@
 // # Conventions
 //
 // The network is the NTK-parameterised ReLU MLP of the paper and of
-// neural-tangents v0.3.6 (SPEC §1, PROTOCOL §8): L hidden layers of width m,
+// neural-tangents v0.3.6 (stax.Dense and stax.Relu, the library the
+// authors' train_sgd.py computes its kernel with): L hidden layers of width m,
 //
 //	z¹ = σ_w·W¹x/√d + σ_b·b¹,  z^{h+1} = σ_w·W^{h+1}·relu(z^h)/√m + σ_b·b^{h+1},  f = z^{L+1},
 //
 // all weights N(0, 1), no bias by default (σ_b = 0). Its infinite-width
-// kernels follow the recursion of PROTOCOL §8 with the input kernel x·x'/d:
+// kernels follow the arc-cosine recursion of neural-tangents v0.3.6
+// (stax.py) with the input kernel x·x'/d:
 // Σ¹ = σ_w²·x·x'/d + σ_b², Θ¹ = Σ¹, and for h = 1…L
 //
 //	K^h = √(Σ^h_xx Σ^h_x'x')·(sin θ + (π − θ) cos θ)/(2π),  K̇^h = (π − θ)/(2π),

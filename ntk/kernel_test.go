@@ -27,7 +27,7 @@ func randX(rng *rand.Rand, n, d int) linalg.Matrix[float64] {
 	return x
 }
 
-// refKernel is PROTOCOL §8 step by step for one pair, with θ by atan2 as
+// refKernel is the arc-cosine recursion (see the package doc) step by step for one pair, with θ by atan2 as
 // neural-tangents writes it: an independent reference.
 func refKernel(x, y []float64, p Params) (ntk, nngp float64) {
 	d := float64(len(x))
@@ -61,7 +61,7 @@ func relClose(got, want, tol, scale float64) bool {
 }
 
 // TestClosedFormL1 checks the recursion at L = 1 against the paper's eq. (63)
-// and the NNGP closed form of PROTOCOL §8.
+// and the NNGP closed form √(1 − u²) + u(π − arccos u) over 2π.
 func TestClosedFormL1(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, tc := range []struct{ n, d int }{{7, 5}, {20, 784}, {9, 1}} {
@@ -168,7 +168,7 @@ func TestRecursionReference(t *testing.T) {
 }
 
 // TestDiagonalIdentities: σ_b = 0, σ_w = 1 gives Θ(x,x) = (L+1)‖x‖²/(d·2^L)
-// and Σ(x,x) = ‖x‖²/(d·2^L) (PROTOCOL §7.1).
+// and Σ(x,x) = ‖x‖²/(d·2^L) (the diagonal of the recursion with σ_b = 0).
 func TestDiagonalIdentities(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	x := randX(rng, 8, 11)

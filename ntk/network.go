@@ -8,7 +8,7 @@ import (
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
-// Network is a finite NTK-parameterised ReLU MLP (SPEC §1) with Depth
+// Network is a finite NTK-parameterised ReLU MLP (paper eq. 1, NTK parameterisation) with Depth
 // hidden layers of Width units on D inputs and one output:
 //
 //	z¹ = σ_w·W⁰x/√D + σ_b·b⁰,  z^{l+1} = σ_w·W^l·relu(z^l)/√Width + σ_b·b^l,  f = z^{Depth+1}.

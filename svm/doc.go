@@ -47,7 +47,10 @@
 // K_T(x, xᵢ) = e^{−λT}∫₀ᵀ s·|l'ᵢ(t)|·Θ̂(w_t; x, xᵢ)·e^{λt} dt, with the
 // weights aᵢ = −sign(l'ᵢ(0)) and offset b, so that the network equals
 // K_T a + b; it reports the difference and every point where the theorem's
-// sign assumption breaks. GeneralizationBound turns that machine into the
+// sign assumption breaks. RunObserved trains a NetworkStepper and shows every
+// state to such observers, and ExtractConfigFor gives the extraction that
+// matches each of the stepper's regularisation modes exactly (the decay
+// rate and target of its penalty). GeneralizationBound turns that machine into the
 // bound of Appendix B (Lemmas B.1 and B.2), with a ramp loss, a union bound
 // over a grid of RKHS norms, and the choices of the authors' script
 // generalization.py for comparison.

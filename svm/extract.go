@@ -50,8 +50,20 @@ const (
 	// carry about half of f − f₀ at any width, and the penalty does not
 	// decay their part. So this is not the decay toward f₀ that the
 	// theorem's form needs; the Extractor integrates the extra term into
-	// b (see Offset), which then depends on the training run.
+	// b (see Offset), which then depends on the training run. This is
+	// NetworkStepper's RegLastLayer.
 	DecayToInit
+	// DecayToInitAll: the penalty λ/2·Σ_l (‖W_l − W_l,0‖² + ‖b_l − b_l,0‖²)
+	// on every layer (NetworkStepper's RegTheory), which adds
+	// −λ·⟨∇_W f(W_t; x), W_t − W_0⟩ to df/dt. That is −λ·(f − f₀) + λ·ρ_t
+	// with ρ_t(x) = (f_t − f₀)(x) − ⟨∇_W f(W_t; x), W_t − W_0⟩, the
+	// network's departure from its linearisation along the run, which is
+	// O(1/√m) in the NTK regime (it vanishes for the linearised network).
+	// The Extractor computes ⟨∇_W f(W_t; x), W_t − W_0⟩ exactly, by one
+	// forward-mode (tangent) pass per observation, and integrates λ·ρ_t
+	// into b as for DecayToInit; ExtractReport.DriftMaxAbs says how large
+	// that part of b is. Biases are allowed: the penalty decays them too.
+	DecayToInitAll
 )
 
 // Quadrature is the rule that integrates the kernel over the observed times.
@@ -74,13 +86,17 @@ const (
 // DecayRate returns the function-space decay rate λ_f of a regularisation
 // mode, the λ of Theorem 4.1 to pass as ExtractConfig.Decay:
 //
-//	"paper":  λ/2‖W_last/√m‖² → λ_f = λ/m (target 0; the authors' network)
-//	"theory": λ/2‖W_last − W_last,0‖² → λ_f = λ (DecayToInit: toward f₀
-//	          for the output layer's share of f − f₀ only)
-//	"none":   λ_f = 0
+//	"paper":      λ/2‖W_last/√m‖² → λ_f = λ/m (DecayToZero; the authors' network)
+//	"theory":     λ/2 Σ_l ‖W_l − W_l,0‖² → λ_f = λ (DecayToInitAll: toward f₀
+//	              up to the O(1/√m) term the Extractor integrates into b)
+//	"last-layer": λ/2‖W_last − W_last,0‖² → λ_f = λ (DecayToInit: toward f₀
+//	              for the output layer's share of f − f₀ only)
+//	"none":       λ_f = 0
 //
-// width is m. The rate does not depend on the Sum/Mean scale of the loss,
-// because the penalty is not scaled with it.
+// These are the names of NetworkStepper's Regularization modes;
+// ExtractConfigFor maps a whole NetworkConfig. width is m. The rate does
+// not depend on the Sum/Mean scale of the loss, because the penalty is
+// not scaled with it.
 func DecayRate(mode string, lambda float64, width int) (float64, error) {
 	if !(lambda >= 0) || math.IsInf(lambda, 1) {
 		return 0, fmt.Errorf("%w: λ = %g must be finite and ≥ 0", ErrInput, lambda)
@@ -91,18 +107,21 @@ func DecayRate(mode string, lambda float64, width int) (float64, error) {
 			return 0, fmt.Errorf("%w: width %d < 1", ErrInput, width)
 		}
 		return lambda / float64(width), nil
-	case "theory":
+	case "theory", "last-layer":
 		return lambda, nil
 	case "none":
 		return 0, nil
 	}
-	return 0, fmt.Errorf("%w: unknown regularisation mode %q (want paper, theory or none)", ErrInput, mode)
+	return 0, fmt.Errorf("%w: unknown regularisation mode %q (want paper, theory, last-layer or none)", ErrInput, mode)
 }
 
 // ExtractConfig describes the training run an Extractor observes.
 type ExtractConfig struct {
-	Loss      Loss      // the training loss of paper Table 1
-	Objective Objective // Sum or Mean: s = 1, or 1/n (1/|batch| with a minibatch)
+	Loss Loss // the training loss of paper Table 1
+	// Objective is Sum or Mean: s = 1 or 1/n for the full batch, and
+	// n/|batch| or 1/|batch| for a minibatch (the scales of NetworkStepper
+	// and KernelStepper).
+	Objective Objective
 	// Decay is the function-space decay rate λ_f ≥ 0 of the regulariser
 	// (see DecayRate): λ/m for the paper's penalty, λ for the theory's.
 	Decay float64
@@ -147,6 +166,11 @@ type ExtractReport struct {
 	TrainNN, TrainKM, TestNN, TestKM []float64
 	// ‖f_T − (K_T a + b)‖∞ and its root mean square.
 	TrainMaxAbs, TrainRMS, TestMaxAbs, TestRMS float64
+	// DriftMaxAbs is max over the training points of the part of b that
+	// depends on the run (the integral of λ·c_t for DecayToInit, of λ·ρ_t
+	// for DecayToInitAll; 0 for the other targets): how far the network's
+	// decay is from the decay toward f₀ of the theorem's form.
+	DriftMaxAbs float64
 	// SignBreaks lists every point whose l' sign changed, in the order
 	// found; the representation is not exact for them (empty: it holds).
 	SignBreaks []SignBreak
@@ -157,7 +181,10 @@ type ExtractReport struct {
 // per-sample gradient: the running kernel and the last integrand (float64),
 // the constant input Gram X·Xᵀ of the first layer and two Gram scratch
 // matrices (of T), one more n×n of T for a network with several hidden
-// layers, and O(n·m) for DecayToInit. One Observe costs a forward pass and,
+// layers, O(n·m) for DecayToInit, and for DecayToInitAll a copy of W_0
+// (the network's parameters once more) and two tangent buffers of
+// (n or n*)×m. One Observe costs a forward pass (and, for DecayToInitAll,
+// a tangent pass of the same cost) and,
 // per layer, two n×n×m Gram products and a pass over the n² numbers; for
 // n = 1000, d = 784, one hidden layer of 100, that is about twice a
 // full-batch training step. Θ̂ is the per-layer GEMM
@@ -186,11 +213,12 @@ type Extractor[T linalg.Float] struct {
 	g0, g0t    []float64             // initial outputs in reported units
 	d0         []float64             // l' at initialisation
 	a          []float64
-	w          []float64 // current column weights s·|l'ⱼ|
-	wl0        []float64 // W_last at initialisation (DecayToInit)
-	h0, h0t    []float64 // hidden features h₀ on train, test (n×m)
-	c, ct      []float64 // drift term c_t at the last observation
-	cacc, cacT []float64 // its integral e^{−λT}∫λ e^{λt} c_t dt
+	w          []float64     // current column weights s·|l'ⱼ|
+	wl0        []float64     // W_last at initialisation (DecayToInit)
+	h0, h0t    []float64     // hidden features h₀ on train, test (n×m)
+	c, ct      []float64     // drift term c_t at the last observation
+	cacc, cacT []float64     // its integral e^{−λT}∫λ e^{λt} c_t dt
+	lin        extractLin[T] // DecayToInitAll: W_0 and the tangent pass
 	breaks     []SignBreak
 	broken     []bool
 	step       int
@@ -213,7 +241,7 @@ func NewExtractor[T linalg.Float](x linalg.Matrix[T], y []float64, test linalg.M
 	if !(cfg.Decay >= 0) || math.IsInf(cfg.Decay, 1) {
 		return nil, fmt.Errorf("%w: decay rate %g must be finite and ≥ 0", ErrInput, cfg.Decay)
 	}
-	if cfg.Target > DecayToInit || cfg.Rule > Left {
+	if cfg.Target > DecayToInitAll || cfg.Rule > Left {
 		return nil, fmt.Errorf("%w: invalid decay target or quadrature", ErrInput)
 	}
 	n := x.Rows
@@ -259,7 +287,7 @@ func (e *Extractor[T]) Observe(net *ntk.Network[T], t float64, batch []int) erro
 	if net == nil || net.D != e.x.Cols || net.Depth < 1 || len(net.W) != net.Depth+1 {
 		return fmt.Errorf("%w: network input dimension does not match the data", ErrInput)
 	}
-	if e.cfg.Decay > 0 && net.B != nil {
+	if e.cfg.Decay > 0 && net.B != nil && e.cfg.Target != DecayToInitAll {
 		return fmt.Errorf("%w: with Decay > 0 the network must have no biases (the penalty on W_last does not decay them)", ErrInput)
 	}
 	if e.started && (net.Width != e.width || net.Depth != e.dep) {
@@ -317,8 +345,13 @@ func (e *Extractor[T]) Observe(net *ntk.Network[T], t float64, batch []int) erro
 		copy(e.g0, e.g)
 		copy(e.g0t, e.gt)
 	}
-	if e.cfg.Target == DecayToInit {
+	switch e.cfg.Target {
+	case DecayToInit:
 		e.drift(net, first, t-e.t)
+	case DecayToInitAll:
+		if err := e.driftAll(net, first, t-e.t); err != nil {
+			return err
+		}
 	}
 	// The integrand at t (without the e^{λt} factor, which is carried by
 	// rescaling the running sum: acc holds K at the last observation).
@@ -450,6 +483,8 @@ func (e *Extractor[T]) weights(batch []int, first bool, t float64) error {
 	}
 	if e.cfg.Objective == Mean {
 		s = 1 / float64(len(batch))
+	} else {
+		s = float64(e.n) / float64(len(batch))
 	}
 	in := make([]float64, e.n)
 	for _, j := range batch {
@@ -693,7 +728,8 @@ func (e *Extractor[T]) Kernel() (train, test linalg.Matrix[float64]) {
 // b = −(1 − e^{−λT})·f₀.
 //
 // With DecayToInit, b also holds the integral of the hidden-feature term,
-// e^{−λT}∫₀ᵀ λ·c_t(x)·e^{λt} dt (see DecayToInit): with f₀ subtracted b is
+// e^{−λT}∫₀ᵀ λ·c_t(x)·e^{λt} dt (see DecayToInit), and with DecayToInitAll
+// that of the linearisation residual ρ_t (see DecayToInitAll): with f₀ subtracted b is
 // that term alone, not 0, and it depends on the run (so the bound's
 // argument that b is a fixed function does not apply). It is known on
 // the training and test points only.
@@ -709,7 +745,7 @@ func (e *Extractor[T]) offset(g0, f0, drift []float64) []float64 {
 	}
 	for i := range b {
 		var u float64
-		if e.cfg.Target == DecayToInit {
+		if e.cfg.Target != DecayToZero {
 			u = f0[i]
 		}
 		if e.cfg.SubtractInit {
@@ -734,6 +770,9 @@ func (e *Extractor[T]) Report() (*ExtractReport, error) {
 	r := &ExtractReport{Step: e.step, T: e.t - e.t0,
 		TrainNN: append([]float64(nil), e.g...), TrainKM: e.machine(e.acc, e.n, bt)}
 	r.TrainMaxAbs, r.TrainRMS = extractDiff(r.TrainNN, r.TrainKM)
+	for _, v := range e.cacc {
+		r.DriftMaxAbs = max(r.DriftMaxAbs, math.Abs(v))
+	}
 	if e.nt > 0 {
 		r.TestNN, r.TestKM = append([]float64(nil), e.gt...), e.machine(e.accT, e.nt, bs)
 		r.TestMaxAbs, r.TestRMS = extractDiff(r.TestNN, r.TestKM)

@@ -64,6 +64,8 @@ func (g *netGD[T]) step(eta float64, batch []int) error {
 	}
 	if g.obj == Mean {
 		s = 1 / float64(len(idx))
+	} else {
+		s = float64(n) / float64(len(idx)) // 1 for the full batch
 	}
 	for _, i := range idx {
 		f := float64(g.pass.F[i])

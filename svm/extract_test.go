@@ -449,7 +449,7 @@ func TestExtractTheoryMode(t *testing.T) {
 	x, y, xt := extractData(10, 8, 4, 3)
 	for _, width := range []int{64, 1024} {
 		net, _ := ntk.NewNetwork[float64](3, width, 1, 1, 0, 6)
-		rate, _ := DecayRate("theory", 0.5, width)
+		rate, _ := DecayRate("last-layer", 0.5, width)
 		e, _ := NewExtractor(x, y, xt, ExtractConfig{Loss: Logistic, Objective: Sum, Decay: rate, Target: DecayToInit, SubtractInit: true})
 		g, _ := newNetGD(net, x, y, Logistic, Sum, 0.5, "theory", true)
 		if err := g.run(0.01, 200, []NetworkObserver[float64]{e}, []int{1}); err != nil {

@@ -78,7 +78,7 @@ func (m *KernelMachine) PredictFunc(dst []float64, kf KernelFunc, a, x linalg.Ma
 
 // Accuracy returns the fraction of i with sign(out[i]) = y[i], where
 // outputs with |out| < 1e-6 count as 0 and so are never correct (the
-// authors' convention, PROTOCOL §2: the accuracy of g ≡ 0 is 0).
+// authors' convention in train_sgd.py: the accuracy of g ≡ 0 is 0).
 func Accuracy(out, y []float64) float64 {
 	if len(out) == 0 {
 		return 0

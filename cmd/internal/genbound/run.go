@@ -1,0 +1,295 @@
+package genbound
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"time"
+
+	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/ntk"
+	"github.com/ntksvm/ntksvm/svm"
+)
+
+// Data is the data set of a run: training and test points, one per row,
+// with their targets (±1 for the classification losses). The run keeps the
+// first Config.NTrain training and Config.NTest test points.
+type Data struct {
+	Name  string
+	X     linalg.Matrix[float64]
+	Y     []float64
+	XTest linalg.Matrix[float64]
+	YTest []float64
+}
+
+// Options are the parts of a run that are not the experiment itself.
+type Options struct {
+	// Out is the output directory (created if needed).
+	Out string
+	// MemAvailable is the memory the run may use, in bytes (0: no check).
+	MemAvailable int64
+	// Log receives the estimate and the result lines; nil discards them.
+	Log io.Writer
+	// Progress receives the progress bar (Terminal) or its plain lines;
+	// nil discards it.
+	Progress io.Writer
+	Terminal bool
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+}
+
+// Output files written into Options.Out.
+const (
+	CurvesFile  = "curves.csv"
+	SummaryFile = "summary.json"
+	FigureFile  = "genbound.svg"
+)
+
+// Run trains the network of cfg on data by full-batch (sub)gradient
+// descent, extracts its kernel machine after every step (Theorem 4.1),
+// evaluates the bound of Lemma B.2 on it, and writes the outputs into
+// opt.Out (atomically, also when the run fails or is interrupted after
+// its first step). Bad configurations and data wrap ErrConfig and are
+// reported before any work; a cancelled ctx stops the run with its error.
+func Run(ctx context.Context, cfg Config, data *Data, opt Options) (*Summary, error) {
+	p, err := cfg.parse()
+	if err != nil {
+		return nil, err
+	}
+	ds, err := cfg.prepare(data)
+	if err != nil {
+		return nil, err
+	}
+	need, detail := MemoryNeed(cfg, ds.x.Rows, ds.xt.Rows, ds.x.Cols)
+	if opt.MemAvailable > 0 && need > opt.MemAvailable {
+		return nil, configErr("this run needs about %.2f GiB (%s); %.2f GiB are available: reduce n-train, n-test or the width",
+			float64(need)/(1<<30), detail, float64(opt.MemAvailable)/(1<<30))
+	}
+	if opt.Out == "" {
+		return nil, configErr("no output directory")
+	}
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return nil, err
+	}
+	if opt.Log == nil {
+		opt.Log = io.Discard
+	}
+	if opt.Progress == nil {
+		opt.Progress = io.Discard
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if cfg.Float64 {
+		return run[float64](ctx, cfg, p, ds, opt)
+	}
+	return run[float32](ctx, cfg, p, ds, opt)
+}
+
+// dataset is the data as used.
+type dataset struct {
+	name  string
+	x, xt linalg.Matrix[float64]
+	y, yt []float64
+}
+
+// prepare checks data against c and keeps the points the run uses.
+func (c *Config) prepare(data *Data) (*dataset, error) {
+	if data == nil || data.X.Rows == 0 {
+		return nil, configErr("no training data")
+	}
+	if len(data.Y) != data.X.Rows || len(data.YTest) != data.XTest.Rows {
+		return nil, configErr("%d training targets for %d points, %d test targets for %d points", len(data.Y), data.X.Rows, len(data.YTest), data.XTest.Rows)
+	}
+	if data.XTest.Rows > 0 && data.XTest.Cols != data.X.Cols {
+		return nil, configErr("test points have %d features, training points %d", data.XTest.Cols, data.X.Cols)
+	}
+	if c.NTrain > data.X.Rows {
+		return nil, configErr("n-train %d: the data has %d training points", c.NTrain, data.X.Rows)
+	}
+	if c.NTest > data.XTest.Rows {
+		return nil, configErr("n-test %d: the data has %d test points", c.NTest, data.XTest.Rows)
+	}
+	ds := &dataset{name: data.Name, x: data.X.Slice(0, c.NTrain, 0, data.X.Cols), y: data.Y[:c.NTrain], xt: data.XTest, yt: data.YTest}
+	if c.NTest > 0 {
+		ds.xt, ds.yt = data.XTest.Slice(0, c.NTest, 0, data.XTest.Cols), data.YTest[:c.NTest]
+	}
+	return ds, nil
+}
+
+// MemoryNeed estimates the bytes a run needs on n training and nTest test
+// points of d features: the Extractor's kernels (running sum, last
+// integrand and the copy the bound reads, in float64) and Gram scratch (of
+// the network's type), the network's weights, gradients and activations,
+// and the data; detail breaks it down.
+func MemoryNeed(cfg Config, n, nTest, d int) (int64, string) {
+	sz := 4.0
+	if cfg.Float64 {
+		sz = 8
+	}
+	fn, ft, m := float64(n), float64(nTest), float64(cfg.Width)
+	L := float64(max(cfg.Depth, 1))
+	kern := (fn*fn+ft*fn)*(3*8+3*sz) + fn*fn*sz
+	params := m*float64(d) + m*m*(L-1) + m
+	net := params * sz * 4
+	act := (fn + ft) * (2*L*m + 2*m + 1) * sz * 2
+	dat := (fn + ft) * float64(d) * (8 + 2*sz)
+	total := kern + net + act + dat
+	detail := fmt.Sprintf("kernels %.2f GiB, network %.2f GiB, activations %.2f GiB, data %.2f GiB",
+		kern/(1<<30), net/(1<<30), act/(1<<30), dat/(1<<30))
+	return int64(math.Min(total, math.MaxInt64/2)), detail
+}
+
+// convert returns x as a matrix of T (x itself for float64).
+func convert[T linalg.Float](x linalg.Matrix[float64]) linalg.Matrix[T] {
+	if m, ok := any(x).(linalg.Matrix[T]); ok {
+		return m
+	}
+	m := linalg.New[T](x.Rows, x.Cols)
+	for i := range x.Rows {
+		r := m.Row(i)
+		for j, v := range x.Row(i) {
+			r[j] = T(v)
+		}
+	}
+	return m
+}
+
+// run is Run for a network of type T.
+func run[T linalg.Float](ctx context.Context, cfg Config, p parsed, ds *dataset, opt Options) (*Summary, error) {
+	ec, err := cfg.extractConfig(p)
+	if err != nil {
+		return nil, err
+	}
+	x, xt := convert[T](ds.x), convert[T](ds.xt)
+	net, err := ntk.NewNetwork[T](ds.x.Cols, cfg.Width, cfg.Depth, 1, 0, cfg.Seed)
+	if err != nil {
+		return nil, configErr("%v", err)
+	}
+	nc := cfg.networkConfig(p)
+	nc.MemCap = -1 // checked above
+	st, err := svm.NewNetworkStepper(net, x, ds.y, linalg.Matrix[T]{}, nc)
+	if err != nil {
+		return nil, configErr("%v", err)
+	}
+	ex, err := svm.NewExtractor(x, ds.y, xt, ec)
+	if err != nil {
+		return nil, configErr("%v", err)
+	}
+	s := newSummary(cfg, p, ec, ds)
+	w := &walker[T]{cfg: cfg, p: p, ds: ds, opt: opt, ex: ex, sum: s, bc: cfg.boundConfig(p)}
+	start := opt.Now()
+	err = svm.RunObserved(ctx, st, nil, cfg.LR, cfg.Steps, []svm.NetworkObserver[T]{ex}, w.record)
+	if w.pr != nil {
+		w.pr.Done()
+	}
+	s.Seconds = opt.Now().Sub(start).Seconds()
+	switch {
+	case err == nil:
+		s.Status = "complete"
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		s.Status = "interrupted"
+	default:
+		s.Status = "failed: " + err.Error()
+	}
+	s.finish(ex)
+	if len(s.Points) == 0 {
+		return s, err
+	}
+	if werr := write(opt.Out, s); werr != nil {
+		if err == nil {
+			return s, werr
+		}
+		err = fmt.Errorf("%w (and writing the outputs: %v)", err, werr)
+	}
+	if err == nil {
+		s.logResult(opt.Log)
+	}
+	return s, err
+}
+
+// walker records every observation of a run.
+type walker[T linalg.Float] struct {
+	cfg  Config
+	p    parsed
+	ds   *dataset
+	opt  Options
+	ex   *svm.Extractor[T]
+	bc   svm.BoundConfig
+	sum  *Summary
+	pr   *progress
+	last time.Time
+}
+
+// record is RunObserved's hook: the Extractor has seen the network after k
+// updates, at time t.
+func (w *walker[T]) record(k int, t float64) error {
+	r, err := w.ex.Report()
+	if err != nil {
+		return err
+	}
+	b, err := w.ex.Bound(w.bc)
+	if err != nil {
+		return err
+	}
+	w.sum.Points = append(w.sum.Points, w.point(k, t, r, b))
+	now := w.opt.Now()
+	switch k {
+	case 0:
+		w.last = now
+	case 1:
+		step := now.Sub(w.last)
+		w.sum.StepSeconds = step.Seconds()
+		w.sum.Estimate = step.Seconds() * float64(w.cfg.Steps)
+		fmt.Fprintf(w.opt.Log, "first step (update, extraction and bound) %.3gs: about %s for the %d steps (n = %d, %d test points, m = %d, %d threads)\n",
+			step.Seconds(), roundDur(time.Duration(w.sum.Estimate*1e9)), w.cfg.Steps, w.ds.x.Rows, w.ds.xt.Rows, w.cfg.Width, linalg.Threads())
+		w.pr = newProgress(w.opt.Progress, w.opt.Terminal, "genbound", 1, w.cfg.Steps, w.opt.Now)
+	default:
+		w.pr.Add(1)
+	}
+	return nil
+}
+
+// point is one row of the curves.
+func (w *walker[T]) point(k int, t float64, r *svm.ExtractReport, b *svm.GenBound) Point {
+	loss, y, yt := w.p.loss, w.ds.y, w.ds.yt
+	pt := Point{Step: k, T: t,
+		NNTrain: Num(svm.MeanLoss(loss, r.TrainNN, y)), KMTrain: Num(svm.MeanLoss(loss, r.TrainKM, y)),
+		NNTest: Num(math.NaN()), NNTestClipped: Num(math.NaN()), KMTest: Num(math.NaN()),
+		BoundLoss: Num(b.Loss), Bound: Num(b.Value), BoundUnion: Num(b.GridValue),
+		B: Num(b.RKHSNorm), GridB: Num(b.GridB), Trace: Num(b.Trace), Rademacher: Num(b.Rademacher),
+		Confidence: Num(b.Confidence), ConfidenceUnion: Num(b.GridConfidence), RademacherUnion: Num(b.GridRademacher),
+		GapTrainMax: Num(r.TrainMaxAbs), GapTrainRMS: Num(r.TrainRMS), GapTestMax: Num(math.NaN()), GapTestRMS: Num(math.NaN()),
+		SignBreaks: len(r.SignBreaks), Drift: Num(r.DriftMaxAbs)}
+	if len(r.TestNN) > 0 {
+		pt.NNTest = Num(svm.MeanLoss(loss, r.TestNN, yt))
+		pt.NNTestClipped = Num(clippedLoss(loss, r.TestNN, yt))
+		pt.KMTest = Num(svm.MeanLoss(loss, r.TestKM, yt))
+		pt.GapTestMax, pt.GapTestRMS = Num(r.TestMaxAbs), Num(r.TestRMS)
+	}
+	return pt
+}
+
+// clippedLoss returns the mean of min(1, l) over the outputs: the loss
+// the valid bound bounds (the ramp loss for the hinge).
+func clippedLoss(l svm.Loss, out, y []float64) float64 {
+	var s float64
+	for i, v := range out {
+		s += min(1, l.Value(v, y[i]))
+	}
+	return s / float64(len(out))
+}
+
+// roundDur rounds d for display.
+func roundDur(d time.Duration) time.Duration {
+	switch {
+	case d > time.Hour:
+		return d.Round(time.Minute)
+	case d > time.Minute:
+		return d.Round(time.Second)
+	}
+	return d.Round(10 * time.Millisecond)
+}

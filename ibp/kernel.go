@@ -1,0 +1,688 @@
+package ibp
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/ntksvm/ntksvm/asm"
+	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/ntk"
+)
+
+// KernelMachine is the model g(x) = Σ_i α_i Θ(x, x_i) + b of paper Theorem
+// 4.2, with Θ the infinite-width NTK of an L-hidden-layer ReLU network
+// (Params) and x_i the rows of X.
+type KernelMachine struct {
+	X      linalg.Matrix[float64] // training inputs, n×d
+	Alpha  []float64              // one weight per row of X
+	Bias   float64                // b (0 for the paper's machines)
+	Params ntk.Params             // the NTK: depth L, σ_w, σ_b
+}
+
+// KernelOptions select the input relaxation of a Kernel certifier. The zero
+// value is the paper's (App. H.1, robust_svm.py).
+type KernelOptions struct {
+	// Tight adds, for ℓ∞ balls, the exact range of ‖x'‖ over the box and
+	// Hölder's |Δ·x_i| ≤ δ‖x_i‖₁ to the paper's ℓ2 relaxation (the tighter
+	// of the two is used), and at L = 1 also bounds Θ by its second form
+	// (see the package documentation). Off, the bounds at L = 1 are
+	// exactly eq. 63–66.
+	Tight bool
+	// Clip intersects the ball with the pixel box [0, 1]^d (every point
+	// must lie in the box). Off by default: the paper does not clip.
+	Clip bool
+
+	general bool // tests: no fast path for the paper's case
+}
+
+// Kernel certifies a KernelMachine over balls around the rows of a point
+// matrix Z by interval propagation through the NTK recursion (see the
+// package documentation). Build it with NewKernel.
+type Kernel struct {
+	p     ntk.Params
+	opt   KernelOptions
+	d     int
+	z     linalg.Matrix[float64] // the points, m×d
+	g     linalg.Matrix[float64] // z·x_iᵀ for the active x_i, m×n
+	x     linalg.Matrix[float64] // the active x_i (α_i ≠ 0)
+	alpha []float64              // their α_i
+	bias  float64
+	xn2   []float64   // ‖x_i‖₂
+	xn1   []float64   // ‖x_i‖₁
+	nb    [][]float64 // nb[h][i] = √Σ^{h+1}(x_i, x_i), h = 0…L−1
+	inb   [][]float64 // 1/nb[h][i], 0 where nb is 0
+	zn    []float64   // ‖z_k‖₂
+	both  bool        // intersect the two forms of Θ^{h+1} (not at L = 1 without Tight: the paper's bound)
+	// The paper's case (L = 1, σ_b = 0, not Tight) has a fast path: g holds
+	// x·x_i/‖x_i‖ and beta_i = α_i·σ_w⁴·‖x_i‖/d.
+	fast bool
+	npos int // the active x_i with α_i > 0 come first, [0, npos)
+	beta []float64
+	ones []float64
+	out  []float64 // g(z_k)
+	pool sync.Pool
+}
+
+// chunk is the number of training points whose intervals are propagated
+// through all layers together (the scratch then stays in L1 cache).
+const chunk = 256
+
+type kernelScratch struct {
+	sL, sU, tL, tU, rL, rU, pL, pU, aL, aU [chunk]float64
+	// paperEnd: the correlations to evaluate h at, h/(2π) there, and
+	// which rule combines them.
+	u, h, junk [2 * chunk]float64
+	mode       [chunk]uint8
+}
+
+// NewKernel returns the certifier of km over balls around the rows of z.
+// The products z·x_iᵀ are one GEMM; the clean outputs g(z_k) come from the
+// exact kernel (ntk.CrossInto). Training points with α_i = 0 are dropped.
+// It returns an error if the shapes disagree, a value is not finite, the
+// kernel parameters are invalid, or Clip is set and a point lies outside
+// [0, 1]^d.
+func NewKernel(ctx context.Context, km KernelMachine, z linalg.Matrix[float64], o KernelOptions) (*Kernel, error) {
+	if err := km.Params.Validate(); err != nil {
+		return nil, fmt.Errorf("ibp: %w", err)
+	}
+	n, d := km.X.Rows, km.X.Cols
+	switch {
+	case len(km.Alpha) != n:
+		return nil, fmt.Errorf("ibp: %d weights α for %d training points", len(km.Alpha), n)
+	case z.Cols != d:
+		return nil, fmt.Errorf("ibp: points have %d features, the model's training inputs %d", z.Cols, d)
+	case d == 0:
+		return nil, fmt.Errorf("ibp: inputs have no features")
+	case !finite(km.Bias):
+		return nil, fmt.Errorf("ibp: bias %v is not finite", km.Bias)
+	}
+	if err := checkFinite("weight α", km.Alpha); err != nil {
+		return nil, err
+	}
+	if err := checkMatrix("training input", km.X, false); err != nil {
+		return nil, err
+	}
+	if err := checkMatrix("point", z, o.Clip); err != nil {
+		return nil, err
+	}
+	c := &Kernel{p: km.Params, opt: o, d: d, z: z, bias: km.Bias, both: o.Tight || km.Params.Depth > 1}
+	c.activeRows(km)
+	c.g = linalg.New[float64](z.Rows, c.x.Rows)
+	if c.x.Rows > 0 && z.Rows > 0 {
+		if err := linalg.Gemm(linalg.NoTrans, linalg.Trans, 1, z, c.x, 0, c.g); err != nil {
+			return nil, err
+		}
+	}
+	if c.fast = km.Params.Depth == 1 && km.Params.BiasStd == 0 && !o.Tight && !o.general; c.fast {
+		c.fastSetup()
+	}
+	c.zn = make([]float64, z.Rows)
+	for k := range z.Rows {
+		c.zn[k] = linalg.Nrm2(z.Row(k))
+	}
+	var err error
+	if c.out, err = c.eval(ctx, z); err != nil {
+		return nil, err
+	}
+	c.pool.New = func() any { return new(kernelScratch) }
+	return c, nil
+}
+
+// activeRows keeps the training points with α_i ≠ 0 and precomputes their
+// norms and the diagonal recursion √Σ^h(x_i, x_i).
+func (c *Kernel) activeRows(km KernelMachine) {
+	var rows []int
+	for i, a := range km.Alpha {
+		// Θ(x', x_i) = 0 for every x' when x_i = 0 and σ_b = 0.
+		if a != 0 && (c.p.BiasStd != 0 || linalg.Nrm2(km.X.Row(i)) > 0) {
+			rows = append(rows, i)
+		}
+	}
+	// Positive weights first: the branch on α_i's sign in Bound is then
+	// predictable (KRR's signs follow the labels, shuffled in file order).
+	neg := func(i int) int {
+		if km.Alpha[i] < 0 {
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(rows, func(i, j int) int { return neg(i) - neg(j) })
+	c.x = linalg.New[float64](len(rows), c.d)
+	c.alpha = make([]float64, len(rows))
+	c.xn2 = make([]float64, len(rows))
+	c.xn1 = make([]float64, len(rows))
+	sw2, sb2 := c.p.WeightStd*c.p.WeightStd, c.p.BiasStd*c.p.BiasStd
+	c.nb, c.inb = make([][]float64, c.p.Depth), make([][]float64, c.p.Depth)
+	for h := range c.nb {
+		c.nb[h], c.inb[h] = make([]float64, len(rows)), make([]float64, len(rows))
+	}
+	for k, i := range rows {
+		r := c.x.Row(k)
+		copy(r, km.X.Row(i))
+		c.alpha[k] = km.Alpha[i]
+		if km.Alpha[i] > 0 {
+			c.npos = k + 1
+		}
+		c.xn2[k] = linalg.Nrm2(r)
+		for _, v := range r {
+			c.xn1[k] += math.Abs(v)
+		}
+		s := sw2*c.xn2[k]*c.xn2[k]/float64(c.d) + sb2
+		for h := range c.nb {
+			c.nb[h][k] = math.Sqrt(s)
+			if s > 0 {
+				c.inb[h][k] = 1 / c.nb[h][k]
+			}
+			s = sw2*s/2 + sb2
+		}
+	}
+}
+
+// eval returns the exact outputs on the rows of x, in blocks of rows.
+func (c *Kernel) eval(ctx context.Context, x linalg.Matrix[float64]) ([]float64, error) {
+	out := make([]float64, x.Rows)
+	n := c.x.Rows
+	if n == 0 {
+		for k := range out {
+			out[k] = c.bias
+		}
+		return out, nil
+	}
+	block := max(1, (32<<20)/(8*n))
+	k := linalg.New[float64](min(block, x.Rows), n)
+	for i0 := 0; i0 < x.Rows; i0 += block {
+		i1 := min(x.Rows, i0+block)
+		kb := k.Slice(0, i1-i0, 0, n)
+		if err := ntk.CrossInto(ctx, x.Slice(i0, i1, 0, x.Cols), c.x, c.p, ntk.Options{}, kb, linalg.Matrix[float64]{}); err != nil {
+			return nil, err
+		}
+		if err := linalg.Gemv(linalg.NoTrans, 1, kb, c.alpha, 0, out[i0:i1]); err != nil {
+			return nil, err
+		}
+	}
+	for k := range out {
+		out[k] += c.bias
+	}
+	return out, nil
+}
+
+// Eval returns the exact output g(x) of the machine on every row of x (used
+// to check certificates by sampling).
+func (c *Kernel) Eval(x linalg.Matrix[float64]) ([]float64, error) {
+	if x.Cols != c.d {
+		return nil, fmt.Errorf("ibp: inputs have %d features, want %d", x.Cols, c.d)
+	}
+	return c.eval(context.Background(), x)
+}
+
+// Len returns the number of points.
+func (c *Kernel) Len() int { return c.z.Rows }
+
+// Output returns g at point i.
+func (c *Kernel) Output(i int) float64 { return c.out[i] }
+
+// Point returns point i (a view; do not modify).
+func (c *Kernel) Point(i int) []float64 { return c.z.Row(i) }
+
+// Clipped reports whether balls are intersected with [0, 1]^d.
+func (c *Kernel) Clipped() bool { return c.opt.Clip }
+
+// Bound returns [g^L, g^U] ⊇ {g(x') : x' in the ball b around point i}, by
+// eq. 65 and 66 with the layer-by-layer NTK intervals of the package
+// documentation. It allocates nothing.
+func (c *Kernel) Bound(i int, b Ball) Interval {
+	if CheckBall(b) != nil {
+		return nanInterval
+	}
+	geo := ballGeometry(c.z.Row(i), c.zn[i], b, c.opt)
+	sc := c.pool.Get().(*kernelScratch)
+	defer c.pool.Put(sc)
+	g := c.g.Row(i)
+	if c.fast {
+		return Interval{c.paperEnd(sc, &geo, g, true), c.paperEnd(sc, &geo, g, false)}
+	}
+	var lo, hi float64
+	for j0 := 0; j0 < len(g); j0 += chunk {
+		j1 := min(len(g), j0+chunk)
+		c.chunkBounds(sc, &geo, g[j0:j1], j0)
+		tL, tU := sc.tL[:j1-j0], sc.tU[:j1-j0]
+		for k, a := range c.alpha[j0:j1] {
+			if a > 0 {
+				lo += a * tL[k]
+				hi += a * tU[k]
+			} else {
+				lo += a * tU[k]
+				hi += a * tL[k]
+			}
+		}
+	}
+	return Interval{lo + c.bias, hi + c.bias}
+}
+
+// chunkBounds sets sc.tL, sc.tU to the interval of Θ^{L+1}(x', x_i) for
+// the training points j0, j0+1, … whose products with the centre are g.
+func (c *Kernel) chunkBounds(sc *kernelScratch, geo *geometry, g []float64, j0 int) {
+	m := len(g)
+	sw2, sb2 := c.p.WeightStd*c.p.WeightStd, c.p.BiasStd*c.p.BiasStd
+	invd := 1 / float64(c.d)
+	xn2, xn1 := c.xn2[j0:j0+m], c.xn1[j0:j0+m]
+	// Layer 1: Σ¹ = σ_w²·x'·x_i/d + σ_b² = Θ¹, from the interval of x'·x_i.
+	sL, sU := sc.sL[:m], sc.sU[:m]
+	for k, v := range g {
+		rad := geo.eps * xn2[k]
+		if geo.l1 > 0 {
+			rad = min(rad, geo.l1*xn1[k])
+		}
+		sL[k] = sw2*((v-rad)*invd) + sb2
+		sU[k] = sw2*((v+rad)*invd) + sb2
+	}
+	copy(sc.tL[:m], sL)
+	copy(sc.tU[:m], sU)
+	aL := math.Sqrt(sw2*(geo.nL*geo.nL*invd) + sb2)
+	aU := math.Sqrt(sw2*(geo.nU*geo.nU*invd) + sb2)
+	for h := range c.p.Depth {
+		c.reluLayer(sc, m, h, aL, aU, sw2, sb2, c.nb[h][j0:j0+m], c.inb[h][j0:j0+m])
+		aL = math.Sqrt(sw2*aL*aL/2 + sb2)
+		aU = math.Sqrt(sw2*aU*aU/2 + sb2)
+	}
+}
+
+// reluLayer maps the intervals of Σ^h(x', x_i) (sc.s), Θ^h (sc.t) and
+// R^h = Θ^h − Σ^h as propagated (sc.r; unused at h = 0, where R¹ = 0)
+// through ReLU layer h+1 and the next Dense layer, in place. [aL, aU] is the
+// interval of √Σ^h(x', x') and nb holds √Σ^h(x_i, x_i).
+func (c *Kernel) reluLayer(sc *kernelScratch, m, h int, aL, aU, sw2, sb2 float64, nb, inb []float64) {
+	sL, sU, tL, tU := sc.sL[:m], sc.sU[:m], sc.tL[:m], sc.tU[:m]
+	rL, rU, pL, pU := sc.rL[:m], sc.rU[:m], sc.pL[:m], sc.pU[:m]
+	corrIntervals(pL, pU, sL, sU, inb, 1/aL, 1/aU)
+	acL, acU := sc.aL[:m], sc.aU[:m]
+	asm.Acos64(acL, pL)
+	asm.Acos64(acU, pU)
+	if h == c.p.Depth-1 && !c.both {
+		thetaOnly(tL, tU, pL, pU, acL, acU, nb, aL, aU, sw2, sb2)
+		return
+	}
+	const inv2pi = 1 / (2 * math.Pi)
+	for k, n := range nb {
+		uL, uU := pL[k], pU[k]
+		fL, fU := math.Pi-acL[k], math.Pi-acU[k] // π − θ, increasing in ρ
+		qL, qU := math.Sqrt(1-uL*uL), math.Sqrt(1-uU*uU)
+		jL, jU := max(qL+fL*uL, 0), max(qU+fU*uU, 0) // J1(ρ) = sin θ + (π − θ) cos θ, increasing
+		hL, hU := jL+fL*uL, jU+fU*uU                 // h(ρ) = J1(ρ) + ρ(π − θ), bow-shaped
+		hmin, hmax := min(hL, hU), max(hL, hU)
+		if uL <= uStar && uStar <= uU {
+			hmin = hStar
+		}
+		kL, kU := fL*inv2pi, fU*inv2pi // K̇ ∈ [K̇(ρL), K̇(ρU)] ⊂ [0, 1/2]
+		// Θ^{h+1} = σ_w²·‖·‖‖·‖·h(ρ)/(2π) + σ_b² + σ_w²·R^h·K̇ (eq. 63 at h = 0).
+		var nhL, nhU float64
+		if hmin >= 0 {
+			nhL = aL * hmin
+		} else {
+			nhL = aU * hmin
+		}
+		if hmax >= 0 {
+			nhU = aU * hmax
+		} else {
+			nhU = aL * hmax
+		}
+		t1L, t1U := sw2*(n*nhL*inv2pi)+sb2, sw2*(n*nhU*inv2pi)+sb2
+		if h > 0 {
+			lo, hi := mulNonneg(rL[k], rU[k], kL, kU)
+			t1L += sw2 * lo
+			t1U += sw2 * hi
+		}
+		// Σ^{h+1} = σ_w²·K + σ_b², K = ‖·‖‖·‖·J1(ρ)/(2π) ≥ 0.
+		s2L, s2U := sw2*(aL*n*jL*inv2pi)+sb2, sw2*(aU*n*jU*inv2pi)+sb2
+		// R^{h+1} = σ_w²·Θ^h·K̇, and the second form Θ^{h+1} = Σ^{h+1} + R^{h+1}.
+		r2L, r2U := mulNonneg(tL[k], tU[k], kL, kU)
+		r2L, r2U = sw2*r2L, sw2*r2U
+		sL[k], sU[k] = s2L, s2U
+		rL[k], rU[k] = r2L, r2U
+		if c.both {
+			t1L, t1U = max(t1L, s2L+r2L), min(t1U, s2U+r2U)
+		}
+		tL[k], tU[k] = t1L, t1U
+	}
+}
+
+// corrIntervals sets [pL, pU] to the correlation's interval (the paper's
+// u^L, u^U): s/(a·nb) with a's lower end for s < 0 (resp. ≥ 0), as products
+// with reciprocals (iaL = 1/a^L, iaU = 1/a^U, inb = 1/nb): a zero norm gives
+// ±Inf or NaN, which clampRho maps to ±1 or 0.
+func corrIntervals(pL, pU, sL, sU, inb []float64, iaL, iaU float64) {
+	for k, ib := range inb {
+		s, ia := sL[k], iaU
+		if s < 0 {
+			ia = iaL
+		}
+		pL[k] = clampRho(s * ia * ib)
+		s, ia = sU[k], iaL
+		if s < 0 {
+			ia = iaU
+		}
+		pU[k] = clampRho(s * ia * ib)
+	}
+}
+
+// mulNonneg returns the interval product [lo, hi]·[kL, kU] for 0 ≤ kL ≤ kU.
+func mulNonneg(lo, hi, kL, kU float64) (float64, float64) {
+	var a, b float64
+	if lo >= 0 {
+		a = lo * kL
+	} else {
+		a = lo * kU
+	}
+	if hi >= 0 {
+		b = hi * kU
+	} else {
+		b = hi * kL
+	}
+	return a, b
+}
+
+// thetaOnly is the last layer of reluLayer at L = 1 without Tight: the
+// paper's Θ^L, Θ^U from the correlation interval alone (eq. 63–64 and the
+// rules of App. H.1), with nothing kept for a next layer.
+func thetaOnly(tL, tU, pL, pU, acL, acU, nb []float64, aL, aU, sw2, sb2 float64) {
+	const inv2pi = 1 / (2 * math.Pi)
+	for k, n := range nb {
+		uL, uU := pL[k], pU[k]
+		hL := math.Sqrt(1-uL*uL) + 2*(math.Pi-acL[k])*uL
+		hU := math.Sqrt(1-uU*uU) + 2*(math.Pi-acU[k])*uU
+		hmin, hmax := min(hL, hU), max(hL, hU)
+		if uL <= uStar && uStar <= uU {
+			hmin = hStar
+		}
+		lo, hi := aU*hmin, aL*hmax
+		if hmin >= 0 {
+			lo = aL * hmin
+		}
+		if hmax >= 0 {
+			hi = aU * hmax
+		}
+		tL[k] = sw2*(n*lo*inv2pi) + sb2
+		tU[k] = sw2*(n*hi*inv2pi) + sb2
+	}
+}
+
+// fastSetup prepares the paper's case: it divides x·x_i by ‖x_i‖ (no
+// active x_i is zero there) and folds α_i, ‖x_i‖ and σ_w⁴/d into beta_i.
+func (c *Kernel) fastSetup() {
+	sw2 := c.p.WeightStd * c.p.WeightStd
+	c.beta = make([]float64, len(c.alpha))
+	for k, a := range c.alpha {
+		c.beta[k] = a * (sw2 * sw2 * c.xn2[k] / float64(c.d))
+	}
+	inv := make([]float64, len(c.xn2))
+	for k, v := range c.xn2 {
+		inv[k] = 1 / v
+	}
+	for r := range c.g.Rows {
+		row := c.g.Row(r)
+		for k := range row {
+			row[k] *= inv[k]
+		}
+	}
+	c.ones = make([]float64, chunk)
+	for k := range c.ones {
+		c.ones[k] = 1
+	}
+}
+
+// BoundEnd returns Bound(i, b).Lo if lower, else Bound(i, b).Hi, computed
+// alone: the radius search needs only the end on the side of the clean
+// output's sign, and in the paper's case (L = 1, σ_b = 0, not Tight) one
+// end costs half as much.
+func (c *Kernel) BoundEnd(i int, b Ball, lower bool) float64 {
+	if !c.fast {
+		iv := c.Bound(i, b)
+		if lower {
+			return iv.Lo
+		}
+		return iv.Hi
+	}
+	if CheckBall(b) != nil {
+		return math.NaN()
+	}
+	geo := ballGeometry(c.z.Row(i), c.zn[i], b, c.opt)
+	sc := c.pool.Get().(*kernelScratch)
+	defer c.pool.Put(sc)
+	return c.paperEnd(sc, &geo, c.g.Row(i), lower)
+}
+
+// paperEnd is one end of Bound in the paper's case, eq. 63–66 as App. H.1
+// writes them: u^L = D^L/(‖x‖^U‖x_i‖) if D^L ≥ 0 else D^L/(‖x‖^L‖x_i‖) with
+// D^L = x·x_i − ε‖x_i‖, and its mirror u^U. The lower end of g needs Θ^L_i
+// for α_i > 0 and Θ^U_i for α_i < 0 (eq. 65; the upper end the reverse,
+// eq. 66). Of the bow-shaped h over [u^L, u^U], the minimum is h(u^L) when
+// u^L ≥ u* (h increases there), h(u^U) when u^U ≤ u*, else h(u*); the
+// maximum h(u^U), h(u^L), else the larger of both. So h/(2π) is needed at
+// one point per pair (two in the last case), computed for a chunk at once by
+// the fused SIMD kernel asm.ArcCosFirst64 (with unit norms its NTK output is
+// (J1(ρ) + ρ(π − arccos ρ))/(2π) = h(ρ)/(2π)); then the norm end is chosen
+// by the sign of h.
+func (c *Kernel) paperEnd(sc *kernelScratch, geo *geometry, g []float64, lower bool) float64 {
+	eps, nL, nU := geo.eps, geo.nL, geo.nU
+	iL, iU := 1/nL, 1/nU
+	var sum float64
+	for j0 := 0; j0 < len(g); {
+		j1 := min(len(g), j0+chunk)
+		if j0 < c.npos && j1 > c.npos {
+			j1 = c.npos // a chunk holds weights of one sign
+		}
+		m := j1 - j0
+		wantL := (j0 < c.npos) == lower // Θ^L_i for all i of the chunk, else Θ^U_i
+		ne := paperArgs(sc, g[j0:j1], eps, iL, iU, wantL)
+		u, h, ones := sc.u[:ne], sc.h[:ne], c.ones[:min(ne, chunk)]
+		asm.ArcCosFirst64(sc.junk[:ne], h[:m], u[:m], 1, 0, 1, 1, ones[:m], ones[:m], 1, 0)
+		if ne > m {
+			asm.ArcCosFirst64(sc.junk[m:ne], h[m:ne], u[m:ne], 1, 0, 1, 1, ones[:ne-m], ones[:ne-m], 1, 0)
+		}
+		sum += paperSum(c.beta[j0:j1], h, sc.mode[:m], nL, nU, wantL)
+		j0 = j1
+	}
+	return sum + c.bias
+}
+
+// paperSum returns Σ β_i·Θ_i over a chunk: Θ^L_i (wantL) or Θ^U_i, from
+// h/(2π) (with the rules of sc.mode) times the end of ‖x'‖ that the sign
+// of h selects.
+func paperSum(beta, h []float64, mode []uint8, nL, nU float64, wantL bool) float64 {
+	hs := hStar / (2 * math.Pi)
+	ne := len(beta)
+	var sum float64
+	if wantL {
+		for k, b := range beta {
+			v := h[k]
+			if mode[k] == 1 {
+				v = hs
+			}
+			t := nL * v
+			if v < 0 {
+				t = nU * v
+			}
+			sum += b * t
+		}
+		return sum
+	}
+	for k, b := range beta {
+		v := h[k]
+		if mode[k] == 2 {
+			v = max(v, h[ne])
+			ne++
+		}
+		t := nU * v
+		if v < 0 {
+			t = nL * v
+		}
+		sum += b * t
+	}
+	return sum
+}
+
+// paperArgs fills sc.u with the correlations at which paperEnd needs h
+// for a chunk of training points (g: their products with the centre, over
+// ‖x_i‖) and sc.mode with the rule: 0 h there, 1 h(u*) (wantL), 2 the
+// larger of h there and h at the extra entry (in order after the chunk). It
+// returns the number of entries of sc.u used.
+func paperArgs(sc *kernelScratch, g []float64, eps, iL, iU float64, wantL bool) int {
+	m := len(g)
+	u, mode := sc.u[:], sc.mode[:m]
+	ne := m
+	for k, v := range g {
+		uL := corrLo(v-eps, iL, iU)
+		md, r := uint8(0), uL
+		if uL >= uStar { // the common case: h increasing on [u^L, u^U]
+			if !wantL {
+				r = corrHi(v+eps, iL, iU)
+			}
+			u[k], mode[k] = r, md
+			continue
+		}
+		uU := corrHi(v+eps, iL, iU)
+		switch {
+		case uU <= uStar:
+			if wantL {
+				r = uU
+			}
+		case wantL:
+			md = 1
+		default:
+			md = 2
+			u[ne] = uU
+			ne++
+		}
+		u[k], mode[k] = r, md
+	}
+	return ne
+}
+
+// corrLo is the paper's u^L for D^L = dl (with ‖x_i‖ divided out) and
+// iL, iU the reciprocals of ‖x'‖'s ends.
+func corrLo(dl, iL, iU float64) float64 {
+	if dl < 0 {
+		return clampRho(dl * iL)
+	}
+	return clampRho(dl * iU)
+}
+
+// corrHi is the paper's u^U for D^U = du.
+func corrHi(du, iL, iU float64) float64 {
+	if du < 0 {
+		return clampRho(du * iU)
+	}
+	return clampRho(du * iL)
+}
+
+// clampRho clips a correlation to [−1, 1], mapping NaN (0/0, a zero-norm
+// side) to 0, package ntk's convention.
+func clampRho(q float64) float64 {
+	switch {
+	case q > 1:
+		return 1
+	case q >= -1:
+		return q
+	case q < -1:
+		return -1
+	}
+	return 0 // NaN: 0/0 or 0·∞, a zero-norm side
+}
+
+// uStar and hStar are the minimiser of the bow-shaped h(u) = 2u(π − arccos
+// u) + √(1 − u²) on [−1, 1] and its value (≈ −0.79410 and −0.429738, the
+// constants of robust_svm.py), hStar lowered by 1e-15 so that it is a
+// lower bound whatever the rounding.
+var uStar, hStar = func() (float64, float64) {
+	// h'(u) = 2(π − arccos u) + u/√(1 − u²), increasing; bisect its zero.
+	lo, hi := -0.99, -0.5
+	for range 200 {
+		mid := (lo + hi) / 2
+		if 2*(math.Pi-math.Acos(mid))+mid/math.Sqrt(1-mid*mid) < 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	u := (lo + hi) / 2
+	return u, 2*u*(math.Pi-math.Acos(u)) + math.Sqrt(1-u*u) - 1e-15
+}()
+
+// geometry is what a ball tells the first layer about x': the ℓ2 radius
+// eps of x' − x, the interval [nL, nU] of ‖x'‖, and l1 > 0 when also
+// |(x' − x)·v| ≤ l1·‖v‖₁ is to be used.
+type geometry struct{ eps, nL, nU, l1 float64 }
+
+// ballGeometry returns the geometry of ball b around z (‖z‖ = zn).
+func ballGeometry(z []float64, zn float64, b Ball, o KernelOptions) geometry {
+	r := b.Radius
+	var g geometry
+	if b.Norm == Linf {
+		g.eps = math.Sqrt(float64(len(z))) * r
+	} else {
+		g.eps = r
+	}
+	if o.Clip {
+		// x' lies in the box [a, c] with a = max(z − w, 0), c = min(z + w, 1)
+		// (w = δ, or r for ℓ2 since |x'_j − z_j| ≤ r): so
+		// |x'_j − z_j| ≤ e_j = max(z_j − a_j, c_j − z_j), and a ≤ x' ≤ c
+		// with a ≥ 0 bounds ‖x'‖ by ‖a‖ and ‖c‖.
+		var e2, a2, c2 float64
+		for _, v := range z {
+			a, c := max(v-r, 0), min(v+r, 1)
+			e := max(v-a, c-v)
+			e2 += e * e
+			a2 += a * a
+			c2 += c * c
+		}
+		g.eps = min(g.eps, math.Sqrt(e2))
+		g.nL, g.nU = math.Sqrt(a2), math.Sqrt(c2)
+	} else {
+		g.nL, g.nU = 0, math.Inf(1)
+	}
+	if o.Tight && b.Norm == Linf {
+		// The exact range of ‖x'‖ over the box z ± δ, and Hölder.
+		var lo2, hi2 float64
+		for _, v := range z {
+			l, h := max(math.Abs(v)-r, 0), math.Abs(v)+r
+			lo2 += l * l
+			hi2 += h * h
+		}
+		g.nL, g.nU = max(g.nL, math.Sqrt(lo2)), min(g.nU, math.Sqrt(hi2))
+		g.l1 = r
+	}
+	// The triangle inequality (eq. of App. H.1): ‖z‖ − eps ≤ ‖x'‖ ≤ ‖z‖ + eps.
+	g.nL = max(g.nL, zn-g.eps, 0)
+	g.nU = min(g.nU, zn+g.eps)
+	return g
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+func checkFinite(what string, v []float64) error {
+	for i, x := range v {
+		if !finite(x) {
+			return fmt.Errorf("ibp: %s %d is %v", what, i, x)
+		}
+	}
+	return nil
+}
+
+// checkMatrix rejects non-finite entries and, with box, entries outside
+// [0, 1].
+func checkMatrix(what string, x linalg.Matrix[float64], box bool) error {
+	for i := range x.Rows {
+		for j, v := range x.Row(i) {
+			if !finite(v) {
+				return fmt.Errorf("ibp: %s %d, feature %d is %v", what, i, j, v)
+			}
+			if box && (v < 0 || v > 1) {
+				return fmt.Errorf("ibp: %s %d, feature %d is %v, outside the pixel box [0, 1] that Clip assumes", what, i, j, v)
+			}
+		}
+	}
+	return nil
+}

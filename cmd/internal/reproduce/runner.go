@@ -174,9 +174,24 @@ func (rn *Runner) Estimates(ctx context.Context) ([]Estimate, error) {
 		if e.Estimate == nil {
 			est.Err = errors.New("no estimate")
 		} else {
-			est.Time, est.Err = e.Estimate(ctx, rn.Env)
+			est.Time, est.Err = rn.estimate(ctx, e)
 		}
 		es = append(es, est)
 	}
 	return es, nil
+}
+
+// estimate runs e's Estimate with a scratch directory as Env.Dir, removed
+// afterwards.
+func (rn *Runner) estimate(ctx context.Context, e *Entry) (time.Duration, error) {
+	if err := os.MkdirAll(rn.Out, 0o755); err != nil {
+		return 0, err
+	}
+	dir, err := os.MkdirTemp(rn.Out, ".estimate-"+e.Name+"-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	rn.Env.Dir = dir
+	return e.Estimate(ctx, rn.Env)
 }

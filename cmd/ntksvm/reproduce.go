@@ -84,7 +84,8 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "report: %s, %s, %s\n", filepath.Join(o.out, "report.md"), filepath.Join(o.out, "report.html"), filepath.Join(o.out, reproduce.ResultsFile))
 	}
 	if errors.Is(err, reproduce.ErrInterrupted) {
-		return fmt.Errorf("%w (finished experiments are saved in %s; --resume continues)", context.Canceled, o.out)
+		fmt.Fprintf(e.stderr, "finished experiments are saved in %s; run again with --resume to continue\n", o.out)
+		return fmt.Errorf("%w: %w", context.Canceled, err)
 	}
 	return err
 }

@@ -81,14 +81,17 @@ func VerdictText(r Row) string {
 var summaryHeader = []string{"experiment", "quantity", "paper", "ours", "difference", "tolerance", "verdict", "scale"}
 
 // summaryRows returns the summary table's cells for every row of every
-// result.
-func summaryRows(run *Run) [][]string {
+// result; short cuts each reason at its first clause (for a terminal).
+func summaryRows(run *Run, short bool) [][]string {
 	var rows [][]string
 	for _, r := range run.Results {
 		for _, row := range r.Rows {
 			scale := "paper's"
 			if row.Reduction != "" {
 				scale = row.Reduction
+			}
+			if short {
+				row.Reason, _, _ = strings.Cut(row.Reason, ";")
 			}
 			rows = append(rows, []string{r.Name, row.Quantity, row.Paper, FormatLike(row.Paper, row.Ours),
 				FormatDiff(row.Paper, row.Diff), row.Tol.String(), VerdictText(row), scale})
@@ -102,7 +105,7 @@ func summaryRows(run *Run) [][]string {
 func WriteSummary(w io.Writer, run *Run) error {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(summaryHeader, "\t"))
-	for _, cells := range summaryRows(run) {
+	for _, cells := range summaryRows(run, true) {
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	if err := tw.Flush(); err != nil {
@@ -145,7 +148,7 @@ func (run *Run) Report() *report.Report {
 			{"Go", m.Go}, {"started", run.Started.Format("2006-01-02 15:04:05 UTC")},
 			{"wall time of this run", fmtDuration(run.Wall)}, {"resumed from an earlier run", strings.Join(run.Resumed, ", ")},
 		}},
-		&report.Table{Caption: "Summary: the paper's numbers and ours", Header: summaryHeader, Rows: summaryRows(run)},
+		&report.Table{Caption: "Summary: the paper's numbers and ours", Header: summaryHeader, Rows: summaryRows(run, false)},
 	}
 	rep := &report.Report{Title: "ntksvm reproduce", Sections: []report.Section{{Title: "Run", Blocks: head}}}
 	for _, r := range run.Results {

@@ -68,7 +68,7 @@ func (t Tolerance) String() string {
 	case TolAbs:
 		return "±" + strconv.FormatFloat(t.Value, 'g', 3, 64)
 	case TolBand:
-		return fmt.Sprintf("in [%g, %g]", t.Lo, t.Hi)
+		return fmt.Sprintf("in [%.4g, %.4g]", t.Lo, t.Hi)
 	}
 	return string(t.Kind)
 }

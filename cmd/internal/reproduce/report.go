@@ -146,9 +146,9 @@ func (run *Run) Report() *report.Report {
 			{"CPU", m.CPU}, {"architecture", fmt.Sprintf("%s, %d logical CPUs", m.Arch, m.CPUs)},
 			{"threads", strconv.Itoa(m.Threads)}, {"kernel set", m.Kernels}, {"ntksvm version", m.Version},
 			{"Go", m.Go}, {"started", run.Started.Format("2006-01-02 15:04:05 UTC")},
-			{"wall time of this run", fmtDuration(run.Wall)}, {"resumed from an earlier run", strings.Join(run.Resumed, ", ")},
+			{"wall time of this run", fmtDuration(run.Wall)}, {"resumed from an earlier run", nonEmpty(strings.Join(run.Resumed, ", "), "none")},
 		}},
-		&report.Table{Caption: "Summary: the paper's numbers and ours", Header: summaryHeader, Rows: summaryRows(run, false)},
+		&report.Table{Caption: "Summary: the paper's numbers and ours (the reasons in full are in each experiment's table)", Header: summaryHeader, Rows: displayRows(summaryRows(run, true))},
 	}
 	rep := &report.Report{Title: "ntksvm reproduce", Sections: []report.Section{{Title: "Run", Blocks: head}}}
 	for _, r := range run.Results {
@@ -170,8 +170,8 @@ func (run *Run) Report() *report.Report {
 func resultSection(r *Result) report.Section {
 	var rows [][]string
 	for _, row := range r.Rows {
-		rows = append(rows, []string{row.Quantity, row.Paper, FormatLike(row.Paper, row.Ours), FormatDiff(row.Paper, row.Diff),
-			row.Tol.String(), VerdictText(row), row.Reduction})
+		rows = append(rows, displayCells([]string{row.Quantity, row.Paper, FormatLike(row.Paper, row.Ours), FormatDiff(row.Paper, row.Diff),
+			row.Tol.String(), VerdictText(row), row.Reduction}, 1, 2, 3))
 	}
 	bl := []report.Block{
 		report.Paragraph("The paper: " + r.Paper),
@@ -193,6 +193,41 @@ func resultSection(r *Result) report.Section {
 			Render: func(w io.Writer) error { _, err := w.Write(svg); return err }})
 	}
 	return report.Section{Title: r.Name + ": " + r.Title, Blocks: bl}
+}
+
+// nonEmpty returns s, or alt if s is empty.
+func nonEmpty(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
+}
+
+// displayNumber writes the minus signs of a number as U+2212, which a
+// browser does not break a line after ("7.9733e−3" stays on one line).
+func displayNumber(s string) string {
+	s = strings.ReplaceAll(s, "e-", "e−")
+	if strings.HasPrefix(s, "-") {
+		s = "−" + s[1:]
+	}
+	return strings.ReplaceAll(s, "(-", "(−")
+}
+
+// displayCells applies displayNumber to the cells at the given columns.
+func displayCells(cells []string, cols ...int) []string {
+	for _, c := range cols {
+		cells[c] = displayNumber(cells[c])
+	}
+	return cells
+}
+
+// displayRows applies displayNumber to the number columns of the summary
+// table (paper, ours, difference).
+func displayRows(rows [][]string) [][]string {
+	for _, r := range rows {
+		displayCells(r, 2, 3, 4)
+	}
+	return rows
 }
 
 // WriteReport writes report.md, report.html (with the figures beside

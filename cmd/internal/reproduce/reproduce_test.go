@@ -201,7 +201,7 @@ func TestReportFiles(t *testing.T) {
 	if n := strings.Count(string(html), "<svg"); n < 2 || strings.Contains(string(html), "src=\"http") {
 		t.Errorf("report.html: %d inline SVGs or external resources", n)
 	}
-	for _, want := range []string{"7.9733e-3", "within tolerance", "width 10³", ThisMachine().Kernels} {
+	for _, want := range []string{"7.9733e−3", "within tolerance", "width 10³", ThisMachine().Kernels} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report.md lacks %q", want)
 		}

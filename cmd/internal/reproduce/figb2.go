@@ -86,15 +86,21 @@ func runFigB2(ctx context.Context, env *Env) (*Result, error) {
 	return res, nil
 }
 
-// estimateFigB2 times two steps of both runs and scales to the preset's.
+// estimateFigB2 runs both settings for two steps and scales genbound's
+// timed first step to the preset's steps, plus the runs' fixed costs.
 func estimateFigB2(ctx context.Context, env *Env) (time.Duration, error) {
 	cfg, err := genbound.Preset("figB2")
 	if err != nil {
 		return 0, err
 	}
-	t0 := time.Now()
-	if _, _, err := figB2Runs(ctx, env, 2); err != nil {
+	const probe = 2
+	auth, valid, err := figB2Runs(ctx, env, probe)
+	if err != nil {
 		return 0, err
 	}
-	return time.Since(t0) * time.Duration(cfg.Steps+1) / 3, nil
+	est := 0.0
+	for _, s := range []*genbound.Summary{auth, valid} {
+		est += s.Seconds + s.StepSeconds*float64(cfg.Steps-probe)
+	}
+	return time.Duration(est * float64(time.Second)), nil
 }

@@ -63,25 +63,12 @@ func (rn *Runner) Run(ctx context.Context) (*Run, error) {
 			return run, fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
 		}
 		dir := filepath.Join(rn.Out, e.Name)
-		if rn.Resume {
-			r, err := LoadResult(dir)
-			switch {
-			case err == nil && r.Name == e.Name && r.Scale == rn.Env.Scale:
-				if rn.Started != nil {
-					rn.Started(e, true)
-				}
-				if err := r.Judge(); err != nil {
-					return run, err
-				}
-				run.Results = append(run.Results, r)
-				run.Resumed = append(run.Resumed, e.Name)
-				if rn.Finished != nil {
-					rn.Finished(r, true)
-				}
-				continue
-			case err != nil && !errors.Is(err, fs.ErrNotExist):
-				rn.Env.logf("%s: the saved result cannot be read (%v); running it again", e.Name, err)
-			}
+		if r, err := rn.loadDone(e, dir); err != nil {
+			return run, err
+		} else if r != nil {
+			run.Results = append(run.Results, r)
+			run.Resumed = append(run.Resumed, e.Name)
+			continue
 		}
 		if rn.Started != nil {
 			rn.Started(e, false)
@@ -112,6 +99,31 @@ func (rn *Runner) Run(ctx context.Context) (*Run, error) {
 		return run, err
 	}
 	return run, errors.Join(failures...)
+}
+
+// loadDone returns e's result saved in dir by an earlier run at the same
+// scale when resuming, or nil to run it (an unreadable result is run again).
+func (rn *Runner) loadDone(e *Entry, dir string) (*Result, error) {
+	if !rn.Resume {
+		return nil, nil
+	}
+	r, err := LoadResult(dir)
+	switch {
+	case err == nil && r.Name == e.Name && r.Scale == rn.Env.Scale:
+		if rn.Started != nil {
+			rn.Started(e, true)
+		}
+		if err := r.Judge(); err != nil {
+			return nil, err
+		}
+		if rn.Finished != nil {
+			rn.Finished(r, true)
+		}
+		return r, nil
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		rn.Env.logf("%s: the saved result cannot be read (%v); running it again", e.Name, err)
+	}
+	return nil, nil
 }
 
 // runOne runs e with its own directory and saves its result there.

@@ -42,7 +42,7 @@ unit:
 	exit $$status
 
 test-purego:
-	$(GO) test -tags purego $(PKGS)
+	$(GO) test -short -tags purego $(PKGS)
 
 # Every kernel set this CPU can run, forced through NTKSVM_SIMD.
 test-impls:

@@ -162,8 +162,8 @@ func sumRows4Generic[T float32 | float64](a []T, lda, n int) T {
 	return s
 }
 
-// fillDot gives a kernel set without its own level-1 kernels (NEON for
-// now) the generic ones.
+// fillDot gives a kernel set without its own level-1 kernels (generic, or
+// AVX2's missing four-row dots) the generic ones.
 func fillDot(k *Kernels) {
 	if k.dotF32F64 == nil {
 		k.dotF32F64 = dotGeneric[float32, float64]
@@ -207,5 +207,92 @@ func fillDot(k *Kernels) {
 	}
 	if k.sum64Rows4 == nil {
 		k.sum64Rows4 = sumRows4Generic[float64]
+	}
+}
+
+// The wrappers of the assembly level-1 kernels (dot_amd64.go,
+// dot_arm64.go): each kernel handles a length that is a multiple of one
+// vector, the wrapper calls it on the longest such prefix and finishes the
+// tail with the Go twin.
+
+// dotVec returns a dot-product wrapper that runs blocks on multiples of
+// vec elements and the Go twin on the tail.
+func dotVec[A, X float32 | float64](vec int, blocks func(a []A, x []X) X) func(a []A, x []X) X {
+	return func(a []A, x []X) X {
+		x = x[:len(a)]
+		n := len(a) - len(a)%vec
+		if n == 0 {
+			return dotGeneric(a, x)
+		}
+		s := blocks(a[:n], x[:n])
+		if n == len(a) {
+			return s
+		}
+		return s + dotGeneric(a[n:], x[n:])
+	}
+}
+
+// sumVec is dotVec for a sum.
+func sumVec[T float32 | float64](vec int, blocks func(a []T) T) func(a []T) T {
+	return func(a []T) T {
+		n := len(a) - len(a)%vec
+		if n == 0 {
+			return sumGeneric(a)
+		}
+		s := blocks(a[:n])
+		if n == len(a) {
+			return s
+		}
+		return s + sumGeneric(a[n:])
+	}
+}
+
+// axpyVec is dotVec for an axpy; being elementwise, the split does not
+// change any result.
+func axpyVec[A float32 | float64](vec int, blocks func(alpha float64, a []A, y []float64)) func(alpha float64, a []A, y []float64) {
+	return func(alpha float64, a []A, y []float64) {
+		y = y[:len(a)]
+		n := len(a) - len(a)%vec
+		blocks(alpha, a[:n], y[:n])
+		axpyGeneric(alpha, a[n:], y[n:])
+	}
+}
+
+// dotRows4Vec returns the four-row wrapper for blocks on multiples of vec
+// elements; it sums each row exactly as dotVec's wrapper does.
+func dotRows4Vec[A float32 | float64](vec int, blocks func(a []A, lda int, x []float64, dst *[4]float64)) func(dst *[4]float64, a []A, lda int, x []float64) {
+	return func(dst *[4]float64, a []A, lda int, x []float64) {
+		m := len(x)
+		n := m - m%vec
+		if n == 0 {
+			for r := range dst {
+				dst[r] = dotGeneric(a[r*lda:][:m], x)
+			}
+			return
+		}
+		blocks(a, lda, x[:n], dst)
+		if n < m {
+			for r := range dst {
+				dst[r] += dotGeneric(a[r*lda+n:][:m-n], x[n:])
+			}
+		}
+	}
+}
+
+// sumRows4Vec returns the four-row sum wrapper for blocks on multiples of
+// vec elements; the tail of each row is added in Go.
+func sumRows4Vec[T float32 | float64](vec int, blocks func(a []T, lda, n int) T) func(a []T, lda, n int) T {
+	return func(a []T, lda, n int) T {
+		m := n - n%vec
+		var s T
+		if m > 0 {
+			s = blocks(a, lda, m)
+		}
+		if m < n {
+			for r := range 4 {
+				s += sumGeneric(a[r*lda+m:][:n-m])
+			}
+		}
+		return s
 	}
 }

@@ -23,8 +23,9 @@ import (
 //
 // A set's kernel computes full tiles; edge tiles (m < MR or n < NR) go to
 // its edge kernel if it has one (AVX-512 and AVX2: the same sums, added
-// through masked loads and stores), else the full kernel computes them
-// into a scratch tile whose corner is then added to C (NEON, generic).
+// through masked loads and stores; NEON: the same sums, added by whole
+// vectors and then column by column), else the full kernel computes them
+// into a scratch tile whose corner is then added to C (generic).
 
 // Tile32 returns the float32 micro-tile shape MR×NR of this kernel set.
 func (k *Kernels) Tile32() (mr, nr int) { return k.mr32, k.nr32 }

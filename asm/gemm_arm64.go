@@ -27,6 +27,23 @@ func gemmNEON8x12(k int, a, b, c []float32, ldc int)
 //go:noescape
 func gemmNEON6x8(k int, a, b, c []float64, ldc int)
 
+// gemmEdgeNEON8x12 is gemmNEON8x12 for an edge tile: it adds the sums of
+// the m×n corner, 1 ≤ m ≤ 8 and 1 ≤ n ≤ 12, bitwise those of the full
+// kernel, to c[i*ldc+j], i < m, j < n, and touches no other element of c
+// (the last n mod 4 columns of a row are read and written one by one).
+// len(c) ≥ (m-1)·ldc + n suffices. Its k loop computes only the groups of
+// four rows and the vectors of four columns that hold rows < m and
+// columns < n.
+//
+//go:noescape
+func gemmEdgeNEON8x12(k int, a, b, c []float32, ldc, m, n int)
+
+// gemmEdgeNEON6x8 is gemmEdgeNEON8x12 for the 6×8 float64 tile
+// (1 ≤ m ≤ 6, 1 ≤ n ≤ 8; groups of two rows, vectors of two columns).
+//
+//go:noescape
+func gemmEdgeNEON6x8(k int, a, b, c []float64, ldc, m, n int)
+
 // fmaPeakNEON32Loop runs n iterations of 16 independent float32 FMLA
 // chains on full Q registers (64 FMAs per iteration); n ≤ 0 does nothing.
 //

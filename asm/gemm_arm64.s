@@ -368,3 +368,471 @@ loop:
 
 done:
 	RET
+
+// ---- edge tiles ----
+//
+// gemmEdgeNEON8x12 and gemmEdgeNEON6x8 add the m×n corner of an edge tile
+// to C and touch no other element of C. Their k loops compute only the A
+// vectors (groups of 4 float32 rows or 2 float64 rows) and B vectors
+// (4 float32 or 2 float64 columns) that hold rows < m and columns < n, with
+// the same by-element FMLA in the same increasing p from zero as the full
+// kernels, so every sum is bitwise the full kernel's. There is one loop for
+// each (row groups, B vectors) pair; each loads the A and B vectors it uses
+// at the top of the iteration (stepping over the rest of the panel step),
+// so the loops are simpler than the full kernels' and have not been tuned
+// (speed was not measured: these kernels were only run under qemu, which
+// shows correctness, not speed).
+//
+// The store walks the m rows: row i's accumulators are moved into the
+// lowest registers (the whole block shifted down one row per row stored),
+// whole vectors of columns are added to C with vector loads and stores,
+// and the last n mod 4 (float32) or n mod 2 (float64) columns one by one
+// with scalar ones: the low lane of V0 is added (C + sum, as the full
+// kernels add) and V0 rotated down one lane by EXT.
+
+// EDGE_SHIFT3 and EDGE_SHIFT4 move V3…V23 or V4…V23 down to V0: the next
+// row of accumulators into the lowest registers.
+#define EDGE_SHIFT3 \
+	VMOV V3.B16, V0.B16; \
+	VMOV V4.B16, V1.B16; \
+	VMOV V5.B16, V2.B16; \
+	VMOV V6.B16, V3.B16; \
+	VMOV V7.B16, V4.B16; \
+	VMOV V8.B16, V5.B16; \
+	VMOV V9.B16, V6.B16; \
+	VMOV V10.B16, V7.B16; \
+	VMOV V11.B16, V8.B16; \
+	VMOV V12.B16, V9.B16; \
+	VMOV V13.B16, V10.B16; \
+	VMOV V14.B16, V11.B16; \
+	VMOV V15.B16, V12.B16; \
+	VMOV V16.B16, V13.B16; \
+	VMOV V17.B16, V14.B16; \
+	VMOV V18.B16, V15.B16; \
+	VMOV V19.B16, V16.B16; \
+	VMOV V20.B16, V17.B16; \
+	VMOV V21.B16, V18.B16; \
+	VMOV V22.B16, V19.B16; \
+	VMOV V23.B16, V20.B16
+
+#define EDGE_SHIFT4 \
+	VMOV V4.B16, V0.B16; \
+	VMOV V5.B16, V1.B16; \
+	VMOV V6.B16, V2.B16; \
+	VMOV V7.B16, V3.B16; \
+	VMOV V8.B16, V4.B16; \
+	VMOV V9.B16, V5.B16; \
+	VMOV V10.B16, V6.B16; \
+	VMOV V11.B16, V7.B16; \
+	VMOV V12.B16, V8.B16; \
+	VMOV V13.B16, V9.B16; \
+	VMOV V14.B16, V10.B16; \
+	VMOV V15.B16, V11.B16; \
+	VMOV V16.B16, V12.B16; \
+	VMOV V17.B16, V13.B16; \
+	VMOV V18.B16, V14.B16; \
+	VMOV V19.B16, V15.B16; \
+	VMOV V20.B16, V16.B16; \
+	VMOV V21.B16, V17.B16; \
+	VMOV V22.B16, V18.B16; \
+	VMOV V23.B16, V19.B16
+
+
+// func gemmEdgeNEON8x12(k int, a, b, c []float32, ldc, m, n int)
+// 1 ≤ m ≤ 8, 1 ≤ n ≤ 12; len(a) ≥ 8k, len(b) ≥ 12k,
+// len(c) ≥ (m-1)·ldc + n.
+TEXT ·gemmEdgeNEON8x12(SB), NOSPLIT, $0-104
+	MOVD k+0(FP), R0
+	MOVD a_base+8(FP), R1
+	MOVD b_base+32(FP), R2
+	MOVD c_base+56(FP), R3
+	MOVD ldc+80(FP), R4
+	LSL  $2, R4, R4 // ldc in bytes
+	MOVD m+88(FP), R5
+	MOVD n+96(FP), R6
+	MOVD $32, R11   // A step in bytes
+	MOVD $48, R10   // B step in bytes
+
+	VEOR V0.B16, V0.B16, V0.B16
+	VEOR V1.B16, V1.B16, V1.B16
+	VEOR V2.B16, V2.B16, V2.B16
+	VEOR V3.B16, V3.B16, V3.B16
+	VEOR V4.B16, V4.B16, V4.B16
+	VEOR V5.B16, V5.B16, V5.B16
+	VEOR V6.B16, V6.B16, V6.B16
+	VEOR V7.B16, V7.B16, V7.B16
+	VEOR V8.B16, V8.B16, V8.B16
+	VEOR V9.B16, V9.B16, V9.B16
+	VEOR V10.B16, V10.B16, V10.B16
+	VEOR V11.B16, V11.B16, V11.B16
+	VEOR V12.B16, V12.B16, V12.B16
+	VEOR V13.B16, V13.B16, V13.B16
+	VEOR V14.B16, V14.B16, V14.B16
+	VEOR V15.B16, V15.B16, V15.B16
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	VEOR V20.B16, V20.B16, V20.B16
+	VEOR V21.B16, V21.B16, V21.B16
+	VEOR V22.B16, V22.B16, V22.B16
+	VEOR V23.B16, V23.B16, V23.B16
+
+	CMP $0, R0
+	BLE store
+	CMP $4, R5
+	BGT rows8
+	CMP $4, R6
+	BLE e4x4
+	CMP $8, R6
+	BLE e4x8
+	B   e4x12
+
+rows8:
+	CMP $4, R6
+	BLE e8x4
+	CMP $8, R6
+	BLE e8x8
+	B   e8x12
+
+e4x4:
+	VLD1.P (R1)(R11), [V24.S4]
+	VLD1.P (R2)(R10), [V28.S4]
+	ROWS4_S(0, 0, 28, 24)
+	SUBS $1, R0, R0
+	BNE  e4x4
+	B    store
+
+e4x8:
+	VLD1.P (R1)(R11), [V24.S4]
+	VLD1.P (R2)(R10), [V28.S4, V29.S4]
+	ROWS4_S(0, 0, 28, 24)
+	ROWS4_S(0, 1, 29, 24)
+	SUBS $1, R0, R0
+	BNE  e4x8
+	B    store
+
+e4x12:
+	VLD1.P (R1)(R11), [V24.S4]
+	VLD1.P 48(R2), [V28.S4, V29.S4, V30.S4]
+	ROWS4_S(0, 0, 28, 24)
+	ROWS4_S(0, 1, 29, 24)
+	ROWS4_S(0, 2, 30, 24)
+	SUBS $1, R0, R0
+	BNE  e4x12
+	B    store
+
+e8x4:
+	VLD1.P 32(R1), [V24.S4, V25.S4]
+	VLD1.P (R2)(R10), [V28.S4]
+	ROWS4_S(0, 0, 28, 24)
+	ROWS4_S(4, 0, 28, 25)
+	SUBS $1, R0, R0
+	BNE  e8x4
+	B    store
+
+e8x8:
+	VLD1.P 32(R1), [V24.S4, V25.S4]
+	VLD1.P (R2)(R10), [V28.S4, V29.S4]
+	ROWS4_S(0, 0, 28, 24)
+	ROWS4_S(0, 1, 29, 24)
+	ROWS4_S(4, 0, 28, 25)
+	ROWS4_S(4, 1, 29, 25)
+	SUBS $1, R0, R0
+	BNE  e8x8
+	B    store
+
+e8x12:
+	VLD1.P 32(R1), [V24.S4, V25.S4]
+	VLD1.P 48(R2), [V28.S4, V29.S4, V30.S4]
+	ROWS4_S(0, 0, 28, 24)
+	ROWS4_S(0, 1, 29, 24)
+	ROWS4_S(0, 2, 30, 24)
+	ROWS4_S(4, 0, 28, 25)
+	ROWS4_S(4, 1, 29, 25)
+	ROWS4_S(4, 2, 30, 25)
+	SUBS $1, R0, R0
+	BNE  e8x12
+	B    store
+
+store:
+	MOVD R3, R7 // C element pointer
+	MOVD R6, R8 // columns left in the row
+
+vec:
+	CMP    $4, R8
+	BLT    lanes
+	VLD1   (R7), [V31.S4]
+	FADD_4S(31, 31, 0)
+	VST1.P [V31.S4], 16(R7)
+	VMOV   V1.B16, V0.B16
+	VMOV   V2.B16, V1.B16
+	SUB    $4, R8, R8
+	B      vec
+
+lanes:
+	CBZ     R8, rowdone
+	FMOVS   (R7), F31
+	FADDS   F0, F31, F31
+	FMOVS.P F31, 4(R7)
+	VEXT    $4, V0.B16, V0.B16, V0.B16
+	SUB     $1, R8, R8
+	B       lanes
+
+rowdone:
+	SUBS $1, R5, R5
+	BEQ  done
+	ADD  R4, R3, R3
+	EDGE_SHIFT3
+	B    store
+
+done:
+	RET
+
+// func gemmEdgeNEON6x8(k int, a, b, c []float64, ldc, m, n int)
+// 1 ≤ m ≤ 6, 1 ≤ n ≤ 8; len(a) ≥ 6k, len(b) ≥ 8k,
+// len(c) ≥ (m-1)·ldc + n.
+TEXT ·gemmEdgeNEON6x8(SB), NOSPLIT, $0-104
+	MOVD k+0(FP), R0
+	MOVD a_base+8(FP), R1
+	MOVD b_base+32(FP), R2
+	MOVD c_base+56(FP), R3
+	MOVD ldc+80(FP), R4
+	LSL  $3, R4, R4 // ldc in bytes
+	MOVD m+88(FP), R5
+	MOVD n+96(FP), R6
+	MOVD $48, R11   // A step in bytes
+	MOVD $64, R10   // B step in bytes
+
+	VEOR V0.B16, V0.B16, V0.B16
+	VEOR V1.B16, V1.B16, V1.B16
+	VEOR V2.B16, V2.B16, V2.B16
+	VEOR V3.B16, V3.B16, V3.B16
+	VEOR V4.B16, V4.B16, V4.B16
+	VEOR V5.B16, V5.B16, V5.B16
+	VEOR V6.B16, V6.B16, V6.B16
+	VEOR V7.B16, V7.B16, V7.B16
+	VEOR V8.B16, V8.B16, V8.B16
+	VEOR V9.B16, V9.B16, V9.B16
+	VEOR V10.B16, V10.B16, V10.B16
+	VEOR V11.B16, V11.B16, V11.B16
+	VEOR V12.B16, V12.B16, V12.B16
+	VEOR V13.B16, V13.B16, V13.B16
+	VEOR V14.B16, V14.B16, V14.B16
+	VEOR V15.B16, V15.B16, V15.B16
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	VEOR V20.B16, V20.B16, V20.B16
+	VEOR V21.B16, V21.B16, V21.B16
+	VEOR V22.B16, V22.B16, V22.B16
+	VEOR V23.B16, V23.B16, V23.B16
+
+	CMP $0, R0
+	BLE store
+	CMP $2, R5
+	BGT rows4
+	CMP $2, R6
+	BLE e2x2
+	CMP $4, R6
+	BLE e2x4
+	CMP $6, R6
+	BLE e2x6
+	B   e2x8
+
+rows4:
+	CMP $4, R5
+	BGT rows6
+	CMP $2, R6
+	BLE e4x2
+	CMP $4, R6
+	BLE e4x4
+	CMP $6, R6
+	BLE e4x6
+	B   e4x8
+
+rows6:
+	CMP $2, R6
+	BLE e6x2
+	CMP $4, R6
+	BLE e6x4
+	CMP $6, R6
+	BLE e6x6
+	B   e6x8
+
+e2x2:
+	VLD1.P (R1)(R11), [V24.D2]
+	VLD1.P (R2)(R10), [V27.D2]
+	ROWS2_D(0, 0, 27, 24)
+	SUBS $1, R0, R0
+	BNE  e2x2
+	B    store
+
+e2x4:
+	VLD1.P (R1)(R11), [V24.D2]
+	VLD1.P (R2)(R10), [V27.D2, V28.D2]
+	ROWS2_D(0, 0, 27, 24)
+	ROWS2_D(0, 1, 28, 24)
+	SUBS $1, R0, R0
+	BNE  e2x4
+	B    store
+
+e2x6:
+	VLD1.P (R1)(R11), [V24.D2]
+	VLD1.P (R2)(R10), [V27.D2, V28.D2, V29.D2]
+	ROWS2_D(0, 0, 27, 24)
+	ROWS2_D(0, 1, 28, 24)
+	ROWS2_D(0, 2, 29, 24)
+	SUBS $1, R0, R0
+	BNE  e2x6
+	B    store
+
+e2x8:
+	VLD1.P (R1)(R11), [V24.D2]
+	VLD1.P 64(R2), [V27.D2, V28.D2, V29.D2, V30.D2]
+	ROWS2_D(0, 0, 27, 24)
+	ROWS2_D(0, 1, 28, 24)
+	ROWS2_D(0, 2, 29, 24)
+	ROWS2_D(0, 3, 30, 24)
+	SUBS $1, R0, R0
+	BNE  e2x8
+	B    store
+
+e4x2:
+	VLD1.P (R1)(R11), [V24.D2, V25.D2]
+	VLD1.P (R2)(R10), [V27.D2]
+	ROWS2_D(0, 0, 27, 24)
+	ROWS2_D(2, 0, 27, 25)
+	SUBS $1, R0, R0
+	BNE  e4x2
+	B    store
+
+e4x4:
+	VLD1.P (R1)(R11), [V24.D2, V25.D2]
+	VLD1.P (R2)(R10), [V27.D2, V28.D2]
+	ROWS2_D(0, 0, 27, 24)
+	ROWS2_D(0, 1, 28, 24)
+	ROWS2_D(2, 0, 27, 25)
+	ROWS2_D(2, 1, 28, 25)
+	SUBS $1, R0, R0
+	BNE  e4x4
+	B    store
+
+e4x6:
+	VLD1.P (R1)(R11), [V24.D2, V25.D2]
+	VLD1.P (R2)(R10), [V27.D2, V28.D2, V29.D2]
+	ROWS2_D(0, 0, 27, 24)
+	ROWS2_D(0, 1, 28, 24)
+	ROWS2_D(0, 2, 29, 24)
+	ROWS2_D(2, 0, 27, 25)
+	ROWS2_D(2, 1, 28, 25)
+	ROWS2_D(2, 2, 29, 25)
+	SUBS $1, R0, R0
+	BNE  e4x6
+	B    store
+
+e4x8:
+	VLD1.P (R1)(R11), [V24.D2, V25.D2]
+	VLD1.P 64(R2), [V27.D2, V28.D2, V29.D2, V30.D2]
+	ROWS2_D(0, 0, 27, 24)
+	ROWS2_D(0, 1, 28, 24)
+	ROWS2_D(0, 2, 29, 24)
+	ROWS2_D(0, 3, 30, 24)
+	ROWS2_D(2, 0, 27, 25)
+	ROWS2_D(2, 1, 28, 25)
+	ROWS2_D(2, 2, 29, 25)
+	ROWS2_D(2, 3, 30, 25)
+	SUBS $1, R0, R0
+	BNE  e4x8
+	B    store
+
+e6x2:
+	VLD1.P 48(R1), [V24.D2, V25.D2, V26.D2]
+	VLD1.P (R2)(R10), [V27.D2]
+	ROWS2_D(0, 0, 27, 24)
+	ROWS2_D(2, 0, 27, 25)
+	ROWS2_D(4, 0, 27, 26)
+	SUBS $1, R0, R0
+	BNE  e6x2
+	B    store
+
+e6x4:
+	VLD1.P 48(R1), [V24.D2, V25.D2, V26.D2]
+	VLD1.P (R2)(R10), [V27.D2, V28.D2]
+	ROWS2_D(0, 0, 27, 24)
+	ROWS2_D(0, 1, 28, 24)
+	ROWS2_D(2, 0, 27, 25)
+	ROWS2_D(2, 1, 28, 25)
+	ROWS2_D(4, 0, 27, 26)
+	ROWS2_D(4, 1, 28, 26)
+	SUBS $1, R0, R0
+	BNE  e6x4
+	B    store
+
+e6x6:
+	VLD1.P 48(R1), [V24.D2, V25.D2, V26.D2]
+	VLD1.P (R2)(R10), [V27.D2, V28.D2, V29.D2]
+	ROWS2_D(0, 0, 27, 24)
+	ROWS2_D(0, 1, 28, 24)
+	ROWS2_D(0, 2, 29, 24)
+	ROWS2_D(2, 0, 27, 25)
+	ROWS2_D(2, 1, 28, 25)
+	ROWS2_D(2, 2, 29, 25)
+	ROWS2_D(4, 0, 27, 26)
+	ROWS2_D(4, 1, 28, 26)
+	ROWS2_D(4, 2, 29, 26)
+	SUBS $1, R0, R0
+	BNE  e6x6
+	B    store
+
+e6x8:
+	VLD1.P 48(R1), [V24.D2, V25.D2, V26.D2]
+	VLD1.P 64(R2), [V27.D2, V28.D2, V29.D2, V30.D2]
+	ROWS2_D(0, 0, 27, 24)
+	ROWS2_D(0, 1, 28, 24)
+	ROWS2_D(0, 2, 29, 24)
+	ROWS2_D(0, 3, 30, 24)
+	ROWS2_D(2, 0, 27, 25)
+	ROWS2_D(2, 1, 28, 25)
+	ROWS2_D(2, 2, 29, 25)
+	ROWS2_D(2, 3, 30, 25)
+	ROWS2_D(4, 0, 27, 26)
+	ROWS2_D(4, 1, 28, 26)
+	ROWS2_D(4, 2, 29, 26)
+	ROWS2_D(4, 3, 30, 26)
+	SUBS $1, R0, R0
+	BNE  e6x8
+	B    store
+
+store:
+	MOVD R3, R7 // C element pointer
+	MOVD R6, R8 // columns left in the row
+
+vec:
+	CMP    $2, R8
+	BLT    lanes
+	VLD1   (R7), [V31.D2]
+	FADD_2D(31, 31, 0)
+	VST1.P [V31.D2], 16(R7)
+	VMOV   V1.B16, V0.B16
+	VMOV   V2.B16, V1.B16
+	VMOV   V3.B16, V2.B16
+	SUB    $2, R8, R8
+	B      vec
+
+lanes:
+	CBZ   R8, rowdone
+	FMOVD (R7), F31
+	FADDD F0, F31, F31
+	FMOVD F31, (R7)
+
+rowdone:
+	SUBS $1, R5, R5
+	BEQ  done
+	ADD  R4, R3, R3
+	EDGE_SHIFT4
+	B    store
+
+done:
+	RET

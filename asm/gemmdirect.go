@@ -29,7 +29,7 @@ import (
 // set's tile (Tile32, Tile64).
 
 // HasGemmDirect32 reports whether GemmDirect32 has a kernel of its own in
-// this set (AVX-512, AVX2). Without one it runs a Go loop that is far slower than
+// this set (AVX-512, AVX2, NEON). Without one it runs a Go loop that is far slower than
 // the packed micro-kernels, and callers should pack instead.
 func (k *Kernels) HasGemmDirect32() bool { return k.gemmDirect32 != nil }
 

@@ -19,8 +19,8 @@ const (
 // micro-kernel of asm.Active() and run on up to Threads() goroutines; the
 // result is bitwise the same for any thread count. Small products (up to
 // about 256³, with B in cache) skip packing where the kernel set has
-// direct kernels (AVX-512 and AVX2: asm.GemmDirect32/64, reading A and B
-// in place); tiny ones use a plain loop.
+// direct kernels (AVX-512, AVX2 and NEON: asm.GemmDirect32/64, reading A
+// and B in place); tiny ones use a plain loop.
 func Gemm[T Float](opA, opB Op, alpha T, a, b Matrix[T], beta T, c Matrix[T]) error {
 	return gemmWith(gemmConfig{}, opA, opB, alpha, a, b, beta, c)
 }

@@ -31,6 +31,9 @@ const (
 	// and 1.7–2.0×; before the pool, waking a thread cost too much below
 	// 32 Mflop.
 	minThreadFlops = 4 << 20
+	// smallSharesFlops is the size up to which the blocked path cuts two
+	// shares per thread (2·512³ flops).
+	smallSharesFlops = 1 << 28
 	// gatherCost and copyCost are roughly how many flops of micro-kernel
 	// time packing one element costs when the pack interleaves rows
 	// (A as stored, Bᵀ) or copies runs (Aᵀ, B as stored); they weigh
@@ -149,15 +152,23 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 	if !cfg.split {
 		t = max(1, min(t, int(flops/minThreadFlops)))
 	}
+	// Products that take about a millisecond or less are cut into two
+	// shares per thread, claimed as they come, so that a thread the
+	// operating system deschedules holds up half as much of the product;
+	// larger ones keep one share per thread (fewer packed copies).
+	shares := t
+	if t > 1 && flops <= smallSharesFlops {
+		shares = 2 * t
+	}
 	var regs []region
 	if p.lower {
-		regs = p.lowerSplit(t)
+		regs = p.lowerSplit(shares)
 	} else {
-		regs = p.gridSplit(t)
+		regs = p.gridSplit(shares)
 	}
 	na := min(p.blk.mc, roundUp(p.m, p.mr)) * min(p.blk.kc, p.k)
 	nb := min(p.blk.kc, p.k) * min(p.blk.nc, roundUp(p.n, p.nr))
-	parallel(len(regs), func(w int) {
+	parallelN(len(regs), t, func(w int) {
 		ws := getWorkspace[T](na, nb, p.mr*p.nr)
 		p.region(ws, regs[w])
 		putWorkspace(ws)

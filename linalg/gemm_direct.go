@@ -5,7 +5,7 @@ import "github.com/ntksvm/ntksvm/asm"
 // The small-matrix path of Gemm. For small products (16³ to a few 100³),
 // packing A and B into panels costs about as much as the arithmetic, and
 // the micro-tiles cut by the edges of C are a large share of the work. A
-// kernel set with a direct kernel (asm.GemmDirect32; AVX-512, AVX2) reads op(A)
+// kernel set with a direct kernel (asm.GemmDirect32; AVX-512, AVX2, NEON) reads op(A)
 // and B where they are stored instead: the product is computed tile by
 // tile, MR×NR at a time, the kernel scaling C by beta as it stores each
 // tile; products of directThreadFlops and more share the tiles out among
@@ -15,6 +15,9 @@ import "github.com/ntksvm/ntksvm/asm"
 // number of threads. Measured on the Sapphire Rapids machine of the
 // other GEMM figures (BenchmarkGemmSmall, 1 thread), direct against packed:
 // 64³ float32 148 against 76 GFLOP/s, float64 85 against 51.
+// The limits below were measured on x86 only: the NEON direct kernels
+// have only been run under qemu, which shows correctness, not speed, so
+// on arm64 they are untuned.
 
 const (
 	// directMaxWork is the largest m·n·k taken by the direct kernels. Up
@@ -127,17 +130,26 @@ func (p *gemmProblem[T]) directTiles(mr, nr int, f directKernel[T], t int) {
 	}
 	tm, tn := (p.m+mr-1)/mr, (p.n+nr-1)/nr
 	t = max(1, min(t, max(tm, tn)))
+	// With t > 1 the work is cut into up to directShares·t shares that the
+	// threads claim as they come, so that a thread the operating system
+	// deschedules holds up a small share only.
 	switch {
 	case t == 1:
 		tiles(0, p.m, 0, p.n)
 	case tn >= tm:
-		cuts := evenCuts(p.n, nr, t)
-		parallel(t, func(w int) { tiles(0, p.m, cuts[w], cuts[w+1]) })
+		s := min(tn, directShares*t)
+		cuts := evenCuts(p.n, nr, s)
+		parallelN(s, t, func(w int) { tiles(0, p.m, cuts[w], cuts[w+1]) })
 	default:
-		cuts := evenCuts(p.m, mr, t)
-		parallel(t, func(w int) { tiles(cuts[w], cuts[w+1], 0, p.n) })
+		s := min(tm, directShares*t)
+		cuts := evenCuts(p.m, mr, s)
+		parallelN(s, t, func(w int) { tiles(cuts[w], cuts[w+1], 0, p.n) })
 	}
 }
+
+// directShares is how many shares per thread directTiles cuts its work
+// into at most.
+const directShares = 4
 
 // rowStride returns x.Stride, or x.Cols when x has at most one row (its
 // Stride is then never used and may be anything).

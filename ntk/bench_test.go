@@ -10,17 +10,23 @@ import (
 )
 
 // BenchmarkGram times the NTK Gram against the bare Gram GEMM of the same
-// X (compare ns/op of the two); the difference is the recursion and mirror.
+// X (compare ns/op of the two); the difference is the recursion and mirror
+// (op=ntk-lower: the recursion alone, Options.Lower).
 func BenchmarkGram(b *testing.B) {
+	benchGram[float64](b, "float64")
+	benchGram[float32](b, "float32")
+}
+
+func benchGram[T linalg.Float](b *testing.B, dtype string) {
 	for _, n := range []int{1000, 3000} {
 		const d = 784
 		rng := rand.New(rand.NewPCG(1, 1))
-		x := linalg.New[float64](n, d)
+		x := linalg.New[T](n, d)
 		for i := range x.Data {
-			x.Data[i] = rng.Float64()
+			x.Data[i] = T(rng.Float64())
 		}
-		k := linalg.New[float64](n, n)
-		b.Run(fmt.Sprintf("op=gemm/n=%d", n), func(b *testing.B) {
+		k := linalg.New[T](n, n)
+		b.Run(fmt.Sprintf("%s/op=gemm/n=%d", dtype, n), func(b *testing.B) {
 			for b.Loop() {
 				if err := linalg.Gram(x, k); err != nil {
 					b.Fatal(err)
@@ -28,13 +34,19 @@ func BenchmarkGram(b *testing.B) {
 			}
 		})
 		for _, L := range []int{1, 3} {
-			b.Run(fmt.Sprintf("op=ntk/n=%d/L=%d", n, L), func(b *testing.B) {
-				for b.Loop() {
-					if err := GramInto(context.Background(), x, DefaultParams(L), Options{}, k, linalg.Matrix[float64]{}); err != nil {
-						b.Fatal(err)
-					}
+			for _, lower := range []bool{false, true} {
+				op := "ntk"
+				if lower {
+					op = "ntk-lower"
 				}
-			})
+				b.Run(fmt.Sprintf("%s/op=%s/n=%d/L=%d", dtype, op, n, L), func(b *testing.B) {
+					for b.Loop() {
+						if err := GramInto(context.Background(), x, DefaultParams(L), Options{Lower: lower}, k, linalg.Matrix[T]{}); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
 		}
 	}
 }

@@ -79,6 +79,12 @@ type Options struct {
 	// Progress, if not nil, is called with the number of rows finished and
 	// the total, from one goroutine at a time, at most about 100 times.
 	Progress func(done, total int)
+	// Lower, for GramInto only, writes the lower triangle of the outputs
+	// (diagonal included) and leaves the strict upper triangle as it was,
+	// skipping the mirror: for consumers that read one triangle only, such
+	// as linalg.Cholesky and svm.KRRInPlace. The lower triangle is the
+	// same, bit for bit, as with the mirror.
+	Lower bool
 }
 
 func (o Options) threads() int {
@@ -123,7 +129,8 @@ var errNoOutput = errors.New("ntk: no output matrix given (want the NTK, the NNG
 
 // GramInto writes Θ(X, X) into ntk and Σ(X, X) into nngp, each n×n for n
 // rows of x; either may be the zero Matrix to skip it (at least one must be
-// given). The result is exactly symmetric. It returns an error for bad
+// given). The result is exactly symmetric (only its lower triangle is
+// written with o.Lower). It returns an error for bad
 // parameters, shapes, or a non-finite x (naming the row), and ctx's error
 // if it is cancelled (the outputs are then incomplete).
 func GramInto[T linalg.Float](ctx context.Context, x linalg.Matrix[T], p Params, o Options, ntk, nngp linalg.Matrix[T]) error {
@@ -159,8 +166,10 @@ func GramInto[T linalg.Float](ctx context.Context, x linalg.Matrix[T], p Params,
 				}
 				processSeg(pl, g.Row(i)[j0:je], seg(ntk, i, j0, je), seg(nngp, i, j0, je), cols, cols, i, j0, diag, sc)
 			}
-			for _, m := range outs {
-				mirrorTile(m, i0, i1, j0, j1)
+			if !o.Lower {
+				for _, m := range outs {
+					mirrorTile(m, i0, i1, j0, j1)
+				}
 			}
 		}
 		return i1 - i0
@@ -316,7 +325,26 @@ func overlaps[T linalg.Float](a, b []T) bool {
 // infinity.
 func checkFinite[T linalg.Float](name string, x linalg.Matrix[T]) error {
 	for i := range x.Rows {
-		for j, v := range x.Row(i) {
+		// v·0 is ±0 for a finite v and NaN otherwise, so a row's sum of
+		// them is zero unless the row holds a NaN or an infinity: four
+		// independent sums, without a branch per element, and the
+		// element-wise search only for such a row.
+		r := x.Row(i)
+		var s0, s1, s2, s3 T
+		j := 0
+		for ; j+4 <= len(r); j += 4 {
+			s0 += r[j] * 0
+			s1 += r[j+1] * 0
+			s2 += r[j+2] * 0
+			s3 += r[j+3] * 0
+		}
+		for ; j < len(r); j++ {
+			s0 += r[j] * 0
+		}
+		if s0+s1+s2+s3 == 0 {
+			continue
+		}
+		for j, v := range r {
 			if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
 				return fmt.Errorf("ntk: %s row %d (column %d) holds %v; inputs must be finite", name, i, j, f)
 			}
@@ -447,7 +475,7 @@ func processSeg[T linalg.Float](pl *plan, g, ntk, nngp []T, rows, cols *layerNor
 		sig, _ = any(nngp).([]float64)
 		th, _ = any(ntk).([]float64)
 	} else {
-		in = grow(&sc.in, n)
+		in = grow(&sc.in, n)[:len(g)] // the same length: no bounds checks
 		for j, v := range g {
 			in[j] = float64(v)
 		}
@@ -469,13 +497,15 @@ func processSeg[T linalg.Float](pl *plan, g, ntk, nngp []T, rows, cols *layerNor
 	}
 	if _, ok := any(g).([]float64); !ok {
 		if ntk != nil {
-			for j, v := range th {
-				ntk[j] = T(v)
+			th := th[:len(ntk)]
+			for j := range ntk {
+				ntk[j] = T(th[j])
 			}
 		}
 		if nngp != nil {
-			for j, v := range sig {
-				nngp[j] = T(v)
+			sig := sig[:len(nngp)]
+			for j := range nngp {
+				nngp[j] = T(sig[j])
 			}
 		}
 	}

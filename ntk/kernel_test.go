@@ -405,3 +405,71 @@ func TestGramTiles(t *testing.T) {
 		}
 	}
 }
+
+// TestGramIntoLower checks that Options.Lower writes the same lower
+// triangle, bit for bit, and leaves the strict upper triangle untouched.
+func TestGramIntoLower(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 14))
+	const n, d = 300, 9
+	x := randX(rng, n, d)
+	p := Params{Depth: 2, WeightStd: 1.1, BiasStd: 0.2}
+	full, fullG, err := Kernels(x, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const canary = -12345.5
+	lo, loG := linalg.New[float64](n, n), linalg.New[float64](n, n)
+	for i := range lo.Data {
+		lo.Data[i], loG.Data[i] = canary, canary
+	}
+	if err := GramInto(context.Background(), x, p, Options{Lower: true}, lo, loG); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		for j := range n {
+			for _, c := range []struct {
+				name      string
+				got, want linalg.Matrix[float64]
+			}{{"NTK", lo, full}, {"NNGP", loG, fullG}} {
+				g := c.got.At(i, j)
+				switch {
+				case j <= i && math.Float64bits(g) != math.Float64bits(c.want.At(i, j)):
+					t.Fatalf("%s (%d,%d): lower %v, full %v", c.name, i, j, g, c.want.At(i, j))
+				case j > i && g != canary:
+					t.Fatalf("%s (%d,%d): upper triangle written (%v)", c.name, i, j, g)
+				}
+			}
+		}
+	}
+}
+
+// TestCheckFinite puts a NaN or an infinity at every position of short
+// rows (across the 4-wide unrolling and its tail), in both element types,
+// among large finite values whose squares would overflow.
+func TestCheckFinite(t *testing.T) {
+	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		for cols := 1; cols <= 9; cols++ {
+			for pos := range 2 * cols {
+				x := linalg.New[float64](2, cols)
+				x32 := linalg.New[float32](2, cols)
+				for i := range x.Data {
+					x.Data[i], x32.Data[i] = 1e300, -3e38
+				}
+				x.Data[pos], x32.Data[pos] = bad, float32(bad)
+				if err := checkFinite("X", x); err == nil {
+					t.Fatalf("float64 %v at %d of 2×%d not found", bad, pos, cols)
+				}
+				if err := checkFinite("X", x32); err == nil {
+					t.Fatalf("float32 %v at %d of 2×%d not found", bad, pos, cols)
+				}
+				x.Data[pos], x32.Data[pos] = -0.0, math.SmallestNonzeroFloat32
+				if err := checkFinite("X", x); err != nil {
+					t.Fatal(err)
+				}
+				if err := checkFinite("X", x32); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}

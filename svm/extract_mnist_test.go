@@ -35,6 +35,9 @@ func TestExtractMNISTFigB2(t *testing.T) {
 		}
 		t.Skipf("%s not set", mnist.EnvDir)
 	}
+	if testing.Short() {
+		t.Skip("the Fig. B.2 run is long (and longer under -race or purego); it runs without -short")
+	}
 	start := time.Now()
 	trs, tes, err := mnist.Load(dir)
 	if err != nil {

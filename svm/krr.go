@@ -22,24 +22,13 @@ import (
 //
 // (KRRShift computes it.) The factorisation (linalg.SolveSPD, blocked on
 // the GEMM) is float64 whatever K's type; it needs n² float64 of memory
-// besides K. KRR returns an error if K + cI is not positive definite.
+// besides K (KRRInPlace needs none for a float64 K the caller does not
+// keep). KRR returns an error if K + cI is not positive definite.
 // ctx is checked before the factorisation and between its blocks of 256
 // columns (linalg.SolveSPDContext): a cancelled ctx returns its error.
 func KRR(ctx context.Context, k KernelMatrix, y []float64, c float64) (*KernelMachine, error) {
 	n, cols := k.Dims()
-	if n != cols {
-		return nil, inputErr("training Gram is %d×%d, not square", n, cols)
-	}
-	if len(y) != n {
-		return nil, inputErr("%d targets for a Gram of %d points", len(y), n)
-	}
-	if !(c >= 0) || math.IsInf(c, 0) {
-		return nil, inputErr("ridge shift c = %v; want a finite c ≥ 0", c)
-	}
-	if err := checkLabels(Squared, y); err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
+	if err := krrCheck(ctx, n, cols, y, c); err != nil {
 		return nil, err
 	}
 	a := linalg.New[float64](n, n)
@@ -52,9 +41,57 @@ func KRR(ctx context.Context, k KernelMatrix, y []float64, c float64) (*KernelMa
 		k.RowTo(a.Row(i), i)
 		a.Data[i*n+i] += c
 	}
-	alpha := make([]float64, n)
+	return krrSolve(ctx, a, y, c)
+}
+
+// KRRInPlace is KRR for a caller that does not keep K: it adds c to the
+// diagonal of k and overwrites k's lower triangle with the Cholesky factor
+// of K + cI, so that the solve needs no n×n copy (peak memory about one
+// Gram, against two for KRR; KRR's float32 path needs a float64 copy
+// whatever). Only the lower triangle of k, diagonal included, is read: a
+// Gram computed with ntk.Options.Lower, or linalg.SyrkLower, will do, and
+// the strict upper triangle is neither read nor written. On return (error
+// or not) k no longer holds K. α is bit for bit KRR's for the same lower
+// triangle. The training outputs g = Kα, which K can no longer give, are
+// y − cα (since (K + cI)α = y); the ntksvm command's exact KRR path should
+// call this when it does not keep the Gram. Errors as KRR, and an error
+// if k has NaN or infinite elements in its lower triangle.
+func KRRInPlace(ctx context.Context, k linalg.Matrix[float64], y []float64, c float64) (*KernelMachine, error) {
+	if err := krrCheck(ctx, k.Rows, k.Cols, y, c); err != nil {
+		return nil, err
+	}
+	if len(k.Data) < (k.Rows-1)*k.Stride+k.Cols || k.Stride < k.Cols {
+		return nil, inputErr("training Gram storage: %d elements, stride %d, for %d×%d", len(k.Data), k.Stride, k.Rows, k.Cols)
+	}
+	for i := range k.Rows {
+		k.Data[i*k.Stride+i] += c
+	}
+	return krrSolve(ctx, k, y, c)
+}
+
+// krrCheck returns KRR's errors for an n×cols Gram, targets y and shift c.
+func krrCheck(ctx context.Context, n, cols int, y []float64, c float64) error {
+	if n != cols {
+		return inputErr("training Gram is %d×%d, not square", n, cols)
+	}
+	if len(y) != n {
+		return inputErr("%d targets for a Gram of %d points", len(y), n)
+	}
+	if !(c >= 0) || math.IsInf(c, 0) {
+		return inputErr("ridge shift c = %v; want a finite c ≥ 0", c)
+	}
+	if err := checkLabels(Squared, y); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// krrSolve solves (K + cI)α = y given a = K + cI (lower triangle read,
+// overwritten by the factor).
+func krrSolve(ctx context.Context, a linalg.Matrix[float64], y []float64, c float64) (*KernelMachine, error) {
+	alpha := make([]float64, len(y))
 	copy(alpha, y)
-	b, _ := linalg.FromSlice(n, 1, alpha)
+	b, _ := linalg.FromSlice(len(y), 1, alpha)
 	if err := linalg.SolveSPDContext(ctx, a, b); err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 			return nil, err

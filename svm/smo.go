@@ -638,22 +638,34 @@ func (s *smo) bestBias() float64 {
 	case !math.IsInf(ubv, 0) && !math.IsInf(lbv, 0):
 		b0 = -(ubv + lbv) / 2
 	}
+	// F is called about 90 times per certificate: the hinge loss is
+	// written out (the same arithmetic as Loss.Value, so the same sums),
+	// and each value is computed once.
+	y := s.y[:len(s.g)]
 	F := func(b float64) float64 {
 		var v float64
+		if s.loss.kind == lossHinge {
+			for i, gi := range s.g {
+				v += max(0, 1-y[i]*(gi+b))
+			}
+			return v
+		}
 		for i, gi := range s.g {
-			v += s.loss.Value(gi+b, s.y[i])
+			v += s.loss.Value(gi+b, y[i])
 		}
 		return v
 	}
 	lo, hi := b0-1, b0+1
+	fb0 := F(b0)
 	for range 60 { // widen until the minimum is inside
-		if F(lo) > F(b0) && F(hi) > F(b0) {
+		flo, fhi := F(lo), F(hi)
+		if flo > fb0 && fhi > fb0 {
 			break
 		}
-		if F(lo) <= F(b0) {
+		if flo <= fb0 {
 			lo = b0 - 2*(b0-lo)
 		}
-		if F(hi) <= F(b0) {
+		if fhi <= fb0 {
 			hi = b0 + 2*(hi-b0)
 		}
 	}
@@ -672,7 +684,7 @@ func (s *smo) bestBias() float64 {
 		}
 	}
 	best := (lo + hi) / 2
-	if F(best) < F(b0) {
+	if F(best) < fb0 {
 		return best
 	}
 	return b0

@@ -2,6 +2,7 @@ package svm
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -280,6 +281,160 @@ func TestMulVec32(t *testing.T) {
 					t.Fatalf("%d×%d row %d: %g, want %g (Σ|·| = %g)", rows, cols, i, got[i], want, abs)
 				}
 			}
+		}
+	}
+}
+
+// TestKRRInPlace checks that KRRInPlace gives KRR's α bit for bit while
+// reading only the lower triangle (the upper one is NaN here and must stay
+// so), on a Gram large enough for the blocked factorisation, and its
+// errors.
+func TestKRRInPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	x, y := blobs(rng, 300, 1)
+	kd := rbfGram(x, x, 0.5)
+	for _, c := range []float64{1e-3, 0.5} {
+		want, err := KRR(context.Background(), NewDense(kd), y, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := kd.Rows
+		k := linalg.New[float64](n, n)
+		for i := range n {
+			for j := range n {
+				if j <= i {
+					k.Set(i, j, kd.At(i, j))
+				} else {
+					k.Set(i, j, math.NaN())
+				}
+			}
+		}
+		got, err := KRRInPlace(context.Background(), k, y, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want.Alpha {
+			if math.Float64bits(got.Alpha[i]) != math.Float64bits(want.Alpha[i]) {
+				t.Fatalf("c=%g: α[%d] = %v in place, %v by KRR", c, i, got.Alpha[i], want.Alpha[i])
+			}
+		}
+		for i := range n {
+			for j := i + 1; j < n; j++ {
+				if !math.IsNaN(k.At(i, j)) {
+					t.Fatalf("c=%g: upper triangle (%d,%d) written", c, i, j)
+				}
+			}
+		}
+	}
+	bad, _ := linalg.FromSlice(2, 2, []float64{1, 1, 1, 1})
+	if _, err := KRRInPlace(context.Background(), bad, []float64{1, 2}, 0); err == nil {
+		t.Error("singular K with c = 0 accepted")
+	}
+	rect := linalg.New[float64](2, 3)
+	if _, err := KRRInPlace(context.Background(), rect, []float64{1, 2}, 1); !errors.Is(err, ErrInput) {
+		t.Errorf("2×3 Gram: %v, want ErrInput", err)
+	}
+}
+
+// refBestBias is bestBias as it was before its hinge loss was written out
+// and its values cached: the reference the faster one must match bit for
+// bit.
+func refBestBias(s *smo) float64 {
+	var sum float64
+	nfree := 0
+	ubv, lbv := math.Inf(1), math.Inf(-1)
+	for t := range s.nv {
+		yg := s.sgn[t] * s.G[t]
+		switch {
+		case s.a[t] > 0 && s.a[t] < s.ub:
+			sum += yg
+			nfree++
+		case (s.sgn[t] > 0) == (s.a[t] >= s.ub):
+			lbv = max(lbv, yg)
+		default:
+			ubv = min(ubv, yg)
+		}
+	}
+	var b0 float64
+	switch {
+	case nfree > 0:
+		b0 = -sum / float64(nfree)
+	case !math.IsInf(ubv, 0) && !math.IsInf(lbv, 0):
+		b0 = -(ubv + lbv) / 2
+	}
+	F := func(b float64) float64 {
+		var v float64
+		for i, gi := range s.g {
+			v += s.loss.Value(gi+b, s.y[i])
+		}
+		return v
+	}
+	lo, hi := b0-1, b0+1
+	for range 60 {
+		if F(lo) > F(b0) && F(hi) > F(b0) {
+			break
+		}
+		if F(lo) <= F(b0) {
+			lo = b0 - 2*(b0-lo)
+		}
+		if F(hi) <= F(b0) {
+			hi = b0 + 2*(hi-b0)
+		}
+	}
+	const r = 0.6180339887498949
+	x1, x2 := hi-r*(hi-lo), lo+r*(hi-lo)
+	f1, f2 := F(x1), F(x2)
+	for range 80 {
+		if f1 <= f2 {
+			hi, x2, f2 = x2, x1, f1
+			x1 = hi - r*(hi-lo)
+			f1 = F(x1)
+		} else {
+			lo, x1, f1 = x1, x2, f2
+			x2 = lo + r*(hi-lo)
+			f2 = F(x2)
+		}
+	}
+	best := (lo + hi) / 2
+	if F(best) < F(b0) {
+		return best
+	}
+	return b0
+}
+
+// TestBestBiasBits checks bestBias against refBestBias on random states,
+// for the hinge and squared hinge losses, with free variables, with none,
+// and with the minimum far from the first estimate (the widening loop).
+func TestBestBiasBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	for round := range 60 {
+		n := 5 + rng.IntN(300)
+		s := &smo{n: n, nv: n, ub: 2, loss: Hinge}
+		if round%3 == 1 {
+			s.loss = SquaredHinge
+		}
+		s.y, s.sgn, s.g, s.G, s.a = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		off := 0.0
+		if round%4 == 3 {
+			off = 50 // the minimum far from b0: widening
+		}
+		for i := range n {
+			s.y[i] = float64(1 - 2*rng.IntN(2))
+			s.sgn[i] = s.y[i]
+			s.g[i] = rng.NormFloat64()*2 + off
+			s.G[i] = rng.NormFloat64()
+			switch k := rng.IntN(3); {
+			case round%5 == 4 || k == 0:
+				s.a[i] = 0
+			case k == 1:
+				s.a[i] = s.ub
+			default:
+				s.a[i] = rng.Float64() * s.ub
+			}
+		}
+		got, want := s.bestBias(), refBestBias(s)
+		if math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("round %d (n=%d, %s): b = %v, reference %v", round, n, s.loss.Name(), got, want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -12,11 +13,13 @@ import (
 	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
+	"github.com/ntksvm/ntksvm/svm"
 )
 
 // "ntksvm bench ntk": the infinite-width NTK Gram against the bare Gram
-// GEMM X·Xᵀ of the same run. "ntksvm bench train": one forward+backward
-// pass of the Fig. 1 network against the same GEMMs run bare.
+// GEMM X·Xᵀ of the same run. "ntksvm bench train": one training step of
+// the Fig. 1 network (forward, backward, update with the penalty) against
+// the GEMMs of its forward and backward passes run bare.
 
 func init() {
 	registerBench(&benchmark{
@@ -26,7 +29,7 @@ func init() {
 	})
 	registerBench(&benchmark{
 		name:    "train",
-		summary: "forward+backward of the Fig. 1 network (L=2, m=10000, n=128) against its GEMMs run bare",
+		summary: "one training step (forward, backward, update) of the Fig. 1 network (L=2, m=10000, n=128) against its GEMMs run bare",
 		run:     runTrainBench,
 	})
 }
@@ -175,15 +178,19 @@ type trainBenchRow struct {
 	GemmSeconds float64 `json:"sgemm_seconds"`
 	GemmGFlops  float64 `json:"sgemm_gflops"`
 	Pct         float64 `json:"pct"`
+	Reg         string  `json:"reg"`
+	Lambda      float64 `json:"lambda"`
 }
 
 func runTrainBench(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "bench train", "[--n 128] [--d 784] [--width 10000] [--depth 2] [--float64] [--threads T] [--runs R] [--json]")
+	fs := newFlagSet(e, "bench train", "[--n 128] [--d 784] [--width 10000] [--depth 2] [--reg paper|theory|lastlayer|none] [--lambda λ] [--float64] [--threads T] [--runs R] [--json]")
 	n := fs.Int("n", 128, "batch size (rows of X)")
 	d := fs.Int("d", 784, "input dimension")
 	m := fs.Int("width", 10000, "hidden width m")
 	depth := fs.Int("depth", 2, "hidden layers L (Fig. 1 is L = 2)")
 	f64 := fs.Bool("float64", false, "float64 network (default float32, as PyTorch)")
+	regName := fs.String("reg", "paper", "penalty of the update: paper, theory, lastlayer or none")
+	lambda := fs.Float64("lambda", 0.001, "λ of the penalty")
 	c := addCommonFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -191,16 +198,27 @@ func runTrainBench(ctx context.Context, e *env, args []string) error {
 	if err := c.check(); err != nil {
 		return err
 	}
+	reg, err := svm.ParseRegularization(*regName)
+	if err != nil {
+		return usageError("--reg: %v", err)
+	}
+	if !(*lambda >= 0) || math.IsInf(*lambda, 0) {
+		return usageError("--lambda %v: want a finite λ ≥ 0", *lambda)
+	}
 	if *n < 1 || *d < 1 || *m < 1 || *depth < 1 || *depth > 100 || *n > 1<<20 {
 		return usageError("--n %d --d %d --width %d --depth %d: want positive sizes and depth ≤ 100", *n, *d, *m, *depth)
 	}
 	if *f64 {
-		return trainBench[float64](ctx, e, c, *n, *d, *m, *depth)
+		return trainBench[float64](ctx, e, c, *n, *d, *m, *depth, reg, *lambda)
 	}
-	return trainBench[float32](ctx, e, c, *n, *d, *m, *depth)
+	return trainBench[float32](ctx, e, c, *n, *d, *m, *depth, reg, *lambda)
 }
 
-func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, d, m, depth int) error {
+// trainBench times one full training step of the network, svm.
+// NetworkStepper.Step on a batch of n (forward, backward and the update
+// with the penalty reg), against the bare GEMMs of its forward and
+// backward passes, alternated.
+func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, d, m, depth int, reg svm.Regularization, lambda float64) error {
 	net, err := ntk.NewNetwork[T](d, m, depth, 1, 0, 1)
 	if err != nil {
 		return err
@@ -210,23 +228,24 @@ func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, 
 	for i := range x.Data {
 		x.Data[i] = T(rng.Float64())
 	}
-	cot := make([]T, n)
-	for i := range cot {
-		cot[i] = T(rng.NormFloat64())
+	y := make([]float64, n)
+	batch := make([]int, n)
+	for i := range y {
+		y[i] = float64(1 - 2*(i%2))
+		batch[i] = i
 	}
 	old := linalg.Threads()
 	linalg.SetThreads(c.threads)
 	defer linalg.SetThreads(old)
+	st, err := svm.NewNetworkStepper(net, x, y, linalg.Matrix[T]{}, svm.NetworkConfig{
+		Loss: svm.Hinge, Lambda: lambda, Objective: svm.Mean, Reg: reg})
+	if err != nil {
+		return err
+	}
 	calls, flops := trainBenchGemms[T](rng, n, d, m, depth)
 	var ferr error
-	var pass ntk.Pass[T]
-	var grads ntk.Grads[T]
 	secs, gemm, err := pairedMedians(ctx, c.runs, func() {
-		err := net.ForwardInto(&pass, x)
-		if err == nil {
-			err = net.BackwardInto(&grads, &pass, cot)
-		}
-		if err != nil && ferr == nil {
+		if err := st.Step(batch, 1e-3); err != nil && ferr == nil {
 			ferr = err
 		}
 	}, func() {
@@ -245,12 +264,13 @@ func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, 
 	row := trainBenchRow{Op: "train", N: n, D: d, Width: m, Depth: depth, Dtype: dtypeName[T](), Threads: c.threads,
 		Impl: asm.Implementation(), Seconds: secs, GFlops: flops / secs / 1e9, GemmSeconds: gemm, GemmGFlops: flops / gemm / 1e9}
 	row.Pct = 100 * row.GFlops / row.GemmGFlops
+	row.Reg, row.Lambda = reg.String(), lambda
 	if c.json {
 		return output.WriteJSONLine(e.stdout, row)
 	}
-	fmt.Fprintf(e.stdout, "forward+backward, %d→%s→1, batch %d, %s, %d threads, kernels %s, median of %d:\n",
-		d, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("%d×", m), depth), "×"), n, row.Dtype, c.threads, row.Impl, c.runs)
-	fmt.Fprintf(e.stdout, "  network  %8.3f s  %7.1f GFLOP/s\n  GEMMs    %8.3f s  %7.1f GFLOP/s (same shapes, bare)\n  %.0f%% of the GEMM rate\n",
+	fmt.Fprintf(e.stdout, "training step (forward, backward, update with --reg %v, λ = %g), %d→%s→1, batch %d, %s, %d threads, kernels %s, median of %d:\n",
+		reg, lambda, d, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("%d×", m), depth), "×"), n, row.Dtype, c.threads, row.Impl, c.runs)
+	fmt.Fprintf(e.stdout, "  step     %8.3f s  %7.1f GFLOP/s (GEMM flops of forward and backward)\n  GEMMs    %8.3f s  %7.1f GFLOP/s (same shapes, bare)\n  %.0f%% of the GEMM rate\n",
 		secs, row.GFlops, gemm, row.GemmGFlops, row.Pct)
 	return nil
 }

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/genbound"
-	"github.com/ntksvm/ntksvm/mnist"
 )
 
 // "ntksvm genbound" extracts the kernel machine of a network along its
@@ -26,15 +26,16 @@ func init() {
 // genboundFlags are the flags of "ntksvm genbound"; a value set on the
 // command line replaces the preset's.
 type genboundFlags struct {
-	preset, out, mnist string
-	json               bool
-	c                  genbound.Config
+	preset, out string
+	data        dataFlags
+	json        bool
+	c           genbound.Config
 }
 
-func (f *genboundFlags) add(fs *flag.FlagSet) {
+func (f *genboundFlags) add(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&f.preset, "preset", "figB2", "preset: "+strings.Join(genbound.Presets, ", ")+" (other flags override its values)")
 	fs.StringVar(&f.out, "out", "", "output `directory` for curves.csv, summary.json and genbound.svg (default genbound-PRESET)")
-	fs.StringVar(&f.mnist, "mnist", "", "MNIST `directory` (default $"+mnist.EnvDir+", else the user cache directory)")
+	f.data.addMNIST(fs, e)
 	fs.BoolVar(&f.json, "json", false, "print summary.json on stdout instead of the result lines")
 	c := &f.c
 	fs.StringVar(&c.Loss, "loss", "", "loss: hinge, squared-hinge, squared, eps-insensitive or logistic")
@@ -85,7 +86,7 @@ func (f *genboundFlags) config(fs *flag.FlagSet) (genbound.Config, error) {
 func runGenbound(ctx context.Context, e *env, args []string) error {
 	var f genboundFlags
 	fs := newFlagSet(e, "genbound", "[--preset figB2] [--out DIR] [flags]")
-	f.add(fs)
+	f.add(fs, e)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -96,7 +97,7 @@ func runGenbound(ctx context.Context, e *env, args []string) error {
 	if f.out == "" {
 		f.out = "genbound-" + f.preset
 	}
-	data, err := loadMNIST01(f.mnist, cfg.NTrain)
+	data, err := loadMNIST01(e, f.data, cfg.NTrain)
 	if err != nil {
 		return err
 	}
@@ -120,17 +121,16 @@ func runGenbound(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// loadMNIST01 loads MNIST 0 against 1 (canonical files only) from dir (or
-// $NTKSVM_MNIST_DIR, or the cache): the first n training points and the
-// whole test set.
-func loadMNIST01(dir string, n int) (*genbound.Data, error) {
-	dir, src, err := mnist.Locate(dir)
+// loadMNIST01 loads MNIST 0 against 1 through the shared data flags: the
+// first n training points and the whole test set.
+func loadMNIST01(e *env, d dataFlags, n int) (*genbound.Data, error) {
+	tr, err := dataset.Load("mnist01", d.options(e, 0))
 	if err != nil {
 		return nil, err
 	}
-	tr, te, err := mnist.LoadBinary[float64](dir, 0, 1, mnist.Options{})
+	te, err := dataset.Load("mnist01-test", d.options(e, 0))
 	if err != nil {
-		return nil, fmt.Errorf("%w (the directory comes from %s)", err, src)
+		return nil, err
 	}
 	if n > tr.X.Rows {
 		return nil, usageError("--n-train %d: MNIST 0/1 has %d training points", n, tr.X.Rows)

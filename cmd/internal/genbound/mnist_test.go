@@ -24,6 +24,9 @@ func TestRunMNISTFigB2(t *testing.T) {
 		}
 		t.Skipf("%s not set", mnist.EnvDir)
 	}
+	if testing.Short() {
+		t.Skip("the Fig. B.2 run is long (and longer under -race or purego); it runs without -short")
+	}
 	tr, te, err := mnist.LoadBinary[float64](dir, 0, 1, mnist.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -66,6 +66,7 @@ func runTable2(ctx context.Context, env *Env) (*Result, error) {
 	if err := table2SVM(ctx, env, train, test, res); err != nil {
 		return nil, err
 	}
+	env.Forget("gram") // table2 runs after table3, the Gram's other user
 	var full []float64
 	for _, w := range t2NN {
 		if w.paperOnly && env.Scale != Paper {

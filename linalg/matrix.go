@@ -139,3 +139,20 @@ func overlaps[T Float](a, b []T) bool {
 	b0, b1 := &b[0], &b[len(b)-1]
 	return !(ptrLess(a1, b0) || ptrLess(b1, a0))
 }
+
+// Convert returns x with elements of type T: x itself when S is T, and
+// otherwise a new matrix of x's shape with every element converted (to the
+// nearest float32 for float64 → float32).
+func Convert[T, S Float](x Matrix[S]) Matrix[T] {
+	if m, ok := any(x).(Matrix[T]); ok {
+		return m
+	}
+	m := New[T](x.Rows, x.Cols)
+	for i := range x.Rows {
+		r := m.Row(i)
+		for j, v := range x.Row(i) {
+			r[j] = T(v)
+		}
+	}
+	return m
+}

@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"errors"
+	"math"
 	"testing"
 )
 
@@ -67,5 +68,26 @@ func TestSliceViewsShareStorage(t *testing.T) {
 	}
 	if e := m.Slice(4, 4, 0, 5); e.Rows != 0 || len(e.Data) != 0 {
 		t.Fatalf("empty view = %+v", e)
+	}
+}
+
+func TestConvert(t *testing.T) {
+	x := New[float64](2, 3)
+	copy(x.Data, []float64{1, 0.1, -2.5, math.Pi, 1e-50, 7})
+	if y := Convert[float64](x); &y.Data[0] != &x.Data[0] {
+		t.Error("Convert to the same type copied")
+	}
+	y := Convert[float32](x)
+	for i := range x.Rows {
+		for j, v := range x.Row(i) {
+			if y.Row(i)[j] != float32(v) {
+				t.Errorf("[%d,%d] = %v, want %v", i, j, y.Row(i)[j], float32(v))
+			}
+		}
+	}
+	// A view with a stride keeps only its own elements.
+	v := x.Slice(0, 2, 1, 3)
+	if z := Convert[float32](v); z.Rows != 2 || z.Cols != 2 || z.Row(1)[1] != 7 {
+		t.Errorf("converted view %+v", z)
 	}
 }

@@ -275,6 +275,13 @@ type FitHooks struct {
 	TrackTrain []int                 // training indices whose outputs Log reports
 	TrackTest  []int                 // Test indices whose outputs Log reports
 	Log        func(*Progress) error // called at LogSteps(steps, LogCount)
+	// ConsumeGram says the caller does not use the Gram after Fit: exact
+	// KRR with a ridge c > 0 on a float64 *Dense Gram then factors it in
+	// place (KRRInPlace; peak memory about one Gram instead of two) and
+	// reports the training outputs as y − cα, which (K + cI)α = y makes
+	// equal to Kα up to the solve's rounding. With c = 0 those outputs
+	// would be y itself whatever the solve's residual, so Fit copies.
+	ConsumeGram bool
 }
 
 // Fit fits cfg's machine on the training Gram k with targets y: KRR by
@@ -304,7 +311,7 @@ func Fit(ctx context.Context, k KernelMatrix, y []float64, cfg FitConfig, hooks 
 	var res *FitResult
 	switch {
 	case cfg.Solver == SolverExact && cfg.Machine == MachineKRR:
-		res, err = fitKRR(ctx, k, y, cfg)
+		res, err = fitKRR(ctx, k, y, cfg, hooks.ConsumeGram)
 	case cfg.Solver == SolverExact:
 		res, err = fitDual(ctx, k, y, cfg, loss)
 	default:
@@ -320,9 +327,20 @@ func Fit(ctx context.Context, k KernelMatrix, y []float64, cfg FitConfig, hooks 
 	return res, nil
 }
 
-func fitKRR(ctx context.Context, k KernelMatrix, y []float64, cfg FitConfig) (*FitResult, error) {
+func fitKRR(ctx context.Context, k KernelMatrix, y []float64, cfg FitConfig, consume bool) (*FitResult, error) {
 	n, _ := k.Dims()
 	c := KRRShift(cfg.Lambda, cfg.Objective, n)
+	if d, ok := k.(*Dense[float64]); ok && consume && c > 0 {
+		m, err := KRRInPlace(ctx, d.M, y, c)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]float64, n)
+		for i, a := range m.Alpha {
+			out[i] = y[i] - c*a
+		}
+		return &FitResult{Machine: *m, Outputs: out, Info: FitInfo{RidgeShift: c}}, nil
+	}
 	m, err := KRR(ctx, k, y, c)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -130,6 +131,8 @@ func TestFitMatchesSolvers(t *testing.T) {
 	y := make([]float64, n)
 	for i := range n {
 		y[i] = float64(1 - 2*(i%2))
+	}
+	for i := range n {
 		for j := range n {
 			d := float64(i - j)
 			x.Set(i, j, math.Exp(-d*d/20)+0.1*y[i]*y[j])
@@ -152,6 +155,22 @@ func TestFitMatchesSolvers(t *testing.T) {
 	m, _ := KRR(ctx, k, y, 0.1)
 	if r.Info.RidgeShift != 0.1 || r.Machine.Alpha[5] != m.Alpha[5] {
 		t.Errorf("krr: shift %v", r.Info.RidgeShift)
+	}
+	// ConsumeGram: the same α from the in-place factorisation, outputs
+	// y − cα within rounding of Kα, and the Gram overwritten.
+	kc := linalg.New[float64](n, n)
+	copy(kc.Data, x.Data)
+	rc, err := Fit(ctx, NewDense(kc), y, FitConfig{Machine: MachineKRR, Solver: SolverExact, Lambda: 0.2}, FitHooks{ConsumeGram: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if rc.Machine.Alpha[i] != r.Machine.Alpha[i] || math.Abs(rc.Outputs[i]-r.Outputs[i]) > 1e-12*(1+math.Abs(r.Outputs[i])) {
+			t.Fatalf("consumed Gram, point %d: α %v vs %v, output %v vs %v", i, rc.Machine.Alpha[i], r.Machine.Alpha[i], rc.Outputs[i], r.Outputs[i])
+		}
+	}
+	if slices.Equal(kc.Data, x.Data) {
+		t.Error("ConsumeGram left the Gram as it was: the copy was made after all")
 	}
 	r, err = Fit(ctx, k, y, FitConfig{Machine: MachineSVM, Solver: SolverSubgradient, Lambda: 0.01, LR: 0.1, Epochs: 3, Batch: 7, Seed: 2}, FitHooks{})
 	if err != nil || r.Info.Steps != 15 || r.Train == nil {

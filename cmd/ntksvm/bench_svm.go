@@ -79,7 +79,7 @@ func runSVMBench(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	nn, k32 := k64.Rows, convertMatrix[float32](k64)
+	nn, k32 := k64.Rows, linalg.Convert[float32](k64)
 	var rows []svmBenchRow
 	emit := func(r svmBenchRow) error {
 		r.N, r.Threads, r.Impl, r.Data = nn, c.threads, asm.Implementation(), data

@@ -10,25 +10,10 @@ import (
 	"github.com/ntksvm/ntksvm/ntk"
 )
 
-// convertMatrix returns x with elements of type T (x itself for float64).
-func convertMatrix[T linalg.Float](x linalg.Matrix[float64]) linalg.Matrix[T] {
-	if m, ok := any(x).(linalg.Matrix[T]); ok {
-		return m
-	}
-	m := linalg.New[T](x.Rows, x.Cols)
-	for i := range x.Rows {
-		r := m.Row(i)
-		for j, v := range x.Row(i) {
-			r[j] = T(v)
-		}
-	}
-	return m
-}
-
 // computeKernel computes K(Z, X) (z nil: the Gram K(X, X)) of element type
 // T with a progress report labelled what.
 func computeKernel[T linalg.Float](ctx context.Context, e *env, what string, z, x *linalg.Matrix[float64], p ntk.Params, kind ntk.Kind) (linalg.Matrix[T], error) {
-	xt := convertMatrix[T](*x)
+	xt := linalg.Convert[T](*x)
 	rows := x.Rows
 	if z != nil {
 		rows = z.Rows
@@ -46,7 +31,7 @@ func computeKernel[T linalg.Float](ctx context.Context, e *env, what string, z, 
 	if z == nil {
 		err = ntk.GramInto(ctx, xt, p, o, out, other)
 	} else {
-		err = ntk.CrossInto(ctx, convertMatrix[T](*z), xt, p, o, out, other)
+		err = ntk.CrossInto(ctx, linalg.Convert[T](*z), xt, p, o, out, other)
 	}
 	pr.Done()
 	return k, err

@@ -128,11 +128,11 @@ func checkKernelFlags(d *dataFlags, k *kernelFlags, test, out, memCap string) (n
 }
 
 func kernelRun[T linalg.Float](ctx context.Context, e *env, xs, zs *dataset.Set, p ntk.Params, k ntk.Kind, out string, capBytes int64) error {
-	x := convertMatrix[T](xs.X)
+	x := linalg.Convert[T](xs.X)
 	var z *linalg.Matrix[T]
 	rows := x.Rows
 	if zs != nil {
-		zm := convertMatrix[T](zs.X)
+		zm := linalg.Convert[T](zs.X)
 		z, rows = &zm, zm.Rows
 	}
 	pr := progress.New(e.stderr, e.isTerminal, "kernel rows", int64(rows))

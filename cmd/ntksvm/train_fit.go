@@ -107,7 +107,7 @@ func (f *trainFlags) buildConfig() error {
 // fit runs svm.Fit with the subgradient log wired to a status line and the
 // --log CSV, and prints the solver's report.
 func (f *trainFlags) fit(ctx context.Context, e *env, k, testK svm.KernelMatrix) (*svm.FitResult, error) {
-	hooks := svm.FitHooks{TrackTrain: f.trackTrainIdx, TrackTest: f.trackTestIdx}
+	hooks := svm.FitHooks{TrackTrain: f.trackTrainIdx, TrackTest: f.trackTestIdx, ConsumeGram: true}
 	if testK != nil {
 		hooks.Test = &svm.EvalSet{K: testK, Y: f.testSet.Y}
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
@@ -143,28 +144,13 @@ func MemoryNeed(cfg Config, n, nTest, d int) (int64, string) {
 	return int64(math.Min(total, math.MaxInt64/2)), detail
 }
 
-// convert returns x as a matrix of T (x itself for float64).
-func convert[T linalg.Float](x linalg.Matrix[float64]) linalg.Matrix[T] {
-	if m, ok := any(x).(linalg.Matrix[T]); ok {
-		return m
-	}
-	m := linalg.New[T](x.Rows, x.Cols)
-	for i := range x.Rows {
-		r := m.Row(i)
-		for j, v := range x.Row(i) {
-			r[j] = T(v)
-		}
-	}
-	return m
-}
-
 // run is Run for a network of type T.
 func run[T linalg.Float](ctx context.Context, cfg Config, p parsed, ds *dataset, opt Options) (*Summary, error) {
 	ec, err := cfg.extractConfig(p)
 	if err != nil {
 		return nil, err
 	}
-	x, xt := convert[T](ds.x), convert[T](ds.xt)
+	x, xt := linalg.Convert[T](ds.x), linalg.Convert[T](ds.xt)
 	net, err := ntk.NewNetwork[T](ds.x.Cols, cfg.Width, cfg.Depth, 1, 0, cfg.Seed)
 	if err != nil {
 		return nil, configErr("%v", err)
@@ -220,7 +206,7 @@ type walker[T linalg.Float] struct {
 	ex   *svm.Extractor[T]
 	bc   svm.BoundConfig
 	sum  *Summary
-	pr   *progress
+	pr   *progress.Bar
 	last time.Time
 }
 
@@ -246,7 +232,7 @@ func (w *walker[T]) record(k int, t float64) error {
 		w.sum.Estimate = step.Seconds() * float64(w.cfg.Steps)
 		fmt.Fprintf(w.opt.Log, "first step (update, extraction and bound) %.3gs: about %s for the %d steps (n = %d, %d test points, m = %d, %d threads)\n",
 			step.Seconds(), roundDur(time.Duration(w.sum.Estimate*1e9)), w.cfg.Steps, w.ds.x.Rows, w.ds.xt.Rows, w.cfg.Width, linalg.Threads())
-		w.pr = newProgress(w.opt.Progress, w.opt.Terminal, "genbound", 1, w.cfg.Steps, w.opt.Now)
+		w.pr = progress.New(w.opt.Progress, w.opt.Terminal, "genbound", int64(w.cfg.Steps)).Unit("steps").Clock(w.opt.Now).From(1)
 	default:
 		w.pr.Add(1)
 	}

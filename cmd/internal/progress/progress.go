@@ -26,6 +26,8 @@ type Bar struct {
 	label    string
 	total    int64 // ≤ 0: unknown
 	n        int64
+	first    int64  // the count the report started from (From)
+	unit     string // the name of a unit (Unit); "" for plain counts
 	asBytes  bool
 	start    time.Time
 	drawn    time.Time // last redraw or log line
@@ -52,6 +54,34 @@ func New(w io.Writer, tty bool, label string, total int64) *Bar {
 // Bytes makes p show its counts as bytes (kB, MB, …); it returns p.
 func (p *Bar) Bytes() *Bar {
 	p.asBytes = true
+	return p
+}
+
+// Unit names the units counted ("steps"): the report then shows "40/100
+// steps" and, once the count has moved, the rate and the estimated time
+// left. It returns p.
+func (p *Bar) Unit(name string) *Bar {
+	p.unit = name
+	return p
+}
+
+// From starts the count at n units already done (a resumed run): the rate
+// and the time left count only what is done after. It returns p.
+func (p *Bar) From(n int64) *Bar {
+	p.n, p.first = n, n
+	p.logged = 0
+	if p.total > 0 {
+		p.logged = min(10*n/p.total, 10)
+	}
+	return p
+}
+
+// Clock replaces the clock (time.Now) the report reads, for tests; it
+// returns p.
+func (p *Bar) Clock(now func() time.Time) *Bar {
+	p.now = now
+	p.start = now()
+	p.drawn = p.start
 	return p
 }
 
@@ -127,6 +157,17 @@ func (p *Bar) line(final bool) string {
 		fmt.Fprintf(&b, pct+" %s/%s", 100*f, p.count(p.n), p.count(p.total))
 	} else {
 		b.WriteString(p.count(p.n))
+	}
+	if p.unit != "" {
+		b.WriteString(" " + p.unit)
+		if el := p.now().Sub(p.start).Seconds(); !final && el > 0 && p.n > p.first {
+			rate := float64(p.n-p.first) / el
+			fmt.Fprintf(&b, " %.3g %s/s", rate, p.unit)
+			if p.total > 0 {
+				eta := time.Duration(float64(p.total-p.n) / rate * 1e9)
+				fmt.Fprintf(&b, " ETA %s", eta.Round(time.Second))
+			}
+		}
 	}
 	if final {
 		fmt.Fprintf(&b, " in %.1fs", p.now().Sub(p.start).Seconds())

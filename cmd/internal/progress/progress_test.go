@@ -53,3 +53,18 @@ func TestProgress(t *testing.T) {
 		t.Errorf("ByteCount = %q", got)
 	}
 }
+
+func TestBarUnitRateETA(t *testing.T) {
+	var b strings.Builder
+	now := time.Unix(1000, 0)
+	clock := func() time.Time { return now }
+	p := New(&b, false, "train", 100).Unit("steps").Clock(clock).From(10)
+	now = now.Add(9 * time.Second)
+	p.Set(19) // 9 steps in 9 s: 1 step/s, 81 left
+	p.Set(20)
+	p.Done()
+	want := "train: 20% 20/100 steps 1.11 steps/s ETA 1m12s\ntrain: 20% 20/100 steps in 9.0s\n"
+	if b.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
+}

@@ -173,3 +173,15 @@ func fitError(err error) error {
 	}
 	return err
 }
+
+// loadMNIST01 loads MNIST 0 against 1, both splits, through the data flags'
+// MNIST location and pixel options (the experiments' data).
+func loadMNIST01(e *env, d dataFlags) (train, test *dataset.Set, err error) {
+	if train, err = dataset.Load("mnist01", d.options(e, 0)); err != nil {
+		return nil, nil, err
+	}
+	if test, err = dataset.Load("mnist01-test", d.options(e, 0)); err != nil {
+		return nil, nil, err
+	}
+	return train, test, nil
+}

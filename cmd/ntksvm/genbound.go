@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/genbound"
 )
 
@@ -97,7 +96,7 @@ func runGenbound(ctx context.Context, e *env, args []string) error {
 	if f.out == "" {
 		f.out = "genbound-" + f.preset
 	}
-	data, err := loadMNIST01(e, f.data, cfg.NTrain)
+	data, err := genboundData(e, f.data, cfg.NTrain)
 	if err != nil {
 		return err
 	}
@@ -121,14 +120,10 @@ func runGenbound(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// loadMNIST01 loads MNIST 0 against 1 through the shared data flags: the
-// first n training points and the whole test set.
-func loadMNIST01(e *env, d dataFlags, n int) (*genbound.Data, error) {
-	tr, err := dataset.Load("mnist01", d.options(e, 0))
-	if err != nil {
-		return nil, err
-	}
-	te, err := dataset.Load("mnist01-test", d.options(e, 0))
+// genboundData is MNIST 0 against 1: the first n training points and the
+// whole test set.
+func genboundData(e *env, d dataFlags, n int) (*genbound.Data, error) {
+	tr, te, err := loadMNIST01(e, d)
 	if err != nil {
 		return nil, err
 	}

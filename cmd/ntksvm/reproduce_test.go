@@ -1,0 +1,60 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReproduceBadFlags: every bad flag is an error (exit 2) before any
+// work: no output directory is created and MNIST is never looked for.
+func TestReproduceBadFlags(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--quick", "--paper"}, "--quick and --paper exclude each other"},
+		{[]string{"--only", "table9"}, "unknown experiment table9"},
+		{[]string{"--only", "figB2,figB2"}, "figB2 (repeated)"},
+		{[]string{"--only", ""}, ""},
+		{[]string{"--out", file}, "want a directory"},
+		{[]string{"--bogus"}, "flag provided but not defined"},
+		{[]string{"stray"}, "unexpected argument"},
+	} {
+		args := append([]string{"reproduce", "--mnist-dir", filepath.Join(dir, "nomnist"), "--no-fetch", "--out", out}, tc.args...)
+		if tc.want == "" {
+			continue // an empty --only selects every experiment: not an error
+		}
+		code, _, stderr := runCLI(t, args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "MNIST not found") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: created %s before failing", tc.args, out)
+		}
+	}
+}
+
+// TestReproduceNoMNIST: without MNIST and without downloading, the command
+// says where it looked and exits 2.
+func TestReproduceNoMNIST(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("NTKSVM_MNIST_DIR", filepath.Join(dir, "env"))
+	missing := filepath.Join(dir, "nomnist")
+	code, _, stderr := runCLI(t, "reproduce", "--only", "figB2", "--mnist-dir", missing, "--no-fetch", "--out", filepath.Join(dir, "out"))
+	if code != 2 {
+		t.Errorf("exit %d, want 2; stderr %q", code, stderr)
+	}
+	for _, want := range []string{"MNIST not found in " + missing, "--mnist-dir: " + missing, "$NTKSVM_MNIST_DIR: " + filepath.Join(dir, "env"), "default cache directory"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q lacks %q", stderr, want)
+		}
+	}
+}

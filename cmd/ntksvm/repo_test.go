@@ -24,7 +24,8 @@ func TestReadmeOutputsIgnored(t *testing.T) {
 	var patterns []string
 	for _, l := range strings.Split(string(ignore), "\n") {
 		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "!") {
-			patterns = append(patterns, strings.TrimPrefix(l, "/"))
+			// "/dir/" covers an output directory of that name.
+			patterns = append(patterns, strings.TrimSuffix(strings.TrimPrefix(l, "/"), "/"))
 		}
 	}
 	outs := regexp.MustCompile(`--(?:out|log|export-libsvm)[ =]([^\s`+"`"+`|]+)`).FindAllStringSubmatch(string(readme), -1)

@@ -236,7 +236,7 @@ func runEquiv(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	linalg.SetThreads(f.threads)
-	data, err := equivData(e, f.data)
+	data, err := loadMNIST01(e, f.data)
 	if err != nil {
 		return err
 	}
@@ -257,16 +257,6 @@ func runEquiv(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "outputs in %s\n", f.out)
 	}
 	return err
-}
-
-// equivData loads the data of the experiment: MNIST 0 against 1, both
-// splits, pixels/255 (the experiment keeps the first --n-train and --n-test).
-func equivData(e *env, d dataFlags) (*equiv.Data, error) {
-	train, test, err := loadMNIST01(e, d)
-	if err != nil {
-		return nil, err
-	}
-	return &equiv.Data{Name: "MNIST 0 vs 1", X: train.X, Y: train.Y, XTest: test.X, YTest: test.Y}, nil
 }
 
 // printEquiv prints each run's mapping and final numbers, and the sweep.

@@ -175,13 +175,15 @@ func fitError(err error) error {
 }
 
 // loadMNIST01 loads MNIST 0 against 1, both splits, through the data flags'
-// MNIST location and pixel options (the experiments' data).
-func loadMNIST01(e *env, d dataFlags) (train, test *dataset.Set, err error) {
-	if train, err = dataset.Load("mnist01", d.options(e, 0)); err != nil {
-		return nil, nil, err
+// MNIST location and pixel options: the data of the experiment commands.
+func loadMNIST01(e *env, d dataFlags) (*dataset.Experiment, error) {
+	train, err := dataset.Load("mnist01", d.options(e, 0))
+	if err != nil {
+		return nil, err
 	}
-	if test, err = dataset.Load("mnist01-test", d.options(e, 0)); err != nil {
-		return nil, nil, err
+	test, err := dataset.Load("mnist01-test", d.options(e, 0))
+	if err != nil {
+		return nil, err
 	}
-	return train, test, nil
+	return &dataset.Experiment{Name: "MNIST 0 vs 1", X: train.X, Y: train.Y, XTest: test.X, YTest: test.Y}, nil
 }

@@ -96,7 +96,7 @@ func runGenbound(ctx context.Context, e *env, args []string) error {
 	if f.out == "" {
 		f.out = "genbound-" + f.preset
 	}
-	data, err := genboundData(e, f.data, cfg.NTrain)
+	data, err := loadMNIST01(e, f.data)
 	if err != nil {
 		return err
 	}
@@ -118,17 +118,4 @@ func runGenbound(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "wrote %s/{%s,%s,%s}\n", f.out, genbound.CurvesFile, genbound.SummaryFile, genbound.FigureFile)
 	return nil
-}
-
-// genboundData is MNIST 0 against 1: the first n training points and the
-// whole test set.
-func genboundData(e *env, d dataFlags, n int) (*genbound.Data, error) {
-	tr, te, err := loadMNIST01(e, d)
-	if err != nil {
-		return nil, err
-	}
-	if n > tr.X.Rows {
-		return nil, usageError("--n-train %d: MNIST 0/1 has %d training points", n, tr.X.Rows)
-	}
-	return &genbound.Data{Name: "MNIST 0/1", X: tr.X.Slice(0, n, 0, tr.X.Cols), Y: tr.Y[:n], XTest: te.X, YTest: te.Y}, nil
 }

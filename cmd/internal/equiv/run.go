@@ -12,6 +12,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/internal/checkpoint"
@@ -24,13 +25,7 @@ import (
 // points, one per row, with their targets (±1 for the classification
 // losses). The experiment keeps the first Config.NTrain and Config.NTest of
 // them.
-type Data struct {
-	Name  string
-	X     linalg.Matrix[float64]
-	Y     []float64
-	XTest linalg.Matrix[float64]
-	YTest []float64
-}
+type Data = dataset.Experiment
 
 // Options are the parts of a run that are not the experiment itself.
 type Options struct {
@@ -134,9 +129,9 @@ func Run(ctx context.Context, cfg Config, data *Data, opt Options) (*Summary, er
 	return runAll[float32](ctx, cfg, p, ds, opt)
 }
 
-// dataset is the data as used: the first NTrain and NTest points and the
+// usedData is the data as used: the first NTrain and NTest points and the
 // tracked indices.
-type dataset struct {
+type usedData struct {
 	name          string
 	x, xt         linalg.Matrix[float64]
 	y, yt         []float64
@@ -144,29 +139,12 @@ type dataset struct {
 }
 
 // prepare checks data against c and keeps what the experiment uses.
-func (c *Config) prepare(data *Data) (*dataset, error) {
-	if data == nil || data.X.Rows == 0 {
-		return nil, configErr("no training data")
+func (c *Config) prepare(data *Data) (*usedData, error) {
+	sub, err := data.First(c.NTrain, c.NTest)
+	if err != nil {
+		return nil, configErr("%v", err)
 	}
-	if len(data.Y) != data.X.Rows || len(data.YTest) != data.XTest.Rows {
-		return nil, configErr("%d training targets for %d points, %d test targets for %d points", len(data.Y), data.X.Rows, len(data.YTest), data.XTest.Rows)
-	}
-	if data.XTest.Rows > 0 && data.XTest.Cols != data.X.Cols {
-		return nil, configErr("test points have %d features, training points %d", data.XTest.Cols, data.X.Cols)
-	}
-	ds := &dataset{name: data.Name, x: data.X, y: data.Y, xt: data.XTest, yt: data.YTest}
-	if c.NTrain > 0 {
-		if c.NTrain > data.X.Rows {
-			return nil, configErr("n-train %d: the data has %d training points", c.NTrain, data.X.Rows)
-		}
-		ds.x, ds.y = data.X.Slice(0, c.NTrain, 0, data.X.Cols), data.Y[:c.NTrain]
-	}
-	if c.NTest > 0 {
-		if c.NTest > data.XTest.Rows {
-			return nil, configErr("n-test %d: the data has %d test points", c.NTest, data.XTest.Rows)
-		}
-		ds.xt, ds.yt = data.XTest.Slice(0, c.NTest, 0, data.XTest.Cols), data.YTest[:c.NTest]
-	}
+	ds := &usedData{name: sub.Name, x: sub.X, y: sub.Y, xt: sub.XTest, yt: sub.YTest}
 	ds.track, ds.trackT = c.TrackTrain, c.TrackTest
 	if ds.track == nil {
 		ds.track = defaultTrack(ds.x.Rows)
@@ -261,7 +239,7 @@ func ReadConfig(dir string) (Config, error) {
 type experiment[T linalg.Float] struct {
 	cfg Config
 	p   parsed
-	ds  *dataset
+	ds  *usedData
 	opt Options
 	x   linalg.Matrix[T]
 	xt  linalg.Matrix[T]
@@ -272,7 +250,7 @@ type experiment[T linalg.Float] struct {
 	perEval        float64                // seconds per weight per evaluation
 }
 
-func runAll[T linalg.Float](ctx context.Context, cfg Config, p parsed, ds *dataset, opt Options) (*Summary, error) {
+func runAll[T linalg.Float](ctx context.Context, cfg Config, p parsed, ds *usedData, opt Options) (*Summary, error) {
 	e := &experiment[T]{cfg: cfg, p: p, ds: ds, opt: opt, x: linalg.Convert[T](ds.x), xt: linalg.Convert[T](ds.xt)}
 	runs := cfg.Runs(ds.x.Rows)
 	e.sum = &Summary{Config: cfg, Data: ds.name, NTrain: ds.x.Rows, NTest: ds.xt.Rows, D: ds.x.Cols,

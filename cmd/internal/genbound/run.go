@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
@@ -18,13 +19,7 @@ import (
 // Data is the data set of a run: training and test points, one per row,
 // with their targets (±1 for the classification losses). The run keeps the
 // first Config.NTrain training and Config.NTest test points.
-type Data struct {
-	Name  string
-	X     linalg.Matrix[float64]
-	Y     []float64
-	XTest linalg.Matrix[float64]
-	YTest []float64
-}
+type Data = dataset.Experiment
 
 // Options are the parts of a run that are not the experiment itself.
 type Options struct {
@@ -90,35 +85,20 @@ func Run(ctx context.Context, cfg Config, data *Data, opt Options) (*Summary, er
 	return run[float32](ctx, cfg, p, ds, opt)
 }
 
-// dataset is the data as used.
-type dataset struct {
+// usedData is the data as used: the first NTrain and NTest points.
+type usedData struct {
 	name  string
 	x, xt linalg.Matrix[float64]
 	y, yt []float64
 }
 
 // prepare checks data against c and keeps the points the run uses.
-func (c *Config) prepare(data *Data) (*dataset, error) {
-	if data == nil || data.X.Rows == 0 {
-		return nil, configErr("no training data")
+func (c *Config) prepare(data *Data) (*usedData, error) {
+	sub, err := data.First(c.NTrain, c.NTest)
+	if err != nil {
+		return nil, configErr("%v", err)
 	}
-	if len(data.Y) != data.X.Rows || len(data.YTest) != data.XTest.Rows {
-		return nil, configErr("%d training targets for %d points, %d test targets for %d points", len(data.Y), data.X.Rows, len(data.YTest), data.XTest.Rows)
-	}
-	if data.XTest.Rows > 0 && data.XTest.Cols != data.X.Cols {
-		return nil, configErr("test points have %d features, training points %d", data.XTest.Cols, data.X.Cols)
-	}
-	if c.NTrain > data.X.Rows {
-		return nil, configErr("n-train %d: the data has %d training points", c.NTrain, data.X.Rows)
-	}
-	if c.NTest > data.XTest.Rows {
-		return nil, configErr("n-test %d: the data has %d test points", c.NTest, data.XTest.Rows)
-	}
-	ds := &dataset{name: data.Name, x: data.X.Slice(0, c.NTrain, 0, data.X.Cols), y: data.Y[:c.NTrain], xt: data.XTest, yt: data.YTest}
-	if c.NTest > 0 {
-		ds.xt, ds.yt = data.XTest.Slice(0, c.NTest, 0, data.XTest.Cols), data.YTest[:c.NTest]
-	}
-	return ds, nil
+	return &usedData{name: sub.Name, x: sub.X, y: sub.Y, xt: sub.XTest, yt: sub.YTest}, nil
 }
 
 // MemoryNeed estimates the bytes a run needs on n training and nTest test
@@ -145,7 +125,7 @@ func MemoryNeed(cfg Config, n, nTest, d int) (int64, string) {
 }
 
 // run is Run for a network of type T.
-func run[T linalg.Float](ctx context.Context, cfg Config, p parsed, ds *dataset, opt Options) (*Summary, error) {
+func run[T linalg.Float](ctx context.Context, cfg Config, p parsed, ds *usedData, opt Options) (*Summary, error) {
 	ec, err := cfg.extractConfig(p)
 	if err != nil {
 		return nil, err
@@ -201,7 +181,7 @@ func run[T linalg.Float](ctx context.Context, cfg Config, p parsed, ds *dataset,
 type walker[T linalg.Float] struct {
 	cfg  Config
 	p    parsed
-	ds   *dataset
+	ds   *usedData
 	opt  Options
 	ex   *svm.Extractor[T]
 	bc   svm.BoundConfig

@@ -137,7 +137,7 @@ type Summary struct {
 	Points         []Point         `json:"curves"`
 }
 
-func newSummary(cfg Config, p parsed, ec svm.ExtractConfig, ds *dataset) *Summary {
+func newSummary(cfg Config, p parsed, ec svm.ExtractConfig, ds *usedData) *Summary {
 	s := &Summary{Config: cfg, Data: ds.name, NTrain: ds.x.Rows, NTest: ds.xt.Rows, D: ds.x.Cols, Threads: linalg.Threads()}
 	target := map[svm.DecayTarget]string{svm.DecayToZero: "zero", svm.DecayToInit: "f0 (last layer)", svm.DecayToInitAll: "f0 (every layer)"}[ec.Target]
 	if ec.Decay == 0 {

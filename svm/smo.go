@@ -612,10 +612,9 @@ func (s *smo) certificate(res *DualResult) {
 	}
 }
 
-// bestBias returns the b minimising Σ l(gᵢ + b, yᵢ): libsvm's estimate
-// from the free variables, refined by golden-section search on the convex
-// function of b when that lowers it.
-func (s *smo) bestBias() float64 {
+// libsvmBias is libsvm's estimate of b: minus the mean of yᵢ∇ᵢ over the
+// free variables, or the middle of the bounds the others give.
+func (s *smo) libsvmBias() float64 {
 	var sum float64
 	nfree := 0
 	ubv, lbv := math.Inf(1), math.Inf(-1)
@@ -638,6 +637,14 @@ func (s *smo) bestBias() float64 {
 	case !math.IsInf(ubv, 0) && !math.IsInf(lbv, 0):
 		b0 = -(ubv + lbv) / 2
 	}
+	return b0
+}
+
+// bestBias returns the b minimising Σ l(gᵢ + b, yᵢ): libsvm's estimate
+// from the free variables, refined by golden-section search on the convex
+// function of b when that lowers it.
+func (s *smo) bestBias() float64 {
+	b0 := s.libsvmBias()
 	// F is called about 90 times per certificate: the hinge loss is
 	// written out (the same arithmetic as Loss.Value, so the same sums),
 	// and each value is computed once.

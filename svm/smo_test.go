@@ -336,32 +336,11 @@ func TestKRRInPlace(t *testing.T) {
 	}
 }
 
-// refBestBias is bestBias as it was before its hinge loss was written out
-// and its values cached: the reference the faster one must match bit for
-// bit.
+// refBestBias is bestBias's refinement as it was before its hinge loss was
+// written out and its values cached: the reference the faster one must
+// match bit for bit (both start from libsvmBias).
 func refBestBias(s *smo) float64 {
-	var sum float64
-	nfree := 0
-	ubv, lbv := math.Inf(1), math.Inf(-1)
-	for t := range s.nv {
-		yg := s.sgn[t] * s.G[t]
-		switch {
-		case s.a[t] > 0 && s.a[t] < s.ub:
-			sum += yg
-			nfree++
-		case (s.sgn[t] > 0) == (s.a[t] >= s.ub):
-			lbv = max(lbv, yg)
-		default:
-			ubv = min(ubv, yg)
-		}
-	}
-	var b0 float64
-	switch {
-	case nfree > 0:
-		b0 = -sum / float64(nfree)
-	case !math.IsInf(ubv, 0) && !math.IsInf(lbv, 0):
-		b0 = -(ubv + lbv) / 2
-	}
+	b0 := s.libsvmBias()
 	F := func(b float64) float64 {
 		var v float64
 		for i, gi := range s.g {

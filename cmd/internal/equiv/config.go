@@ -186,9 +186,7 @@ func DefaultDecay(reg string) string {
 
 // parsed holds the typed values of a validated Config.
 type parsed struct {
-	loss  svm.Loss
-	reg   svm.Regularization
-	obj   svm.Objective
+	net   svm.NetworkConfig // loss, penalty, objective and λ
 	decay svm.Decay
 }
 
@@ -201,18 +199,8 @@ func (c *Config) Validate() error {
 func (c *Config) parse() (parsed, error) {
 	var p parsed
 	var err error
-	if p.loss, err = svm.ParseLoss(c.Loss); err != nil {
-		return p, configErr("loss: %v", err)
-	}
-	if !(c.Epsilon >= 0) || math.IsInf(c.Epsilon, 0) {
-		return p, configErr("epsilon = %v; want a finite ε ≥ 0", c.Epsilon)
-	}
-	p.loss.Epsilon = c.Epsilon
-	if p.reg, err = svm.ParseRegularization(c.Reg); err != nil {
-		return p, configErr("reg: %v", err)
-	}
-	if p.obj, err = svm.ParseObjective(c.Objective); err != nil {
-		return p, configErr("objective: %v", err)
+	if p.net, err = svm.ParseNetworkConfig(c.Loss, c.Epsilon, c.Reg, c.Objective, c.Lambda); err != nil {
+		return p, configErr("%v", err)
 	}
 	decay := c.Decay
 	if decay == "" {
@@ -222,8 +210,6 @@ func (c *Config) parse() (parsed, error) {
 		return p, configErr("decay: %v", err)
 	}
 	switch {
-	case !(c.Lambda >= 0) || math.IsInf(c.Lambda, 0):
-		return p, configErr("lambda = %v; want a finite λ ≥ 0", c.Lambda)
 	case len(c.Widths) == 0:
 		return p, configErr("no width")
 	case len(c.LRs) == 0:

@@ -441,14 +441,15 @@ func (e *experiment[T]) build(i int) (*svm.Driver, error) {
 	if memCap <= 0 {
 		memCap = 0
 	}
-	nsCfg := svm.NetworkConfig{Loss: p.loss, Lambda: cfg.Lambda, Objective: p.obj, Reg: p.reg, Batch: cfg.Batch, MemCap: memCap}
+	nsCfg := p.net
+	nsCfg.Batch, nsCfg.MemCap = cfg.Batch, memCap
 	ns, err := svm.NewNetworkStepper(net, e.x, ds.y, e.xt, nsCfg)
 	if err != nil {
 		return nil, err
 	}
 	steppers = append(steppers, ns)
 	for j, k := range kernels {
-		kc := svm.KernelStepperConfig{Loss: p.loss, Lambda: rec.Mapping.KernelLambda, Objective: p.obj, Decay: p.decay}
+		kc := svm.KernelStepperConfig{Loss: p.net.Loss, Lambda: rec.Mapping.KernelLambda, Objective: p.net.Objective, Decay: p.decay}
 		if ds.xt.Rows > 0 {
 			kc.Test = &svm.EvalSet{K: tests[j], Y: ds.yt}
 		}
@@ -503,7 +504,7 @@ func (t *timed) Evaluate() (*svm.Eval, error) {
 
 // logger returns the Driver's Log: it records one Eval of every model.
 func (e *experiment[T]) logger(rec *RunResult) func(int, float64, int, []*svm.Eval) error {
-	ds, loss := e.ds, e.p.loss
+	ds, loss := e.ds, e.p.net.Loss
 	return func(step int, t float64, epoch int, evals []*svm.Eval) error {
 		ev := Eval{Step: step, T: t, Epoch: epoch}
 		for j, m := range evals {

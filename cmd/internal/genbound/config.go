@@ -87,9 +87,7 @@ func Preset(name string) (Config, error) {
 
 // parsed holds the typed values of a validated Config.
 type parsed struct {
-	loss  svm.Loss
-	reg   svm.Regularization
-	obj   svm.Objective
+	net   svm.NetworkConfig // loss, penalty, objective and λ
 	delta float64
 }
 
@@ -102,19 +100,10 @@ func (c *Config) Validate() error {
 func (c *Config) parse() (parsed, error) {
 	var p parsed
 	var err error
-	if p.loss, err = svm.ParseLoss(c.Loss); err != nil {
-		return p, configErr("loss: %v", err)
+	if p.net, err = svm.ParseNetworkConfig(c.Loss, c.Epsilon, c.Reg, c.Objective, c.Lambda); err != nil {
+		return p, configErr("%v", err)
 	}
-	if !(c.Epsilon >= 0) || math.IsInf(c.Epsilon, 0) {
-		return p, configErr("epsilon = %v; want a finite ε ≥ 0", c.Epsilon)
-	}
-	p.loss.Epsilon = c.Epsilon
-	if p.reg, err = svm.ParseRegularization(c.Reg); err != nil {
-		return p, configErr("reg: %v", err)
-	}
-	if p.obj, err = svm.ParseObjective(c.Objective); err != nil {
-		return p, configErr("objective: %v", err)
-	}
+	p.net.KeepF0 = c.KeepF0
 	p.delta = c.Delta
 	if p.delta == 0 {
 		p.delta = 0.01
@@ -123,8 +112,6 @@ func (c *Config) parse() (parsed, error) {
 		}
 	}
 	switch {
-	case !(c.Lambda >= 0) || math.IsInf(c.Lambda, 0):
-		return p, configErr("lambda = %v; want a finite λ ≥ 0", c.Lambda)
 	case c.Width < 1:
 		return p, configErr("width = %d; want ≥ 1", c.Width)
 	case c.Depth < 1 || c.Depth > 64:
@@ -139,7 +126,7 @@ func (c *Config) parse() (parsed, error) {
 		return p, configErr("n-test = %d; want ≥ 0 (0: all)", c.NTest)
 	case !(p.delta > 0 && p.delta < 1):
 		return p, configErr("delta = %v; want 0 < δ < 1", c.Delta)
-	case c.AuthorsCode && !p.loss.Classification():
+	case c.AuthorsCode && !p.net.Loss.Classification():
 		return p, configErr("--authors-code takes its weights aⱼ = yⱼ from ±1 labels: want a classification loss, not %s", c.Loss)
 	}
 	return p, nil
@@ -148,7 +135,7 @@ func (c *Config) parse() (parsed, error) {
 // extractConfig returns the Theorem 4.1 extraction that matches the
 // network's training (svm.ExtractConfigFor), or the authors' choices.
 func (c *Config) extractConfig(p parsed) (svm.ExtractConfig, error) {
-	nc := c.networkConfig(p)
+	nc := p.net
 	ec, err := svm.ExtractConfigFor(nc, c.Width)
 	if err != nil {
 		return ec, configErr("%v", err)
@@ -158,16 +145,11 @@ func (c *Config) extractConfig(p parsed) (svm.ExtractConfig, error) {
 		// penalty's λ as the kernel's decay rate whatever the penalty.
 		ec.AuthorsCode = true
 		ec.Decay = c.Lambda
-		if p.reg == svm.RegNone {
+		if p.net.Reg == svm.RegNone {
 			ec.Decay = 0
 		}
 	}
 	return ec, nil
-}
-
-// networkConfig returns the network trainer's configuration (full batch).
-func (c *Config) networkConfig(p parsed) svm.NetworkConfig {
-	return svm.NetworkConfig{Loss: p.loss, Lambda: c.Lambda, Objective: p.obj, Reg: p.reg, KeepF0: c.KeepF0}
 }
 
 // boundConfig returns the bound's constants: the training loss clipped to
@@ -178,8 +160,8 @@ func (c *Config) networkConfig(p parsed) svm.NetworkConfig {
 // authors' unclipped loss.
 func (c *Config) boundConfig(p parsed) svm.BoundConfig {
 	rho := 1.0
-	if n := p.loss.Name(); n == "squared" || n == "squared-hinge" {
+	if n := p.net.Loss.Name(); n == "squared" || n == "squared-hinge" {
 		rho = 2
 	}
-	return svm.BoundConfig{Delta: p.delta, Loss: p.loss, Rho: rho, AuthorsCode: c.AuthorsCode}
+	return svm.BoundConfig{Delta: p.delta, Loss: p.net.Loss, Rho: rho, AuthorsCode: c.AuthorsCode}
 }

@@ -135,7 +135,7 @@ func run[T linalg.Float](ctx context.Context, cfg Config, p parsed, ds *usedData
 	if err != nil {
 		return nil, configErr("%v", err)
 	}
-	nc := cfg.networkConfig(p)
+	nc := p.net
 	nc.MemCap = -1 // checked above
 	st, err := svm.NewNetworkStepper(net, x, ds.y, linalg.Matrix[T]{}, nc)
 	if err != nil {
@@ -221,7 +221,7 @@ func (w *walker[T]) record(k int, t float64) error {
 
 // point is one row of the curves.
 func (w *walker[T]) point(k int, t float64, r *svm.ExtractReport, b *svm.GenBound) Point {
-	loss, y, yt := w.p.loss, w.ds.y, w.ds.yt
+	loss, y, yt := w.p.net.Loss, w.ds.y, w.ds.yt
 	pt := Point{Step: k, T: t,
 		NNTrain: Num(svm.MeanLoss(loss, r.TrainNN, y)), KMTrain: Num(svm.MeanLoss(loss, r.TrainKM, y)),
 		NNTest: Num(math.NaN()), NNTestClipped: Num(math.NaN()), KMTest: Num(math.NaN()),

@@ -50,6 +50,9 @@ type Options struct {
 	Terminal bool
 	// EstimateOnly stops after the timed first step and the estimate.
 	EstimateOnly bool
+	// NoQuickHint leaves out the note that offers --quick when a preset's
+	// paper scale is long: for callers with reduced settings of their own.
+	NoQuickHint bool
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
 }
@@ -659,7 +662,7 @@ func (e *experiment[T]) estimate(from int) {
 	dur := time.Duration(secs * 1e9)
 	e.logf("estimated time of the %d run(s): about %s on this machine (from the timed first step, %d threads)",
 		len(e.sum.Runs)-from, roundDur(dur), linalg.Threads())
-	if dur > LongRun && !e.cfg.Quick && e.cfg.Preset != "custom" {
+	if dur > LongRun && !e.cfg.Quick && e.cfg.Preset != "custom" && !e.opt.NoQuickHint {
 		q, _ := Preset(e.cfg.Preset, true)
 		e.logf("NOTE: the %s preset at paper scale takes longer than %v here; --quick runs a reduced setting (%s)",
 			e.cfg.Preset, LongRun, joinReductions(q.Reductions))

@@ -60,7 +60,7 @@ func equivRun(ctx context.Context, env *Env, preset string, estimate bool) (*equ
 		return nil, err
 	}
 	data := &equiv.Data{Name: "mnist01", X: train.X, Y: train.Y, XTest: test.X, YTest: test.Y}
-	return equiv.Run(ctx, cfg, data, equiv.Options{Out: filepath.Join(env.Dir, "equiv"), EstimateOnly: estimate, Log: logWriter{env}})
+	return equiv.Run(ctx, cfg, data, equiv.Options{Out: filepath.Join(env.Dir, "equiv"), EstimateOnly: estimate, NoQuickHint: true, Log: logWriter{env}})
 }
 
 // fig1QuickSteps caps the steps of each fig1 run, and figA1QuickEpochs

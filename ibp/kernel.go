@@ -61,6 +61,7 @@ type Kernel struct {
 	fast bool
 	npos int // the active x_i with α_i > 0 come first, [0, npos)
 	beta []float64
+	sumb float64 // Σ|beta_i|
 	ones []float64
 	out  []float64 // g(z_k)
 	pool sync.Pool
@@ -416,6 +417,7 @@ func (c *Kernel) fastSetup() {
 	c.beta = make([]float64, len(c.alpha))
 	for k, a := range c.alpha {
 		c.beta[k] = a * (sw2 * sw2 * c.xn2[k] / float64(c.d))
+		c.sumb += math.Abs(c.beta[k])
 	}
 	inv := make([]float64, len(c.xn2))
 	for k, v := range c.xn2 {
@@ -431,6 +433,24 @@ func (c *Kernel) fastSetup() {
 	for k := range c.ones {
 		c.ones[k] = 1
 	}
+}
+
+// marginSlack bounds the rounding of BoundEnd in the paper's case, where
+// the exact bound decreases (lower end) or increases (upper end) with the
+// radius: the correlation ends u^L, u^U move outwards, so h's range over
+// them widens, and ‖x'‖'s range widens too. Every term β_i·‖x'‖·h/(2π) is
+// at most |β_i|·‖x'‖^U in size (h/(2π) ∈ [−0.07, 1]), with ‖x'‖^U ≤ ‖z‖ +
+// ε at the largest radius, and each is computed to a few ulps and summed in
+// a fixed order, so the computed end is within (n + 8)·2⁻⁵²·Σ|β_i|·‖x'‖^U of
+// the exact one. σ is 100 times that. ok is false off the paper's case.
+func (c *Kernel) marginSlack(i int, b Ball) (sigma float64, ok bool) {
+	if !c.fast || CheckBall(b) != nil {
+		return 0, false
+	}
+	geo := ballGeometry(c.z.Row(i), c.zn[i], b, c.opt)
+	nu := c.zn[i] + geo.eps
+	sigma = 1e2 * float64(len(c.beta)+8) * 0x1p-52 * (c.sumb*nu + math.Abs(c.bias))
+	return sigma, sigma > 0 && finite(sigma)
 }
 
 // BoundEnd returns Bound(i, b).Lo if lower, else Bound(i, b).Hi, computed

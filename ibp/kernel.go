@@ -521,10 +521,7 @@ func paperSum(beta, h []float64, mode []uint8, nL, nU float64, wantL bool) float
 			if mode[k] == 1 {
 				v = hs
 			}
-			t := nL * v
-			if v < 0 {
-				t = nU * v
-			}
+			t := min(nL*v, nU*v) // nL·v if v ≥ 0, else nU·v (0 ≤ nL ≤ nU)
 			sum += b * t
 		}
 		return sum
@@ -535,10 +532,7 @@ func paperSum(beta, h []float64, mode []uint8, nL, nU float64, wantL bool) float
 			v = max(v, h[ne])
 			ne++
 		}
-		t := nU * v
-		if v < 0 {
-			t = nL * v
-		}
+		t := max(nL*v, nU*v) // nU·v if v ≥ 0, else nL·v
 		sum += b * t
 	}
 	return sum
@@ -582,34 +576,28 @@ func paperArgs(sc *kernelScratch, g []float64, eps, iL, iU float64, wantL bool) 
 }
 
 // corrLo is the paper's u^L for D^L = dl (with ‖x_i‖ divided out) and
-// iL, iU the reciprocals of ‖x'‖'s ends.
+// iL ≥ iU ≥ 0 the reciprocals of ‖x'‖'s ends: dl·iL if dl < 0, else
+// dl·iU, which is the smaller product. (Without branches: the sign of
+// D^L is data; 0·∞ = NaN where dl = 0 and ‖x'‖^L = 0 gives 0 as dl·iU
+// does.)
 func corrLo(dl, iL, iU float64) float64 {
-	if dl < 0 {
-		return clampRho(dl * iL)
-	}
-	return clampRho(dl * iU)
+	return clampRho(min(dl*iL, dl*iU))
 }
 
-// corrHi is the paper's u^U for D^U = du.
+// corrHi is the paper's u^U for D^U = du: du·iU if du < 0, else du·iL,
+// the larger product.
 func corrHi(du, iL, iU float64) float64 {
-	if du < 0 {
-		return clampRho(du * iU)
-	}
-	return clampRho(du * iL)
+	return clampRho(max(du*iL, du*iU))
 }
 
 // clampRho clips a correlation to [−1, 1], mapping NaN (0/0, a zero-norm
 // side) to 0, package ntk's convention.
 func clampRho(q float64) float64 {
-	switch {
-	case q > 1:
-		return 1
-	case q >= -1:
-		return q
-	case q < -1:
-		return -1
+	q = max(-1, min(1, q)) // min and max keep NaN
+	if q != q {
+		return 0 // NaN: 0/0 or 0·∞, a zero-norm side
 	}
-	return 0 // NaN: 0/0 or 0·∞, a zero-norm side
+	return q
 }
 
 // uStar and hStar are the minimiser of the bow-shaped h(u) = 2u(π − arccos

@@ -53,11 +53,11 @@ func searchMonotone(c monotoneCertifier, i int, norm Norm, o SearchOptions, res 
 	lower := res.Output > 0
 	var buf [48]probe
 	pts := append(buf[:0], probe{d: 0, s: math.Abs(res.Output)})
-	// m is how far past the thresholds probes aim: half the model's last
-	// prediction error (a twentieth of |output| before any), at least a
-	// twentieth of Tol. (Tuned on the Table 3 machines; any m gives the
-	// same result.)
-	mmin := max(o.Tol/20, 2*sigma)
+	// m is how far past the thresholds probes aim: a twentieth of the
+	// model's last prediction error (of |output| before any), at least a
+	// fiftieth of Tol. (Tuned on the Table 3 machines; any m gives the same
+	// result.)
+	mmin := max(o.Tol/50, 2*sigma)
 	m := max(mmin, math.Abs(res.Output)/20)
 	delta, l, r := o.Init, o.Lo, o.Hi
 	probes := 0 // probes that failed to decide this step
@@ -78,7 +78,7 @@ func searchMonotone(c monotoneCertifier, i int, norm Norm, o SearchOptions, res 
 			}
 			res.Bounds++
 			if e := math.Abs(v - pred); !math.IsNaN(e) {
-				m = max(mmin, e/2)
+				m = max(mmin, e/20)
 			}
 			pts = insertProbe(pts, probe{d: q, s: v, eval: true})
 			continue

@@ -25,7 +25,7 @@
 // known margins predicts will decide this and later steps. The steps, and
 // so the radius and Result.Iters, are those of the authors' search; a
 // radius recorded without its own bound lies inside a larger certified
-// ball. Result.Bounds counts the bounds evaluated: 6 per point on MNIST
+// ball. Result.Bounds counts the bounds evaluated: 5 to 6 per point on MNIST
 // where the authors' search takes 9 (λ = 1000) to 21 (λ = 0) steps.
 //
 // There are two certifiers: Kernel for kernel machines g(x) = Σ α_i Θ(x,

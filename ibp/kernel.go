@@ -436,13 +436,15 @@ func (c *Kernel) fastSetup() {
 }
 
 // marginSlack bounds the rounding of BoundEnd in the paper's case, where
-// the exact bound decreases (lower end) or increases (upper end) with the
-// radius: the correlation ends u^L, u^U move outwards, so h's range over
-// them widens, and ‖x'‖'s range widens too. Every term β_i·‖x'‖·h/(2π) is
-// at most |β_i|·‖x'‖^U in size (h/(2π) ∈ [−0.07, 1]), with ‖x'‖^U ≤ ‖z‖ +
-// ε at the largest radius, and each is computed to a few ulps and summed in
-// a fixed order, so the computed end is within (n + 8)·2⁻⁵²·Σ|β_i|·‖x'‖^U of
-// the exact one. σ is 100 times that. ok is false off the paper's case.
+// the bound's lower end decreases and its upper end increases with the
+// radius: the computed correlation ends u^L, u^U move outwards (each is
+// made of rounded operations that are monotone in ε), so h's exact range
+// over them widens, and ‖x'‖'s range widens too. Every term
+// β_i·‖x'‖·h/(2π) is at most |β_i|·‖x'‖^U in size (h/(2π) ∈ [−0.07, 1]),
+// with ‖x'‖^U ≤ ‖z‖ + ε at the largest radius; h is computed to a few ulps
+// and the terms are summed in a fixed order, so the computed end is within
+// (n + 8)·2⁻⁵²·Σ|β_i|·‖x'‖^U of that monotone function. σ is 100 times
+// that. ok is false off the paper's case.
 func (c *Kernel) marginSlack(i int, b Ball) (sigma float64, ok bool) {
 	if !c.fast || CheckBall(b) != nil {
 		return 0, false

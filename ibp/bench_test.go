@@ -37,7 +37,7 @@ func BenchmarkCertifyKRR(b *testing.B) {
 		}
 		bounds = 0
 		for _, r := range rs {
-			bounds += r.Iters
+			bounds += r.Bounds
 		}
 	}
 	b.ReportMetric(float64(bounds), "bounds/op")

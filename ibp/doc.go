@@ -16,6 +16,18 @@
 // the midpoint; at most 1000 steps. The result is the largest certified δ,
 // or 0 when none is. CertifyAll runs it over many points in parallel.
 //
+// In the paper's kernel case the margin s(δ) decreases with δ (a larger
+// ball only widens every interval), so most steps are decided by margins
+// already known: s(δ') < 0 at some δ' ≤ δ, or s(δ') ≥ 1e-3 at some δ' ≥ δ,
+// or both ends of the stopping window around δ (with a slack for rounding
+// far above its size). Search then evaluates a bound only for the steps
+// these do not decide, first at a radius that linear interpolation of the
+// known margins predicts will decide this and later steps. The steps, and
+// so the radius and Result.Iters, are those of the authors' search; a
+// radius recorded without its own bound lies inside a larger certified
+// ball. Result.Bounds counts the bounds evaluated: 5 to 6 per point on MNIST
+// where the authors' search takes 9 (λ = 1000) to 21 (λ = 0) steps.
+//
 // There are two certifiers: Kernel for kernel machines g(x) = Σ α_i Θ(x,
 // x_i) + b with the infinite-width NTK Θ of any depth (paper Theorem 4.2),
 // and Network for finite NTK-parameterised networks by interval bound
@@ -113,6 +125,7 @@
 // computed by SIMD kernels (asm.Acos64; in the paper's case L = 1, σ_b = 0,
 // h itself by asm.ArcCosFirst64 at one correlation per pair). The search
 // asks only for the end of the interval its margin needs (Kernel.BoundEnd),
-// half the work in the paper's case. A bound allocates nothing, and
-// CertifyAll runs points in parallel.
+// half the work in the paper's case, and skips the steps that known margins
+// decide (above). A bound allocates nothing, and CertifyAll runs points in
+// parallel.
 package ibp

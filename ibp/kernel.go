@@ -61,6 +61,7 @@ type Kernel struct {
 	fast bool
 	npos int // the active x_i with α_i > 0 come first, [0, npos)
 	beta []float64
+	sumb float64 // Σ|beta_i|
 	ones []float64
 	out  []float64 // g(z_k)
 	pool sync.Pool
@@ -416,6 +417,7 @@ func (c *Kernel) fastSetup() {
 	c.beta = make([]float64, len(c.alpha))
 	for k, a := range c.alpha {
 		c.beta[k] = a * (sw2 * sw2 * c.xn2[k] / float64(c.d))
+		c.sumb += math.Abs(c.beta[k])
 	}
 	inv := make([]float64, len(c.xn2))
 	for k, v := range c.xn2 {
@@ -431,6 +433,26 @@ func (c *Kernel) fastSetup() {
 	for k := range c.ones {
 		c.ones[k] = 1
 	}
+}
+
+// marginSlack bounds the rounding of BoundEnd in the paper's case, where
+// the bound's lower end decreases and its upper end increases with the
+// radius: the computed correlation ends u^L, u^U move outwards (each is
+// made of rounded operations that are monotone in ε), so h's exact range
+// over them widens, and ‖x'‖'s range widens too. Every term
+// β_i·‖x'‖·h/(2π) is at most |β_i|·‖x'‖^U in size (h/(2π) ∈ [−0.07, 1]),
+// with ‖x'‖^U ≤ ‖z‖ + ε at the largest radius; h is computed to a few ulps
+// and the terms are summed in a fixed order, so the computed end is within
+// (n + 8)·2⁻⁵²·Σ|β_i|·‖x'‖^U of that monotone function. σ is 100 times
+// that. ok is false off the paper's case.
+func (c *Kernel) marginSlack(i int, b Ball) (sigma float64, ok bool) {
+	if !c.fast || CheckBall(b) != nil {
+		return 0, false
+	}
+	geo := ballGeometry(c.z.Row(i), c.zn[i], b, c.opt)
+	nu := c.zn[i] + geo.eps
+	sigma = 1e2 * float64(len(c.beta)+8) * 0x1p-52 * (c.sumb*nu + math.Abs(c.bias))
+	return sigma, sigma > 0 && finite(sigma)
 }
 
 // BoundEnd returns Bound(i, b).Lo if lower, else Bound(i, b).Hi, computed
@@ -501,10 +523,7 @@ func paperSum(beta, h []float64, mode []uint8, nL, nU float64, wantL bool) float
 			if mode[k] == 1 {
 				v = hs
 			}
-			t := nL * v
-			if v < 0 {
-				t = nU * v
-			}
+			t := min(nL*v, nU*v) // nL·v if v ≥ 0, else nU·v (0 ≤ nL ≤ nU)
 			sum += b * t
 		}
 		return sum
@@ -515,10 +534,7 @@ func paperSum(beta, h []float64, mode []uint8, nL, nU float64, wantL bool) float
 			v = max(v, h[ne])
 			ne++
 		}
-		t := nU * v
-		if v < 0 {
-			t = nL * v
-		}
+		t := max(nL*v, nU*v) // nU·v if v ≥ 0, else nL·v
 		sum += b * t
 	}
 	return sum
@@ -562,34 +578,28 @@ func paperArgs(sc *kernelScratch, g []float64, eps, iL, iU float64, wantL bool) 
 }
 
 // corrLo is the paper's u^L for D^L = dl (with ‖x_i‖ divided out) and
-// iL, iU the reciprocals of ‖x'‖'s ends.
+// iL ≥ iU ≥ 0 the reciprocals of ‖x'‖'s ends: dl·iL if dl < 0, else
+// dl·iU, which is the smaller product. (Without branches: the sign of
+// D^L is data; 0·∞ = NaN where dl = 0 and ‖x'‖^L = 0 gives 0 as dl·iU
+// does.)
 func corrLo(dl, iL, iU float64) float64 {
-	if dl < 0 {
-		return clampRho(dl * iL)
-	}
-	return clampRho(dl * iU)
+	return clampRho(min(dl*iL, dl*iU))
 }
 
-// corrHi is the paper's u^U for D^U = du.
+// corrHi is the paper's u^U for D^U = du: du·iU if du < 0, else du·iL,
+// the larger product.
 func corrHi(du, iL, iU float64) float64 {
-	if du < 0 {
-		return clampRho(du * iU)
-	}
-	return clampRho(du * iL)
+	return clampRho(max(du*iL, du*iU))
 }
 
 // clampRho clips a correlation to [−1, 1], mapping NaN (0/0, a zero-norm
 // side) to 0, package ntk's convention.
 func clampRho(q float64) float64 {
-	switch {
-	case q > 1:
-		return 1
-	case q >= -1:
-		return q
-	case q < -1:
-		return -1
+	q = max(-1, min(1, q)) // min and max keep NaN
+	if q != q {
+		return 0 // NaN: 0/0 or 0·∞, a zero-norm side
 	}
-	return 0 // NaN: 0/0 or 0·∞, a zero-norm side
+	return q
 }
 
 // uStar and hStar are the minimiser of the bow-shaped h(u) = 2u(π − arccos

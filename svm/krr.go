@@ -22,10 +22,11 @@ import (
 //
 // (KRRShift computes it.) The factorisation (linalg.SolveSPD, blocked on
 // the GEMM) is float64 whatever K's type; it needs n² float64 of memory
-// besides K (KRRInPlace needs none for a float64 K the caller does not
-// keep). KRR returns an error if K + cI is not positive definite.
+// besides K (KRRInPlace needs no n×n copy for a float64 K the caller does
+// not keep). KRR returns an error if K + cI is not positive definite.
 // ctx is checked before the factorisation and between its blocks of 256
-// columns (linalg.SolveSPDContext): a cancelled ctx returns its error.
+// columns (linalg.SolveSPDScratchContext): a cancelled ctx returns its
+// error.
 func KRR(ctx context.Context, k KernelMatrix, y []float64, c float64) (*KernelMachine, error) {
 	n, cols := k.Dims()
 	if err := krrCheck(ctx, n, cols, y, c); err != nil {
@@ -49,9 +50,11 @@ func KRR(ctx context.Context, k KernelMatrix, y []float64, c float64) (*KernelMa
 // of K + cI, so that the solve needs no n×n copy (peak memory about one
 // Gram, against two for KRR; KRR's float32 path needs a float64 copy
 // whatever). Only the lower triangle of k, diagonal included, is read: a
-// Gram computed with ntk.Options.Lower, or linalg.SyrkLower, will do, and
-// the strict upper triangle is neither read nor written. On return (error
-// or not) k no longer holds K. α is bit for bit KRR's for the same lower
+// Gram computed with ntk.Options.Lower, or linalg.SyrkLower, will do. The
+// strict upper triangle is not read but is the factorisation's workspace
+// (linalg.SolveSPDScratchContext), so that the solve's only n-sized
+// buffer is one panel of 256 columns (n·256 float64, 26 MB for
+// n = 12,665). On return (error or not) k no longer holds K. α is bit for bit KRR's for the same lower
 // triangle. The training outputs g = Kα, which K can no longer give, are
 // y − cα (since (K + cI)α = y); the ntksvm command's exact KRR path should
 // call this when it does not keep the Gram. Errors as KRR, and an error
@@ -87,12 +90,12 @@ func krrCheck(ctx context.Context, n, cols int, y []float64, c float64) error {
 }
 
 // krrSolve solves (K + cI)α = y given a = K + cI (lower triangle read,
-// overwritten by the factor).
+// overwritten by the factor; the strict upper triangle is workspace).
 func krrSolve(ctx context.Context, a linalg.Matrix[float64], y []float64, c float64) (*KernelMachine, error) {
 	alpha := make([]float64, len(y))
 	copy(alpha, y)
 	b, _ := linalg.FromSlice(len(y), 1, alpha)
-	if err := linalg.SolveSPDContext(ctx, a, b); err != nil {
+	if err := linalg.SolveSPDScratchContext(ctx, a, b); err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/output"
+	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
@@ -133,11 +134,17 @@ func (f *trainFlags) load(e *env) (err error) {
 
 func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error {
 	train := f.trainSet
+	exact := f.cfg.Solver == svm.SolverExact
+	// The loaders' garbage (compressed and decoded files, the other split)
+	// would otherwise stay resident under the heap goal that the Gram sets.
+	releaseMemory()
+	memTrace("loaded")
 	t0 := time.Now()
 	gram, err := computeKernel[T](ctx, e, "Gram "+f.kern.kernel, nil, &train.X, f.params, f.kind)
 	if err != nil {
 		return err
 	}
+	memTrace("gram")
 	fmt.Fprintf(e.stderr, "Gram: %d×%d %s in %.1fs\n", gram.Rows, gram.Cols, f.kern.precision, time.Since(t0).Seconds())
 	if f.export != "" {
 		t1 := time.Now()
@@ -146,27 +153,46 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 		}
 		fmt.Fprintf(e.stderr, "exported the Gram to %s in %.1fs\n", f.export, time.Since(t1).Seconds())
 	}
+	ref := trainRef(f)
 	var testK svm.KernelMatrix
-	if f.testSet != nil {
+	if f.testSet != nil && !exact {
+		// The subgradient log evaluates the test set as it goes.
 		kt, err := computeKernel[T](ctx, e, "test kernel", &f.testSet.X, &train.X, f.params, f.kind)
 		if err != nil {
 			return err
 		}
 		testK = svm.NewDense(kt)
 	}
+	x := train.X
+	if !f.embed {
+		// Nothing reads the training inputs during the fit: its peak is
+		// then the Gram and the solver's workspace. The exact solvers'
+		// test predictions reload them afterwards, as "ntksvm predict"
+		// does.
+		x, train.X.Data = linalg.Matrix[float64]{}, nil
+		releaseMemory()
+		memTrace("dropX")
+	}
 	res, err := f.fit(ctx, e, svm.NewDense(gram), testK)
 	if err != nil {
 		return err
 	}
-	model := f.model(res)
+	memTrace("fit")
+	model := f.model(res, ref)
 	loss := f.cfg.Machine.Loss(f.cfg.Epsilon)
 	if err := checkFinite("training set", res.Outputs); err != nil {
 		return err
 	}
 	printReport(e.stdout, "train", loss, res.Outputs, train.Y)
-	if testK != nil {
+	if f.testSet != nil {
 		pred := make([]float64, f.testSet.X.Rows)
-		if err := model.KernelMachine().Predict(pred, testK); err != nil {
+		km := model.KernelMachine()
+		if testK != nil {
+			err = km.Predict(pred, testK)
+		} else {
+			err = f.predictTest(ctx, e, model, pred, x, f.kern.precision == "float32")
+		}
+		if err != nil {
 			return err
 		}
 		printReport(e.stdout, "test", loss, pred, f.testSet.Y)
@@ -174,12 +200,79 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 	if err := output.WriteFile(f.out, func(w io.Writer) error { return svm.WriteModel(w, model) }); err != nil {
 		return err
 	}
+	memTrace("end")
 	fmt.Fprintf(e.stderr, "wrote %s\n", f.out)
 	return nil
 }
 
-// model returns the model file's content for the fit.
-func (f *trainFlags) model(res *svm.FitResult) *svm.Model {
+// testBlockBytes is the size of the blocks of test kernel rows that
+// predictTest computes at a time: small against the training Gram, large
+// enough that each block is one efficient product.
+const testBlockBytes = 16 << 20
+
+// predictTest sets pred to the exact solver's outputs on the test set. The
+// training inputs are x, or reloaded (as "ntksvm predict" reloads them,
+// checked against the model's SHA-256) when x is empty because they were
+// let go for the fit. The test kernel K(test, train) is computed in
+// blocks of rows (testBlockBytes each) rather than whole: the whole one
+// (2,115 × 12,665 float64 for MNIST 0/1, 214 MB) would add a sixth of the
+// Gram to the peak memory. Its rows are computed independently, so the
+// outputs are those of the whole test kernel.
+func (f *trainFlags) predictTest(ctx context.Context, e *env, m *svm.Model, pred []float64, x linalg.Matrix[float64], single bool) error {
+	if x.Data == nil {
+		releaseMemory() // the Gram, before the inputs come back
+		var err error
+		if x, err = trainingInputs(e, m, f.data); err != nil {
+			return err
+		}
+	}
+	if single {
+		return predictTestBlocks[float32](ctx, e, m.KernelMachine(), pred, f.testSet.X, x, f.params, f.kind)
+	}
+	return predictTestBlocks[float64](ctx, e, m.KernelMachine(), pred, f.testSet.X, x, f.params, f.kind)
+}
+
+// predictTestBlocks sets pred = K(z, x)·α (+ b) with the kernel computed in
+// T, testBlockBytes of rows at a time.
+func predictTestBlocks[T linalg.Float](ctx context.Context, e *env, km *svm.KernelMachine, pred []float64, z, x linalg.Matrix[float64],
+	p ntk.Params, kind ntk.Kind) error {
+	xt := linalg.Convert[T](x)
+	rows := max(1, min(z.Rows, testBlockBytes/8/max(1, x.Rows)))
+	buf := linalg.New[T](rows, x.Rows)
+	pr := progress.New(e.stderr, e.isTerminal, "test kernel", int64(z.Rows))
+	defer pr.Done()
+	for i0 := 0; i0 < z.Rows; i0 += rows {
+		i1 := min(z.Rows, i0+rows)
+		k := buf.Slice(0, i1-i0, 0, x.Rows)
+		var out, other linalg.Matrix[T]
+		if kind == ntk.KindNTK {
+			out = k
+		} else {
+			other = k
+		}
+		zt := linalg.Convert[T](z.Slice(i0, i1, 0, z.Cols))
+		if err := ntk.CrossInto(ctx, zt, xt, p, ntk.Options{}, out, other); err != nil {
+			return err
+		}
+		if err := km.Predict(pred[i0:i1], svm.NewDense(k)); err != nil {
+			return err
+		}
+		pr.Set(int64(i1))
+	}
+	return nil
+}
+
+// trainRef returns the model's reference to the training inputs; it is
+// taken before the fit, after which the inputs may be gone.
+func trainRef(f *trainFlags) svm.TrainRef {
+	train := f.trainSet
+	return svm.TrainRef{Source: train.Source, N: train.X.Rows, D: train.X.Cols, SHA256: svm.InputsSHA256(train.X),
+		Embedded: f.embed, First: f.data.first, Standardize: f.data.standardize}
+}
+
+// model returns the model file's content for the fit, whose training
+// inputs ref names.
+func (f *trainFlags) model(res *svm.FitResult, ref svm.TrainRef) *svm.Model {
 	train, cfg := f.trainSet, f.cfg
 	m := &svm.Model{Machine: cfg.Machine.String(), Loss: cfg.Machine.Loss(cfg.Epsilon).Name(), Lambda: cfg.Lambda,
 		Objective: cfg.Objective.String(), Solver: cfg.Solver.String(), HasBias: cfg.Bias, Bias: res.Machine.Bias,
@@ -187,8 +280,7 @@ func (f *trainFlags) model(res *svm.FitResult) *svm.Model {
 	if cfg.Machine == svm.MachineSVR {
 		m.Epsilon = cfg.Epsilon
 	}
-	m.Train = svm.TrainRef{Source: train.Source, N: train.X.Rows, D: train.X.Cols, SHA256: svm.InputsSHA256(train.X),
-		Embedded: f.embed, First: f.data.first, Standardize: f.data.standardize}
+	m.Train = ref
 	if f.embed {
 		m.X = train.X
 	}

@@ -207,8 +207,9 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 
 // testBlockBytes is the size of the blocks of test kernel rows that
 // predictTest computes at a time: small against the training Gram, large
-// enough that each block is one efficient product.
-const testBlockBytes = 16 << 20
+// enough that each block is one efficient product. A variable so that
+// tests can make several blocks of a small set.
+var testBlockBytes = 16 << 20
 
 // predictTest sets pred to the exact solver's outputs on the test set. The
 // training inputs are x, or reloaded (as "ntksvm predict" reloads them,

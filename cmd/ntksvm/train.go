@@ -134,14 +134,40 @@ func (f *trainFlags) load(e *env) (err error) {
 
 func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error {
 	train := f.trainSet
-	exact := f.cfg.Solver == svm.SolverExact
+	n := train.X.Rows
+	ref := trainRef(f) // before the inputs go
+	// The inputs in T (train.X itself for float64). Nothing reads the
+	// float64 inputs after that unless the model embeds them: a float32
+	// run lets them go before the Gram, a float64 one after it. The exact
+	// solvers' test predictions reload them after the fit, as "ntksvm
+	// predict" does.
+	xt := linalg.Convert[T](train.X)
+	var zt linalg.Matrix[T]
+	subgradientTest := f.testSet != nil && f.cfg.Solver == svm.SolverSubgradient
+	if subgradientTest {
+		zt = linalg.Convert[T](f.testSet.X) // the log evaluates the test set as it goes
+	}
+	x := train.X
+	if !f.embed {
+		x, train.X.Data = linalg.Matrix[float64]{}, nil
+	}
 	// The loaders' garbage (compressed and decoded files, the other split)
 	// would otherwise stay resident under the heap goal that the Gram sets.
 	releaseMemory()
 	memTrace("loaded")
+	// Exact KRR factors a float64 K + cI in place. A float32 Gram is
+	// computed in the first half of that matrix's storage and widened in
+	// place, so that the two never take more memory than the float64 one.
+	var gram linalg.Matrix[T]
+	var wide linalg.Matrix[float64]
+	if f.widenGram() {
+		w, g := linalg.NewWidenable(n, n)
+		wide, gram = w, any(g).(linalg.Matrix[T])
+	} else {
+		gram = linalg.New[T](n, n)
+	}
 	t0 := time.Now()
-	gram, err := computeKernel[T](ctx, e, "Gram "+f.kern.kernel, nil, &train.X, f.params, f.kind)
-	if err != nil {
+	if err := kernelInto(ctx, e, "Gram "+f.kern.kernel, nil, xt, f.params, f.kind, gram); err != nil {
 		return err
 	}
 	memTrace("gram")
@@ -153,27 +179,26 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 		}
 		fmt.Fprintf(e.stderr, "exported the Gram to %s in %.1fs\n", f.export, time.Since(t1).Seconds())
 	}
-	ref := trainRef(f)
 	var testK svm.KernelMatrix
-	if f.testSet != nil && !exact {
-		// The subgradient log evaluates the test set as it goes.
-		kt, err := computeKernel[T](ctx, e, "test kernel", &f.testSet.X, &train.X, f.params, f.kind)
-		if err != nil {
+	if subgradientTest {
+		kt := linalg.New[T](zt.Rows, n)
+		if err := kernelInto(ctx, e, "test kernel", &zt, xt, f.params, f.kind, kt); err != nil {
 			return err
 		}
 		testK = svm.NewDense(kt)
 	}
-	x := train.X
-	if !f.embed {
-		// Nothing reads the training inputs during the fit: its peak is
-		// then the Gram and the solver's workspace. The exact solvers'
-		// test predictions reload them afterwards, as "ntksvm predict"
-		// does.
-		x, train.X.Data = linalg.Matrix[float64]{}, nil
-		releaseMemory()
-		memTrace("dropX")
+	// xt and zt are dead from here: the fit's peak is the Gram and the
+	// solver's workspace.
+	releaseMemory()
+	memTrace("dropX")
+	var k svm.KernelMatrix = svm.NewDense(gram)
+	if wide.Data != nil {
+		if err := linalg.Widen(wide, any(gram).(linalg.Matrix[float32])); err != nil {
+			return err
+		}
+		k = svm.NewDense(wide)
 	}
-	res, err := f.fit(ctx, e, svm.NewDense(gram), testK)
+	res, err := f.fit(ctx, e, k, testK)
 	if err != nil {
 		return err
 	}
@@ -203,6 +228,36 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 	memTrace("end")
 	fmt.Fprintf(e.stderr, "wrote %s\n", f.out)
 	return nil
+}
+
+// widenGram reports whether the Gram is computed in float32 for exact KRR
+// with a ridge c > 0, which factors it in place in float64 (see
+// trainWith).
+func (f *trainFlags) widenGram() bool {
+	return f.kern.precision == "float32" && f.cfg.Solver == svm.SolverExact && f.cfg.Machine == svm.MachineKRR &&
+		svm.KRRShift(f.cfg.Lambda, f.cfg.Objective, f.trainSet.X.Rows) > 0
+}
+
+// kernelInto computes K(Z, X) (z nil: the Gram K(X, X)) of the inputs in
+// T into k, with a progress report labelled what.
+func kernelInto[T linalg.Float](ctx context.Context, e *env, what string, z *linalg.Matrix[T], x linalg.Matrix[T], p ntk.Params,
+	kind ntk.Kind, k linalg.Matrix[T]) error {
+	var out, other linalg.Matrix[T]
+	if kind == ntk.KindNTK {
+		out = k
+	} else {
+		other = k
+	}
+	pr := progress.New(e.stderr, e.isTerminal, what, int64(k.Rows))
+	o := ntk.Options{Progress: func(done, _ int) { pr.Set(int64(done)) }}
+	var err error
+	if z == nil {
+		err = ntk.GramInto(ctx, x, p, o, out, other)
+	} else {
+		err = ntk.CrossInto(ctx, *z, x, p, o, out, other)
+	}
+	pr.Done()
+	return err
 }
 
 // testBlockBytes is the size of the blocks of test kernel rows that

@@ -154,7 +154,6 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 	// The loaders' garbage (compressed and decoded files, the other split)
 	// would otherwise stay resident under the heap goal that the Gram sets.
 	releaseMemory()
-	memTrace("loaded")
 	// Exact KRR factors a float64 K + cI in place. A float32 Gram is
 	// computed in the first half of that matrix's storage and widened in
 	// place, so that the two never take more memory than the float64 one.
@@ -170,7 +169,6 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 	if err := kernelInto(ctx, e, "Gram "+f.kern.kernel, nil, xt, f.params, f.kind, gram); err != nil {
 		return err
 	}
-	memTrace("gram")
 	fmt.Fprintf(e.stderr, "Gram: %d×%d %s in %.1fs\n", gram.Rows, gram.Cols, f.kern.precision, time.Since(t0).Seconds())
 	if f.export != "" {
 		t1 := time.Now()
@@ -190,7 +188,6 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 	// xt and zt are dead from here: the fit's peak is the Gram and the
 	// solver's workspace.
 	releaseMemory()
-	memTrace("dropX")
 	var k svm.KernelMatrix = svm.NewDense(gram)
 	if wide.Data != nil {
 		if err := linalg.Widen(wide, any(gram).(linalg.Matrix[float32])); err != nil {
@@ -202,7 +199,6 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 	if err != nil {
 		return err
 	}
-	memTrace("fit")
 	model := f.model(res, ref)
 	loss := f.cfg.Machine.Loss(f.cfg.Epsilon)
 	if err := checkFinite("training set", res.Outputs); err != nil {
@@ -225,7 +221,6 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 	if err := output.WriteFile(f.out, func(w io.Writer) error { return svm.WriteModel(w, model) }); err != nil {
 		return err
 	}
-	memTrace("end")
 	fmt.Fprintf(e.stderr, "wrote %s\n", f.out)
 	return nil
 }

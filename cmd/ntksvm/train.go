@@ -199,6 +199,9 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 	if err != nil {
 		return err
 	}
+	// The Gram is dead too: the model's encoding (with --embed, of the
+	// inputs) and the test kernel take its place.
+	releaseMemory()
 	model := f.model(res, ref)
 	loss := f.cfg.Machine.Loss(f.cfg.Epsilon)
 	if err := checkFinite("training set", res.Outputs); err != nil {
@@ -271,7 +274,6 @@ var testBlockBytes = 16 << 20
 // outputs are those of the whole test kernel.
 func (f *trainFlags) predictTest(ctx context.Context, e *env, m *svm.Model, pred []float64, x linalg.Matrix[float64], single bool) error {
 	if x.Data == nil {
-		releaseMemory() // the Gram, before the inputs come back
 		var err error
 		if x, err = trainingInputs(e, m, f.data); err != nil {
 			return err

@@ -137,20 +137,17 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 	n := train.X.Rows
 	ref := trainRef(f) // before the inputs go
 	// The inputs in T (train.X itself for float64). Nothing reads the
-	// float64 inputs after that unless the model embeds them: a float32
-	// run lets them go before the Gram, a float64 one after it. The exact
-	// solvers' test predictions reload them after the fit, as "ntksvm
-	// predict" does.
+	// float64 inputs after that: a float32 run lets them go before the
+	// Gram, a float64 one after it. The model's copy (--embed) and the
+	// exact solvers' test predictions reload them after the fit, as
+	// "ntksvm predict" does.
 	xt := linalg.Convert[T](train.X)
 	var zt linalg.Matrix[T]
 	subgradientTest := f.testSet != nil && f.cfg.Solver == svm.SolverSubgradient
 	if subgradientTest {
 		zt = linalg.Convert[T](f.testSet.X) // the log evaluates the test set as it goes
 	}
-	x := train.X
-	if !f.embed {
-		x, train.X.Data = linalg.Matrix[float64]{}, nil
-	}
+	train.X.Data = nil
 	// The loaders' garbage (compressed and decoded files, the other split)
 	// would otherwise stay resident under the heap goal that the Gram sets.
 	releaseMemory()
@@ -199,9 +196,14 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 	if err != nil {
 		return err
 	}
-	// The Gram is dead too: the model's encoding (with --embed, of the
-	// inputs) and the test kernel take its place.
+	// The Gram is dead too: the reloaded inputs, the model's encoding and
+	// the test kernel take its place.
 	releaseMemory()
+	if f.embed || (f.testSet != nil && testK == nil) {
+		if train.X, err = f.reloadInputs(e, ref); err != nil {
+			return err
+		}
+	}
 	model := f.model(res, ref)
 	loss := f.cfg.Machine.Loss(f.cfg.Epsilon)
 	if err := checkFinite("training set", res.Outputs); err != nil {
@@ -214,7 +216,7 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 		if testK != nil {
 			err = km.Predict(pred, testK)
 		} else {
-			err = f.predictTest(ctx, e, model, pred, x, f.kern.precision == "float32")
+			err = f.predictTest(ctx, e, model, pred, train.X, f.kern.precision == "float32")
 		}
 		if err != nil {
 			return err
@@ -264,25 +266,26 @@ func kernelInto[T linalg.Float](ctx context.Context, e *env, what string, z *lin
 // tests can make several blocks of a small set.
 var testBlockBytes = 16 << 20
 
-// predictTest sets pred to the exact solver's outputs on the test set. The
-// training inputs are x, or reloaded (as "ntksvm predict" reloads them,
-// checked against the model's SHA-256) when x is empty because they were
-// let go for the fit. The test kernel K(test, train) is computed in
-// blocks of rows (testBlockBytes each) rather than whole: the whole one
+// predictTest sets pred to the exact solver's outputs on the test set,
+// whose training inputs are x. The test kernel K(test, train) is computed
+// in blocks of rows (testBlockBytes each) rather than whole: the whole one
 // (2,115 × 12,665 float64 for MNIST 0/1, 214 MB) would add a sixth of the
 // Gram to the peak memory. Its rows are computed independently, so the
 // outputs are those of the whole test kernel.
 func (f *trainFlags) predictTest(ctx context.Context, e *env, m *svm.Model, pred []float64, x linalg.Matrix[float64], single bool) error {
-	if x.Data == nil {
-		var err error
-		if x, err = trainingInputs(e, m, f.data); err != nil {
-			return err
-		}
-	}
 	if single {
 		return predictTestBlocks[float32](ctx, e, m.KernelMachine(), pred, f.testSet.X, x, f.params, f.kind)
 	}
 	return predictTestBlocks[float64](ctx, e, m.KernelMachine(), pred, f.testSet.X, x, f.params, f.kind)
+}
+
+// reloadInputs returns the training inputs ref names, reloaded from their
+// source and checked against its SHA-256 as "ntksvm predict" reloads them
+// (an error if the source changed during the fit).
+func (f *trainFlags) reloadInputs(e *env, ref svm.TrainRef) (linalg.Matrix[float64], error) {
+	m := &svm.Model{Train: ref}
+	m.Train.Embedded = false
+	return trainingInputs(e, m, f.data)
 }
 
 // predictTestBlocks sets pred = K(z, x)·α (+ b) with the kernel computed in

@@ -69,6 +69,12 @@ func choleskyBlocked[T Float](a Matrix[T], nb, leaf int) error {
 
 // choleskyBlockedContext is choleskyBlocked checking ctx between blocks.
 func choleskyBlockedContext[T Float](ctx context.Context, a Matrix[T], nb, leaf int) error {
+	return choleskyWith(ctx, a, nb, leaf, false)
+}
+
+// choleskyWith is choleskyBlockedContext; with scratch, the strict upper
+// triangle of a holds the transposed panels (see SolveSPDScratchContext).
+func choleskyWith[T Float](ctx context.Context, a Matrix[T], nb, leaf int, scratch bool) error {
 	if err := checkMatrix("A", a); err != nil {
 		return fmt.Errorf("linalg: Cholesky: %w", err)
 	}
@@ -89,13 +95,17 @@ func choleskyBlockedContext[T Float](ctx context.Context, a Matrix[T], nb, leaf 
 	if dtypeOf[T]() == Float32 {
 		u = 0x1p-24
 	}
-	return cholFactor(ctx, a, 0, diag, u, nb, leaf)
+	return cholFactor(ctx, a, 0, diag, u, nb, leaf, scratch)
 }
 
 // cholFactor factors the diagonal block a, which starts at row off of the
 // whole matrix, with block size nb; diag is the original diagonal of the
-// whole matrix and u the unit roundoff, for the pivot test.
-func cholFactor[T Float](ctx context.Context, a Matrix[T], off int, diag []float64, u float64, nb, leaf int) error {
+// whole matrix and u the unit roundoff, for the pivot test. With scratch,
+// the transposed panel Y of each block lives in the strict upper triangle
+// of a, where A12 would be, and the solve reads a compact copy of L11 (so
+// that no Gemm's output shares storage with its inputs); the arithmetic is
+// the same, so is every bit of the factor.
+func cholFactor[T Float](ctx context.Context, a Matrix[T], off int, diag []float64, u float64, nb, leaf int, scratch bool) error {
 	n := a.Rows
 	if n <= leaf {
 		return cholUnblocked(a, off, diag, u)
@@ -103,9 +113,13 @@ func cholFactor[T Float](ctx context.Context, a Matrix[T], off int, diag []float
 	if nb >= n {
 		nb = leaf // a single block: split it at the leaf size
 	}
-	var ybuf, xbuf []T
+	var ybuf, xbuf, lbuf []T
 	if n > nb {
-		ybuf = make([]T, nb*cholStride(n-nb))
+		if scratch {
+			lbuf = make([]T, nb*nb)
+		} else {
+			ybuf = make([]T, nb*cholStride(n-nb))
+		}
 		xbuf = make([]T, (n-nb)*cholStride(nb))
 	}
 	for k := 0; k < n; k += nb {
@@ -114,7 +128,7 @@ func cholFactor[T Float](ctx context.Context, a Matrix[T], off int, diag []float
 		}
 		kb := min(nb, n-k)
 		l11 := a.Slice(k, k+kb, k, k+kb)
-		if err := cholFactor(ctx, l11, off+k, diag, u, leaf, leaf); err != nil {
+		if err := cholFactor(ctx, l11, off+k, diag, u, leaf, leaf, scratch); err != nil {
 			return err
 		}
 		m := n - k - kb
@@ -125,9 +139,19 @@ func cholFactor[T Float](ctx context.Context, a Matrix[T], off int, diag []float
 		// recursive solve splits Y by rows (disjoint storage for Gemm).
 		a21 := a.Slice(k+kb, n, k, k+kb)
 		ys, xs := cholStride(m), cholStride(kb)
-		y := Matrix[T]{Rows: kb, Cols: m, Stride: ys, Data: ybuf[:minLen(kb, m, ys)]}
+		var y Matrix[T]
+		l := l11
+		if scratch {
+			y = a.Slice(k, k+kb, k+kb, n)
+			l = Matrix[T]{Rows: kb, Cols: kb, Stride: kb, Data: lbuf[:kb*kb]}
+			for i := range kb {
+				copy(l.Row(i)[:i+1], l11.Row(i)[:i+1])
+			}
+		} else {
+			y = Matrix[T]{Rows: kb, Cols: m, Stride: ys, Data: ybuf[:minLen(kb, m, ys)]}
+		}
 		triTransposePar(y, a21)
-		cholPanelSolve(l11, y)
+		cholPanelSolve(l, y)
 		x := Matrix[T]{Rows: m, Cols: kb, Stride: xs, Data: xbuf[:minLen(m, kb, xs)]}
 		triTransposePar(x, y)
 		cholCopyPar(a21, x)
@@ -239,6 +263,22 @@ func SolveSPD[T Float](a, b Matrix[T]) error {
 // SolveSPDContext is SolveSPD whose factorisation stops at ctx's
 // cancellation (see CholeskyContext) and returns ctx's error.
 func SolveSPDContext[T Float](ctx context.Context, a, b Matrix[T]) error {
+	return solveSPD(ctx, a, b, false)
+}
+
+// SolveSPDScratchContext is SolveSPDContext for an A whose strict upper
+// triangle the caller does not need: the factorisation keeps the
+// transposed panel of each block of 256 columns there, where SolveSPD
+// allocates a buffer of 256·n elements for it, and leaves that triangle
+// overwritten. Its strict upper triangle (not read) may be anything, NaN
+// included. The factor and X are bit for bit SolveSPDContext's; the
+// errors are the same.
+func SolveSPDScratchContext[T Float](ctx context.Context, a, b Matrix[T]) error {
+	return solveSPD(ctx, a, b, true)
+}
+
+// solveSPD is SolveSPDContext, or SolveSPDScratchContext with scratch.
+func solveSPD[T Float](ctx context.Context, a, b Matrix[T], scratch bool) error {
 	if err := checkMatrix("B", b); err != nil {
 		return fmt.Errorf("linalg: SolveSPD: %w", err)
 	}
@@ -248,7 +288,7 @@ func SolveSPDContext[T Float](ctx context.Context, a, b Matrix[T]) error {
 	if overlaps(a.Data, b.Data) {
 		return fmt.Errorf("linalg: SolveSPD: B shares storage with A")
 	}
-	if err := CholeskyContext(ctx, a); err != nil {
+	if err := choleskyWith(ctx, a, cholBlock, cholLeaf, scratch); err != nil {
 		return err
 	}
 	return CholeskySolve(a, b)

@@ -1,6 +1,7 @@
 package linalg
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -436,4 +437,79 @@ func TestCholeskyThreads(t *testing.T) {
 			t.Fatalf("%d threads give a different factor than 1 thread", th)
 		}
 	}
+}
+
+// TestSolveSPDScratch checks that the factorisation with its panels in the
+// strict upper triangle gives SolveSPD's factor and solution bit for bit,
+// without reading that triangle (NaN here), for both element types and
+// block sizes that make several panels, a short last block and the
+// recursive diagonal blocks use the scratch path.
+func TestSolveSPDScratch(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		n, nb, leaf   int
+		useSolveEntry bool
+	}{
+		{"one leaf", 12, 64, 16, false},
+		{"blocks of 64", 300, 64, 16, false},
+		{"short last block", 203, 64, 16, false},
+		{"SolveSPDScratchContext", 600, cholBlock, cholLeaf, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(23, uint64(tc.n)))
+			a := spdMatrix[float64](rng, tc.n, 0.1)
+			checkScratch(t, a, tc.nb, tc.leaf, tc.useSolveEntry)
+			checkScratch(t, convertMatrix[float32](a), tc.nb, tc.leaf, tc.useSolveEntry)
+		})
+	}
+}
+
+func checkScratch[T Float](t *testing.T, a Matrix[T], nb, leaf int, entry bool) {
+	t.Helper()
+	n := a.Rows
+	want, got := a.Clone(), a.Clone()
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			got.Data[i*got.Stride+j] = T(math.NaN())
+		}
+	}
+	bw, bg := New[T](n, 1), New[T](n, 1)
+	for i := range n {
+		bw.Data[i] = T(i%7) - 3
+		bg.Data[i] = bw.Data[i]
+	}
+	ctx := context.Background()
+	if entry {
+		if err := SolveSPDContext(ctx, want, bw); err != nil {
+			t.Fatal(err)
+		}
+		if err := SolveSPDScratchContext(ctx, got, bg); err != nil {
+			t.Fatal(err)
+		}
+		if bitsDiffer(bg.Data, bw.Data) {
+			t.Fatalf("%T n=%d: the solution differs from SolveSPD's", a.Data, n)
+		}
+	} else {
+		if err := choleskyWith(ctx, want, nb, leaf, false); err != nil {
+			t.Fatal(err)
+		}
+		if err := choleskyWith(ctx, got, nb, leaf, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range n {
+		if bitsDiffer(got.Row(i)[:i+1], want.Row(i)[:i+1]) {
+			t.Fatalf("%T n=%d nb=%d: factor row %d differs", a.Data, n, nb, i)
+		}
+	}
+}
+
+// bitsDiffer reports whether a and b (same length) differ in any bit.
+func bitsDiffer[T Float](a, b []T) bool {
+	for i := range a {
+		if math.Float64bits(float64(a[i])) != math.Float64bits(float64(b[i])) {
+			return true
+		}
+	}
+	return false
 }

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -131,11 +132,93 @@ func ReadNpy[T Float](path string) (Matrix[T], error) {
 		return Matrix[T]{}, fileErr("ReadNpy", path, err)
 	}
 	defer f.Close()
-	m, err := readNpy[T](f, size)
+	m, err := readNpyFile[T](f, size)
 	if err != nil {
 		return Matrix[T]{}, fileErr("ReadNpy", path, err)
 	}
 	return m, nil
+}
+
+// readNpyFile is readNpy for a whole file of size bytes, read from its
+// start: the data, at the offset the header gives, is read with ReadAt,
+// in parallel pieces when it is large (readAtParallel).
+func readNpyFile[T Float](f *os.File, size int64) (Matrix[T], error) {
+	h, err := parseNpyHeader(bufio.NewReader(io.NewSectionReader(f, 0, size)), size)
+	if err != nil {
+		return Matrix[T]{}, err
+	}
+	m := New[T](h.Rows(), h.Cols())
+	if len(m.Data) == 0 {
+		return m, nil
+	}
+	if h.Dtype == dtypeOf[T]() && h.BigEndian != nativeLittle {
+		b := unsafe.Slice((*byte)(unsafe.Pointer(&m.Data[0])), len(m.Data)*h.Dtype.Size())
+		if err := readAtParallel(f, h.DataOffset, b, npyPieceMin); err != nil {
+			return Matrix[T]{}, npyErr("reading the data: %w", err)
+		}
+		return m, nil
+	}
+	data := io.NewSectionReader(f, h.DataOffset, size-h.DataOffset)
+	if err := readNpyData(data, h, m.Data); err != nil {
+		return Matrix[T]{}, err
+	}
+	return m, nil
+}
+
+// npyPieceMin is the least number of bytes readAtParallel gives one
+// goroutine, and npyPieceAlign the boundary (a transparent huge page) its
+// pieces start on.
+const (
+	npyPieceMin   = 16 << 20
+	npyPieceAlign = 2 << 20
+)
+
+// readAtParallel fills b from r at offset off, in up to Threads() pieces
+// of at least minPiece bytes read concurrently. Reading a large file that
+// is in the page cache costs the kernel's copy and the faults that bring
+// in the destination's fresh pages, both of which scale with the cores
+// doing them: 1.28 GB took 0.19 s of system time in one read. Pieces of a
+// huge page or more start on huge-page boundaries, so that no two fault
+// in the same page. A piece that ends early (the file shrank) is
+// io.ErrUnexpectedEOF.
+func readAtParallel(r io.ReaderAt, off int64, b []byte, minPiece int) error {
+	if len(b) == 0 {
+		return nil
+	}
+	t := max(1, min(Threads(), len(b)/max(1, minPiece)))
+	piece := (len(b) + t - 1) / t
+	base := uintptr(unsafe.Pointer(&b[0]))
+	cut := func(w int) int { // start of piece w
+		c := w * piece
+		if c >= len(b) {
+			return len(b)
+		}
+		if w > 0 && piece >= npyPieceAlign {
+			c = int((base+uintptr(c)+npyPieceAlign-1)&^(npyPieceAlign-1) - base)
+		}
+		return min(c, len(b))
+	}
+	errs := make([]error, t)
+	var wg sync.WaitGroup
+	for w := range t {
+		lo, hi := cut(w), cut(w+1)
+		if lo >= hi {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n, err := r.ReadAt(b[lo:hi], off+int64(lo))
+			if n == hi-lo {
+				err = nil
+			} else if err == io.EOF || err == nil {
+				err = io.ErrUnexpectedEOF
+			}
+			errs[w] = err
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // ReadNpyVector reads a 1-D .npy file (or a 2-D one with a single row or a

@@ -172,3 +172,80 @@ func TestNpyWriterTo(t *testing.T) {
 		t.Errorf("failing writer: %v", err)
 	}
 }
+
+// TestReadAtParallel checks the concurrent read of ReadNpy's data: every
+// byte in place whatever the number of pieces, and a source shorter than
+// the destination (a file that shrank after its size was taken) as
+// io.ErrUnexpectedEOF.
+func TestReadAtParallel(t *testing.T) {
+	defer SetThreads(0)
+	src := make([]byte, 10_000)
+	for i := range src {
+		src[i] = byte(i*7 + i>>8)
+	}
+	for _, tc := range []struct {
+		name            string
+		threads         int
+		n, off, minPart int
+		have            int // bytes the source holds
+		wantErr         bool
+	}{
+		{"empty", 4, 0, 0, 100, 10_000, false},
+		{"one piece", 1, 9_000, 3, 100, 10_000, false},
+		{"three pieces", 3, 9_000, 3, 100, 10_000, false},
+		{"pieces capped by minPiece", 8, 500, 0, 200, 10_000, false},
+		{"short source, last piece", 3, 9_000, 0, 100, 8_000, true},
+		{"short source, one piece", 1, 9_000, 0, 100, 8_000, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			SetThreads(tc.threads)
+			dst := make([]byte, tc.n)
+			err := readAtParallel(bytes.NewReader(src[:tc.have]), int64(tc.off), dst, tc.minPart)
+			if tc.wantErr {
+				if !errors.Is(err, io.ErrUnexpectedEOF) {
+					t.Fatalf("error %v, want io.ErrUnexpectedEOF", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(dst, src[tc.off:tc.off+tc.n]) {
+				t.Fatal("bytes differ from the source")
+			}
+		})
+	}
+}
+
+// TestReadNpyLargeParallel reads a file large enough for two concurrent
+// pieces (over 2·npyPieceMin bytes) back bit for bit, float64 and as
+// float32 (the converting path).
+func TestReadNpyLargeParallel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 34 MB file")
+	}
+	defer SetThreads(0)
+	SetThreads(2)
+	rng := rand.New(rand.NewPCG(31, 32))
+	m := npyRandMatrix[float64](rng, 4200, 1000)
+	path := filepath.Join(t.TempDir(), "big.npy")
+	if err := WriteNpy(path, m); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadNpy[float64](path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Rows != m.Rows || got.Cols != m.Cols || npyBitsDiffer(got.Data, m.Data) {
+		t.Fatalf("read %d×%d, not the %d×%d written", got.Rows, got.Cols, m.Rows, m.Cols)
+	}
+	g32, err := ReadNpy[float32](path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range m.Data {
+		if g32.Data[i] != float32(v) {
+			t.Fatalf("float32 element %d: %v, want %v", i, g32.Data[i], float32(v))
+		}
+	}
+}

@@ -22,10 +22,11 @@ import (
 //
 // (KRRShift computes it.) The factorisation (linalg.SolveSPD, blocked on
 // the GEMM) is float64 whatever K's type; it needs n² float64 of memory
-// besides K (KRRInPlace needs none for a float64 K the caller does not
-// keep). KRR returns an error if K + cI is not positive definite.
+// besides K (KRRInPlace needs no n×n copy for a float64 K the caller does
+// not keep). KRR returns an error if K + cI is not positive definite.
 // ctx is checked before the factorisation and between its blocks of 256
-// columns (linalg.SolveSPDContext): a cancelled ctx returns its error.
+// columns (linalg.SolveSPDScratchContext): a cancelled ctx returns its
+// error.
 func KRR(ctx context.Context, k KernelMatrix, y []float64, c float64) (*KernelMachine, error) {
 	n, cols := k.Dims()
 	if err := krrCheck(ctx, n, cols, y, c); err != nil {
@@ -47,15 +48,19 @@ func KRR(ctx context.Context, k KernelMatrix, y []float64, c float64) (*KernelMa
 // KRRInPlace is KRR for a caller that does not keep K: it adds c to the
 // diagonal of k and overwrites k's lower triangle with the Cholesky factor
 // of K + cI, so that the solve needs no n×n copy (peak memory about one
-// Gram, against two for KRR; KRR's float32 path needs a float64 copy
-// whatever). Only the lower triangle of k, diagonal included, is read: a
-// Gram computed with ntk.Options.Lower, or linalg.SyrkLower, will do, and
-// the strict upper triangle is neither read nor written. On return (error
-// or not) k no longer holds K. α is bit for bit KRR's for the same lower
-// triangle. The training outputs g = Kα, which K can no longer give, are
-// y − cα (since (K + cI)α = y); the ntksvm command's exact KRR path should
-// call this when it does not keep the Gram. Errors as KRR, and an error
-// if k has NaN or infinite elements in its lower triangle.
+// Gram, against two for KRR; a Gram computed in float32 can be widened to
+// float64 in its own storage first, see linalg.NewWidenable). Only the
+// lower triangle of k, diagonal included, is read: a Gram computed with
+// ntk.Options.Lower, or linalg.SyrkLower, will do. The strict upper
+// triangle is not read but is the factorisation's workspace
+// (linalg.SolveSPDScratchContext), so that the solve's only n-sized
+// buffer is one panel of 256 columns (n·256 float64, 26 MB for
+// n = 12,665). On return (error or not) k no longer holds K. α is bit for
+// bit KRR's for the same lower triangle. The training outputs g = Kα,
+// which K can no longer give, are y − cα (since (K + cI)α = y); the
+// ntksvm command's exact KRR path should call this when it does not keep
+// the Gram. Errors as KRR, and an error if k has NaN or infinite elements
+// in its lower triangle.
 func KRRInPlace(ctx context.Context, k linalg.Matrix[float64], y []float64, c float64) (*KernelMachine, error) {
 	if err := krrCheck(ctx, k.Rows, k.Cols, y, c); err != nil {
 		return nil, err
@@ -87,12 +92,12 @@ func krrCheck(ctx context.Context, n, cols int, y []float64, c float64) error {
 }
 
 // krrSolve solves (K + cI)α = y given a = K + cI (lower triangle read,
-// overwritten by the factor).
+// overwritten by the factor; the strict upper triangle is workspace).
 func krrSolve(ctx context.Context, a linalg.Matrix[float64], y []float64, c float64) (*KernelMachine, error) {
 	alpha := make([]float64, len(y))
 	copy(alpha, y)
 	b, _ := linalg.FromSlice(len(y), 1, alpha)
-	if err := linalg.SolveSPDContext(ctx, a, b); err != nil {
+	if err := linalg.SolveSPDScratchContext(ctx, a, b); err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 			return nil, err
 		}

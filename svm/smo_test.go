@@ -286,8 +286,8 @@ func TestMulVec32(t *testing.T) {
 }
 
 // TestKRRInPlace checks that KRRInPlace gives KRR's α bit for bit while
-// reading only the lower triangle (the upper one is NaN here and must stay
-// so), on a Gram large enough for the blocked factorisation, and its
+// reading only the lower triangle (the upper one, its workspace, is NaN
+// here), on a Gram large enough for the blocked factorisation, and its
 // errors.
 func TestKRRInPlace(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
@@ -316,13 +316,6 @@ func TestKRRInPlace(t *testing.T) {
 		for i := range want.Alpha {
 			if math.Float64bits(got.Alpha[i]) != math.Float64bits(want.Alpha[i]) {
 				t.Fatalf("c=%g: α[%d] = %v in place, %v by KRR", c, i, got.Alpha[i], want.Alpha[i])
-			}
-		}
-		for i := range n {
-			for j := i + 1; j < n; j++ {
-				if !math.IsNaN(k.At(i, j)) {
-					t.Fatalf("c=%g: upper triangle (%d,%d) written", c, i, j)
-				}
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/output"
+	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
@@ -133,9 +134,36 @@ func (f *trainFlags) load(e *env) (err error) {
 
 func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error {
 	train := f.trainSet
+	n := train.X.Rows
+	ref := trainRef(f) // before the inputs go
+	// The inputs in T (train.X itself for float64). Nothing reads the
+	// float64 inputs after that: a float32 run lets them go before the
+	// Gram, a float64 one after it. The model's copy (--embed) and the
+	// exact solvers' test predictions reload them after the fit, as
+	// "ntksvm predict" does.
+	xt := linalg.Convert[T](train.X)
+	var zt linalg.Matrix[T]
+	subgradientTest := f.testSet != nil && f.cfg.Solver == svm.SolverSubgradient
+	if subgradientTest {
+		zt = linalg.Convert[T](f.testSet.X) // the log evaluates the test set as it goes
+	}
+	train.X.Data = nil
+	// The loaders' garbage (compressed and decoded files, the other split)
+	// would otherwise stay resident under the heap goal that the Gram sets.
+	releaseMemory()
+	// Exact KRR factors a float64 K + cI in place. A float32 Gram is
+	// computed in the first half of that matrix's storage and widened in
+	// place, so that the two never take more memory than the float64 one.
+	var gram linalg.Matrix[T]
+	var wide linalg.Matrix[float64]
+	if f.widenGram() {
+		w, g := linalg.NewWidenable(n, n)
+		wide, gram = w, any(g).(linalg.Matrix[T])
+	} else {
+		gram = linalg.New[T](n, n)
+	}
 	t0 := time.Now()
-	gram, err := computeKernel[T](ctx, e, "Gram "+f.kern.kernel, nil, &train.X, f.params, f.kind)
-	if err != nil {
+	if err := kernelInto(ctx, e, "Gram "+f.kern.kernel, nil, xt, f.params, f.kind, gram); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "Gram: %d×%d %s in %.1fs\n", gram.Rows, gram.Cols, f.kern.precision, time.Since(t0).Seconds())
@@ -147,26 +175,50 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 		fmt.Fprintf(e.stderr, "exported the Gram to %s in %.1fs\n", f.export, time.Since(t1).Seconds())
 	}
 	var testK svm.KernelMatrix
-	if f.testSet != nil {
-		kt, err := computeKernel[T](ctx, e, "test kernel", &f.testSet.X, &train.X, f.params, f.kind)
-		if err != nil {
+	if subgradientTest {
+		kt := linalg.New[T](zt.Rows, n)
+		if err := kernelInto(ctx, e, "test kernel", &zt, xt, f.params, f.kind, kt); err != nil {
 			return err
 		}
 		testK = svm.NewDense(kt)
 	}
-	res, err := f.fit(ctx, e, svm.NewDense(gram), testK)
+	// xt and zt are dead from here: the fit's peak is the Gram and the
+	// solver's workspace.
+	releaseMemory()
+	var k svm.KernelMatrix = svm.NewDense(gram)
+	if wide.Data != nil {
+		if err := linalg.Widen(wide, any(gram).(linalg.Matrix[float32])); err != nil {
+			return err
+		}
+		k = svm.NewDense(wide)
+	}
+	res, err := f.fit(ctx, e, k, testK)
 	if err != nil {
 		return err
 	}
-	model := f.model(res)
+	// The Gram is dead too: the reloaded inputs, the model's encoding and
+	// the test kernel take its place.
+	releaseMemory()
+	if f.embed || (f.testSet != nil && testK == nil) {
+		if train.X, err = f.reloadInputs(e, ref); err != nil {
+			return err
+		}
+	}
+	model := f.model(res, ref)
 	loss := f.cfg.Machine.Loss(f.cfg.Epsilon)
 	if err := checkFinite("training set", res.Outputs); err != nil {
 		return err
 	}
 	printReport(e.stdout, "train", loss, res.Outputs, train.Y)
-	if testK != nil {
+	if f.testSet != nil {
 		pred := make([]float64, f.testSet.X.Rows)
-		if err := model.KernelMachine().Predict(pred, testK); err != nil {
+		km := model.KernelMachine()
+		if testK != nil {
+			err = km.Predict(pred, testK)
+		} else {
+			err = f.predictTest(ctx, e, model, pred, train.X, f.kern.precision == "float32")
+		}
+		if err != nil {
 			return err
 		}
 		printReport(e.stdout, "test", loss, pred, f.testSet.Y)
@@ -178,8 +230,105 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 	return nil
 }
 
-// model returns the model file's content for the fit.
-func (f *trainFlags) model(res *svm.FitResult) *svm.Model {
+// widenGram reports whether the Gram is computed in float32 for exact KRR
+// with a ridge c > 0, which factors it in place in float64 (see
+// trainWith).
+func (f *trainFlags) widenGram() bool {
+	return f.kern.precision == "float32" && f.cfg.Solver == svm.SolverExact && f.cfg.Machine == svm.MachineKRR &&
+		svm.KRRShift(f.cfg.Lambda, f.cfg.Objective, f.trainSet.X.Rows) > 0
+}
+
+// kernelInto computes K(Z, X) (z nil: the Gram K(X, X)) of the inputs in
+// T into k, with a progress report labelled what.
+func kernelInto[T linalg.Float](ctx context.Context, e *env, what string, z *linalg.Matrix[T], x linalg.Matrix[T], p ntk.Params,
+	kind ntk.Kind, k linalg.Matrix[T]) error {
+	var out, other linalg.Matrix[T]
+	if kind == ntk.KindNTK {
+		out = k
+	} else {
+		other = k
+	}
+	pr := progress.New(e.stderr, e.isTerminal, what, int64(k.Rows))
+	o := ntk.Options{Progress: func(done, _ int) { pr.Set(int64(done)) }}
+	var err error
+	if z == nil {
+		err = ntk.GramInto(ctx, x, p, o, out, other)
+	} else {
+		err = ntk.CrossInto(ctx, *z, x, p, o, out, other)
+	}
+	pr.Done()
+	return err
+}
+
+// testBlockBytes is the size of the blocks of test kernel rows that
+// predictTest computes at a time: small against the training Gram, large
+// enough that each block is one efficient product. A variable so that
+// tests can make several blocks of a small set.
+var testBlockBytes = 16 << 20
+
+// predictTest sets pred to the exact solver's outputs on the test set,
+// whose training inputs are x. The test kernel K(test, train) is computed
+// in blocks of rows (testBlockBytes each) rather than whole: the whole one
+// (2,115 × 12,665 float64 for MNIST 0/1, 214 MB) would add a sixth of the
+// Gram to the peak memory. Its rows are computed independently, so the
+// outputs are those of the whole test kernel.
+func (f *trainFlags) predictTest(ctx context.Context, e *env, m *svm.Model, pred []float64, x linalg.Matrix[float64], single bool) error {
+	if single {
+		return predictTestBlocks[float32](ctx, e, m.KernelMachine(), pred, f.testSet.X, x, f.params, f.kind)
+	}
+	return predictTestBlocks[float64](ctx, e, m.KernelMachine(), pred, f.testSet.X, x, f.params, f.kind)
+}
+
+// reloadInputs returns the training inputs ref names, reloaded from their
+// source and checked against its SHA-256 as "ntksvm predict" reloads them
+// (an error if the source changed during the fit).
+func (f *trainFlags) reloadInputs(e *env, ref svm.TrainRef) (linalg.Matrix[float64], error) {
+	m := &svm.Model{Train: ref}
+	m.Train.Embedded = false
+	return trainingInputs(e, m, f.data)
+}
+
+// predictTestBlocks sets pred = K(z, x)·α (+ b) with the kernel computed in
+// T, testBlockBytes of rows at a time.
+func predictTestBlocks[T linalg.Float](ctx context.Context, e *env, km *svm.KernelMachine, pred []float64, z, x linalg.Matrix[float64],
+	p ntk.Params, kind ntk.Kind) error {
+	xt := linalg.Convert[T](x)
+	rows := max(1, min(z.Rows, testBlockBytes/8/max(1, x.Rows)))
+	buf := linalg.New[T](rows, x.Rows)
+	pr := progress.New(e.stderr, e.isTerminal, "test kernel", int64(z.Rows))
+	defer pr.Done()
+	for i0 := 0; i0 < z.Rows; i0 += rows {
+		i1 := min(z.Rows, i0+rows)
+		k := buf.Slice(0, i1-i0, 0, x.Rows)
+		var out, other linalg.Matrix[T]
+		if kind == ntk.KindNTK {
+			out = k
+		} else {
+			other = k
+		}
+		zt := linalg.Convert[T](z.Slice(i0, i1, 0, z.Cols))
+		if err := ntk.CrossInto(ctx, zt, xt, p, ntk.Options{}, out, other); err != nil {
+			return err
+		}
+		if err := km.Predict(pred[i0:i1], svm.NewDense(k)); err != nil {
+			return err
+		}
+		pr.Set(int64(i1))
+	}
+	return nil
+}
+
+// trainRef returns the model's reference to the training inputs; it is
+// taken before the fit, after which the inputs may be gone.
+func trainRef(f *trainFlags) svm.TrainRef {
+	train := f.trainSet
+	return svm.TrainRef{Source: train.Source, N: train.X.Rows, D: train.X.Cols, SHA256: svm.InputsSHA256(train.X),
+		Embedded: f.embed, First: f.data.first, Standardize: f.data.standardize}
+}
+
+// model returns the model file's content for the fit, whose training
+// inputs ref names.
+func (f *trainFlags) model(res *svm.FitResult, ref svm.TrainRef) *svm.Model {
 	train, cfg := f.trainSet, f.cfg
 	m := &svm.Model{Machine: cfg.Machine.String(), Loss: cfg.Machine.Loss(cfg.Epsilon).Name(), Lambda: cfg.Lambda,
 		Objective: cfg.Objective.String(), Solver: cfg.Solver.String(), HasBias: cfg.Bias, Bias: res.Machine.Bias,
@@ -187,8 +336,7 @@ func (f *trainFlags) model(res *svm.FitResult) *svm.Model {
 	if cfg.Machine == svm.MachineSVR {
 		m.Epsilon = cfg.Epsilon
 	}
-	m.Train = svm.TrainRef{Source: train.Source, N: train.X.Rows, D: train.X.Cols, SHA256: svm.InputsSHA256(train.X),
-		Embedded: f.embed, First: f.data.first, Standardize: f.data.standardize}
+	m.Train = ref
 	if f.embed {
 		m.X = train.X
 	}

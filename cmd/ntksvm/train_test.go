@@ -87,6 +87,49 @@ func TestTrainPredictRoundTrip(t *testing.T) {
 	}
 }
 
+// TestTrainExactTestReport checks the test report of the exact solvers,
+// which reload the training inputs after the fit and compute the test
+// kernel a few rows at a time, against "ntksvm predict" on the same data
+// (one block of rows): the same accuracy and loss.
+func TestTrainExactTestReport(t *testing.T) {
+	defer func(b int) { testBlockBytes = b }(testBlockBytes)
+	testBlockBytes = 3 * 8 * 40 // three rows of the 40-point training kernel
+	dir := t.TempDir()
+	_, _, data := svmTestData(t, dir, 40, 5, 3)
+	testDir := filepath.Join(dir, "test")
+	if err := os.Mkdir(testDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, _, test := svmTestData(t, testDir, 17, 5, 4)
+	for _, tc := range []struct{ name string }{
+		{"--machine svm --lambda 0.1 --bias"},
+		{"--machine krr --lambda 0.01"},
+		{"--machine svr --lambda 0.5 --embed"},
+		{"--machine svm2 --lambda 0.5 --precision float32"},
+		{"--machine svm --lambda 0.1 --kernel nngp --depth 2"},
+	} {
+		model := filepath.Join(dir, "m")
+		args := append([]string{"train", "--data", data, "--test", test, "--out", model}, strings.Fields(tc.name)...)
+		code, out, errOut := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, errOut)
+		}
+		_, testLine, ok := strings.Cut(out, "\ntest: ")
+		if !ok {
+			t.Fatalf("%s: no test report in %q", tc.name, out)
+		}
+		code, out, errOut = runCLI(t, "predict", "--model", model, "--data", test, "--out", filepath.Join(dir, "p.npy"))
+		if code != 0 {
+			t.Fatalf("%s: predict exit %d: %s", tc.name, code, errOut)
+		}
+		ga, gl := svmParseReport(t, strings.SplitN(out, ":", 2)[1])
+		wa, wl := svmParseReport(t, testLine)
+		if ga != wa || math.Abs(gl-wl) > 1e-12*max(1, math.Abs(wl)) {
+			t.Errorf("%s: train's test report %q, predict %q", tc.name, testLine, out)
+		}
+	}
+}
+
 // svmParseReport returns the accuracy and the loss of a report line.
 func svmParseReport(t *testing.T, s string) (acc string, loss float64) {
 	t.Helper()

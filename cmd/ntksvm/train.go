@@ -133,15 +133,31 @@ func (f *trainFlags) load(e *env) (err error) {
 }
 
 func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error {
+	ref := trainRef(f) // before the inputs go
+	k, testK, err := trainKernels[T](ctx, e, f)
+	if err != nil {
+		return err
+	}
+	res, err := f.fit(ctx, e, k, testK)
+	if err != nil {
+		return err
+	}
+	// The Gram is dead too: the reloaded inputs, the model's encoding and
+	// the test kernel take its place.
+	releaseMemory()
+	return f.reportAndSave(ctx, e, res, ref, testK)
+}
+
+// trainKernels computes the Gram of the training inputs in T (and, for
+// the subgradient solver's log with --test, the test kernel), writes
+// --export-libsvm, and lets the inputs go. Nothing reads the float64
+// inputs after that: a float32 run lets them go before the Gram, a float64
+// one after it. The model's copy (--embed) and the exact solvers' test
+// predictions reload them after the fit, as "ntksvm predict" does.
+func trainKernels[T linalg.Float](ctx context.Context, e *env, f *trainFlags) (k, testK svm.KernelMatrix, err error) {
 	train := f.trainSet
 	n := train.X.Rows
-	ref := trainRef(f) // before the inputs go
-	// The inputs in T (train.X itself for float64). Nothing reads the
-	// float64 inputs after that: a float32 run lets them go before the
-	// Gram, a float64 one after it. The model's copy (--embed) and the
-	// exact solvers' test predictions reload them after the fit, as
-	// "ntksvm predict" does.
-	xt := linalg.Convert[T](train.X)
+	xt := linalg.Convert[T](train.X) // train.X itself for float64
 	var zt linalg.Matrix[T]
 	subgradientTest := f.testSet != nil && f.cfg.Solver == svm.SolverSubgradient
 	if subgradientTest {
@@ -164,41 +180,41 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 	}
 	t0 := time.Now()
 	if err := kernelInto(ctx, e, "Gram "+f.kern.kernel, nil, xt, f.params, f.kind, gram); err != nil {
-		return err
+		return nil, nil, err
 	}
 	fmt.Fprintf(e.stderr, "Gram: %d×%d %s in %.1fs\n", gram.Rows, gram.Cols, f.kern.precision, time.Since(t0).Seconds())
 	if f.export != "" {
 		t1 := time.Now()
 		if err := output.WriteFile(f.export, func(w io.Writer) error { return svm.WritePrecomputed(w, train.Y, gram) }); err != nil {
-			return fmt.Errorf("--export-libsvm: %w", err)
+			return nil, nil, fmt.Errorf("--export-libsvm: %w", err)
 		}
 		fmt.Fprintf(e.stderr, "exported the Gram to %s in %.1fs\n", f.export, time.Since(t1).Seconds())
 	}
-	var testK svm.KernelMatrix
 	if subgradientTest {
 		kt := linalg.New[T](zt.Rows, n)
 		if err := kernelInto(ctx, e, "test kernel", &zt, xt, f.params, f.kind, kt); err != nil {
-			return err
+			return nil, nil, err
 		}
 		testK = svm.NewDense(kt)
 	}
 	// xt and zt are dead from here: the fit's peak is the Gram and the
 	// solver's workspace.
 	releaseMemory()
-	var k svm.KernelMatrix = svm.NewDense(gram)
 	if wide.Data != nil {
 		if err := linalg.Widen(wide, any(gram).(linalg.Matrix[float32])); err != nil {
-			return err
+			return nil, nil, err
 		}
-		k = svm.NewDense(wide)
+		return svm.NewDense(wide), testK, nil
 	}
-	res, err := f.fit(ctx, e, k, testK)
-	if err != nil {
-		return err
-	}
-	// The Gram is dead too: the reloaded inputs, the model's encoding and
-	// the test kernel take its place.
-	releaseMemory()
+	return svm.NewDense(gram), testK, nil
+}
+
+// reportAndSave prints the training (and --test) report of a fit and
+// writes its model. testK is the test kernel the fit's log used, if any;
+// otherwise the test predictions reload the training inputs.
+func (f *trainFlags) reportAndSave(ctx context.Context, e *env, res *svm.FitResult, ref svm.TrainRef, testK svm.KernelMatrix) error {
+	train := f.trainSet
+	var err error
 	if f.embed || (f.testSet != nil && testK == nil) {
 		if train.X, err = f.reloadInputs(e, ref); err != nil {
 			return err
@@ -212,9 +228,8 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 	printReport(e.stdout, "train", loss, res.Outputs, train.Y)
 	if f.testSet != nil {
 		pred := make([]float64, f.testSet.X.Rows)
-		km := model.KernelMachine()
 		if testK != nil {
-			err = km.Predict(pred, testK)
+			err = model.KernelMachine().Predict(pred, testK)
 		} else {
 			err = f.predictTest(ctx, e, model, pred, train.X, f.kern.precision == "float32")
 		}

@@ -202,6 +202,46 @@ func (net *Network[T]) Backward(p *Pass[T], c []T) (*Grads[T], error) {
 // BackwardInto is Backward writing into gr, whose buffers are reused when
 // they have the right shapes.
 func (net *Network[T]) BackwardInto(gr *Grads[T], p *Pass[T], c []T) error {
+	return net.backward(gr, p, c, 0, nil, nil)
+}
+
+// BackwardStep is BackwardInto fused with a gradient-descent step on the
+// weights: for every layer l with beta[l] ≠ 0 it applies
+//
+//	W[l] ← beta[l]·W[l] − eta·G_l,   G_l = ∂(Σ_i c[i]·f(x_i))/∂W[l],
+//
+// in place, as one GEMM (alpha = −eta·σ_w/√fan_in, beta = beta[l]) run
+// once W[l] has served the backward pass to the layer below. G_l is never
+// stored: for a hidden layer of width m that saves writing an m×m gradient
+// and reading it back in the update, the largest memory traffic of a
+// training step. gr.W[l] is left as it is for those layers; the other
+// layers (beta[l] = 0) get their gradients in gr.W[l] as from
+// BackwardInto, and gr.B gets every bias gradient (biases are not
+// updated). The weights differ from BackwardInto followed by
+// W ← beta·W − eta·G in rounding only.
+//
+// If bound is not nil, bound[l] is set for each updated layer to an upper
+// bound on max |eta·G_l|, computed from the cotangents and the layer's
+// inputs (NaN or +Inf if one of them is not finite), and to 0 for the
+// others: with max |W[l]| ≤ w before the step, max |W[l]| ≤ |beta[l]|·w +
+// bound[l] after it, up to rounding, so a caller can show the new weights
+// finite without reading them.
+//
+// It returns an error wrapping linalg.ErrShape if len(c) is not the number
+// of outputs of p or beta or bound (when not nil) does not have Depth+1
+// entries.
+func (net *Network[T]) BackwardStep(gr *Grads[T], p *Pass[T], c []T, eta T, beta []T, bound []float64) error {
+	if len(beta) != net.Depth+1 {
+		return fmt.Errorf("%w: ntk: %d step factors for %d layers", linalg.ErrShape, len(beta), net.Depth+1)
+	}
+	if bound != nil && len(bound) != net.Depth+1 {
+		return fmt.Errorf("%w: ntk: %d step bounds for %d layers", linalg.ErrShape, len(bound), net.Depth+1)
+	}
+	return net.backward(gr, p, c, eta, beta, bound)
+}
+
+// backward is BackwardInto (beta nil) and BackwardStep.
+func (net *Network[T]) backward(gr *Grads[T], p *Pass[T], c []T, eta T, beta []T, bound []float64) error {
 	n := len(p.F)
 	if len(c) != n {
 		return fmt.Errorf("%w: ntk: %d cotangents for %d outputs", linalg.ErrShape, len(c), n)
@@ -221,9 +261,15 @@ func (net *Network[T]) BackwardInto(gr *Grads[T], p *Pass[T], c []T) error {
 	for l := net.Depth; l >= 0; l-- {
 		out, in := net.layerShape(l)
 		s := T(net.scale(l))
-		gr.W[l] = reuse(gr.W[l], out, in)
-		if err := linalg.Gemm(linalg.Trans, linalg.NoTrans, s, g, p.A[l], 0, gr.W[l]); err != nil {
-			return fmt.Errorf("ntk: layer %d: %w", l, err)
+		step := beta != nil && beta[l] != 0
+		if bound != nil {
+			bound[l] = 0
+		}
+		if !step {
+			gr.W[l] = reuse(gr.W[l], out, in)
+			if err := linalg.Gemm(linalg.Trans, linalg.NoTrans, s, g, p.A[l], 0, gr.W[l]); err != nil {
+				return fmt.Errorf("ntk: layer %d: %w", l, err)
+			}
 		}
 		if gr.B != nil {
 			if len(gr.B[l]) != out {
@@ -238,23 +284,60 @@ func (net *Network[T]) BackwardInto(gr *Grads[T], p *Pass[T], c []T) error {
 				}
 			}
 		}
+		var ga linalg.Matrix[T]
+		if l > 0 {
+			// The scratch alternates with the cotangent it is computed from:
+			// g is c (l = Depth) or p.ga, so take the other half of p.ga.
+			p.ga = reuse(p.ga, 2*n, in)
+			ga = p.ga.Slice(0, n, 0, in)
+			if l < net.Depth && (net.Depth-l)%2 == 1 {
+				ga = p.ga.Slice(n, 2*n, 0, in)
+			}
+			if err := linalg.Gemm(linalg.NoTrans, linalg.NoTrans, s, g, net.W[l], 0, ga); err != nil {
+				return fmt.Errorf("ntk: layer %d: %w", l, err)
+			}
+		}
+		if step {
+			// W[l] has been used for ga: update it in place.
+			alpha := -eta * s
+			if bound != nil {
+				bound[l] = stepBound(alpha, g, p.A[l])
+			}
+			if err := linalg.Gemm(linalg.Trans, linalg.NoTrans, alpha, g, p.A[l], beta[l], net.W[l]); err != nil {
+				return fmt.Errorf("ntk: layer %d: %w", l, err)
+			}
+		}
 		if l == 0 {
 			break
-		}
-		// The scratch alternates with the cotangent it is computed from:
-		// g is c (l = Depth) or p.ga, so take the other half of p.ga.
-		p.ga = reuse(p.ga, 2*n, in)
-		ga := p.ga.Slice(0, n, 0, in)
-		if l < net.Depth && (net.Depth-l)%2 == 1 {
-			ga = p.ga.Slice(n, 2*n, 0, in)
-		}
-		if err := linalg.Gemm(linalg.NoTrans, linalg.NoTrans, s, g, net.W[l], 0, ga); err != nil {
-			return fmt.Errorf("ntk: layer %d: %w", l, err)
 		}
 		reluGrad(ga.Data, ga.Data, p.Z[l-1].Data)
 		g = ga
 	}
 	return nil
+}
+
+// stepBound returns |alpha|·Σ_k max_i |g[k,i]|·max_j |a[k,j]| in float64,
+// an upper bound on every |alpha·(gᵀa)[i,j]|; NaN or +Inf if g or a has a
+// non-finite element.
+func stepBound[T linalg.Float](alpha T, g, a linalg.Matrix[T]) float64 {
+	var sum float64
+	for k := range g.Rows {
+		sum += maxAbs(g.Row(k)) * maxAbs(a.Row(k))
+	}
+	return math.Abs(float64(alpha)) * sum
+}
+
+// maxAbs returns max |x[i]| in float64 (0 for an empty x), NaN if x holds
+// a NaN.
+func maxAbs[T linalg.Float](x []T) float64 {
+	var m T
+	for _, v := range x {
+		if v != v {
+			return math.NaN()
+		}
+		m = max(m, v, -v)
+	}
+	return float64(m)
 }
 
 // relu and reluGrad call the asm kernels for T.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/ntksvm/ntksvm/linalg"
@@ -183,6 +184,12 @@ type NetworkStepper[T linalg.Float] struct {
 
 	pass  ntk.Pass[T]
 	grads ntk.Grads[T]
+	// beta and bound are ntk's BackwardStep arguments; wmax[l] is an upper
+	// bound on max |W_l| (+Inf: unknown), carried from step to step so that
+	// the fused update can be shown finite without reading the weights.
+	beta  []T
+	bound []float64
+	wmax  []float64
 	xb    linalg.Matrix[T] // gathered batch rows
 	c     []T              // output cotangents
 	zeros []T              // for the finiteness check
@@ -259,8 +266,12 @@ func NewNetworkStepper[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], 
 		return nil, inputErr("the network stepper needs about %.0f bytes (%.2f GiB: %s), more than the cap of %d bytes (NetworkConfig.MemCap)",
 			need, need/(1<<30), what, capB)
 	}
+	s.wmax = make([]float64, net.Depth+1)
+	s.beta = make([]T, net.Depth+1)
+	s.bound = make([]float64, net.Depth+1)
 	for l, w := range net.W {
-		if !allFinite(w.Data) {
+		s.wmax[l] = maxAbs(w.Data)
+		if math.IsNaN(s.wmax[l]) || math.IsInf(s.wmax[l], 0) {
 			return nil, inputErr("layer %d of the network has a non-finite weight", l)
 		}
 		if net.B != nil && !allFinite(net.B[l]) {
@@ -481,46 +492,70 @@ func (s *NetworkStepper[T]) Step(batch []int, eta float64) error {
 		c[j] = T(sB * s.cfg.Loss.Deriv(f, s.y[i]))
 		active = active || c[j] != 0
 	}
-	if active {
-		if err := net.BackwardInto(&s.grads, &s.pass, c); err != nil {
-			return fmt.Errorf("svm: network step %d: %w", step, err)
-		}
-	}
 	// Every layer: W ← W − η·(∂loss/∂W + ∂R/∂W), where ∂R/∂W is δ/η·(W − W_0)
 	// (toward 0 without W_0) in the layers R penalises.
 	L := net.Depth
 	lam := s.cfg.Lambda
-	for l := 0; l <= L; l++ {
-		var delta float64
+	decay := func(l int) float64 {
 		switch s.cfg.Reg {
 		case RegPaper:
 			if l == L {
-				delta = eta * lam / float64(net.Width)
+				return eta * lam / float64(net.Width)
 			}
 		case RegTheory:
-			delta = eta * lam
+			return eta * lam
 		case RegLastLayer:
 			if l == L {
-				delta = eta * lam
+				return eta * lam
 			}
 		}
-		var g, gb, w0, b0 []T
-		if active {
-			g = s.grads.W[l].Data
-			if net.B != nil {
-				gb = s.grads.B[l]
+		return 0
+	}
+	if active {
+		// The weights of the hidden and first layers are updated inside the
+		// backward pass, W ← (1 − δ)·W − η·∂loss/∂W as the weight-gradient
+		// GEMM itself (see ntk's BackwardStep); + δ·W_0 follows below. The
+		// last layer (1×m) takes the plain update.
+		for l := range s.beta {
+			s.beta[l] = 0
+			if l < L {
+				s.beta[l] = 1 - T(decay(l)) // 0 (δ = 1): the plain update
 			}
 		}
+		if err := net.BackwardStep(&s.grads, &s.pass, c, T(eta), s.beta, s.bound); err != nil {
+			return fmt.Errorf("svm: network step %d: %w", step, err)
+		}
+	}
+	for l := 0; l <= L; l++ {
+		delta := decay(l)
+		var w0, b0 []T
 		if s.w0 != nil {
 			w0 = s.w0[l]
 		}
 		if s.b0 != nil {
 			b0 = s.b0[l]
 		}
-		if !update(net.W[l].Data, g, w0, T(eta), T(delta), s.zeros) {
-			return s.fail(step, fmt.Sprintf("layer %d weights", l))
+		if active && s.beta[l] != 0 {
+			if !s.finishFused(l, w0, T(delta)) {
+				return s.fail(step, fmt.Sprintf("layer %d weights", l))
+			}
+		} else {
+			var g []T
+			if active {
+				g = s.grads.W[l].Data
+			}
+			if !update(net.W[l].Data, g, w0, T(eta), T(delta), s.zeros) {
+				return s.fail(step, fmt.Sprintf("layer %d weights", l))
+			}
+			if g != nil || delta != 0 {
+				s.wmax[l] = math.Inf(1)
+			}
 		}
 		if net.B != nil {
+			var gb []T
+			if active {
+				gb = s.grads.B[l]
+			}
 			if s.cfg.Reg == RegPaper {
 				delta = 0 // the authors' penalty leaves biases alone
 			}
@@ -531,6 +566,83 @@ func (s *NetworkStepper[T]) Step(batch []int, eta float64) error {
 	}
 	s.steps = step
 	return nil
+}
+
+// finishFused completes the update of layer l, whose gradient step
+// W ← (1 − δ)·W − η·G ntk's BackwardStep has applied: it adds δ·W_0 (w0
+// not nil, δ ≠ 0), checking the weights as update does, or else shows the
+// weights finite from the bound on max |W| carried from the last step and
+// the one BackwardStep returned on |η·G|, reading them only when that
+// bound is too large to prove it. It reports whether every weight is
+// finite.
+func (s *NetworkStepper[T]) finishFused(l int, w0 []T, delta T) bool {
+	w := s.net.W[l].Data
+	if w0 != nil && delta != 0 {
+		s.wmax[l] = math.Inf(1)
+		return addScaled(w, w0, delta, s.zeros)
+	}
+	// |fl(β·w + Σ)| ≤ (|β|·max|w| + bound)·(1 + O(k·ε)): a quarter of the
+	// largest finite T leaves ample room for the rounding.
+	b := math.Abs(float64(s.beta[l]))*s.wmax[l] + s.bound[l]
+	if !(b <= maxFinite[T]()/4) {
+		b = maxAbs(w)
+		if math.IsNaN(b) || math.IsInf(b, 0) {
+			s.wmax[l] = math.Inf(1)
+			return false
+		}
+	}
+	s.wmax[l] = b
+	return true
+}
+
+// maxFinite returns the largest finite T.
+func maxFinite[T linalg.Float]() float64 {
+	var e T
+	if sizeOf(e) == 4 {
+		return math.MaxFloat32
+	}
+	return math.MaxFloat64
+}
+
+// maxAbs returns max |x[i]| in float64 (0 for an empty x), NaN if x holds
+// a NaN, over linalg.Threads() goroutines for long vectors.
+func maxAbs[T linalg.Float](x []T) float64 {
+	var mu sync.Mutex
+	var m float64
+	linalg.ParallelFor(len(x), 1<<18, func(lo, hi int) {
+		var v T
+		nan := false
+		for _, e := range x[lo:hi] {
+			nan = nan || e != e
+			v = max(v, e, -e)
+		}
+		r := float64(v)
+		if nan {
+			r = math.NaN()
+		}
+		mu.Lock()
+		if m == m && (r != r || r > m) { // a NaN, once found, stays
+			m = r
+		}
+		mu.Unlock()
+	})
+	return m
+}
+
+// addScaled sets w ← w + δ·w0 and checks the result for NaN and ±Inf as
+// update does. It reports whether every w is finite.
+func addScaled[T linalg.Float](w, w0 []T, delta T, zeros []T) bool {
+	var bad atomic.Bool
+	linalg.ParallelFor(len(w), 1<<18, func(lo, hi int) {
+		for i := lo; i < hi; i += len(zeros) {
+			e := min(i+len(zeros), hi)
+			linalg.Axpy(delta, w0[i:e], w[i:e])
+			if linalg.Dot(w[i:e], zeros[:e-i]) != 0 {
+				bad.Store(true)
+			}
+		}
+	})
+	return !bad.Load()
 }
 
 // fail records that step made the weights named by what non-finite.

@@ -202,46 +202,52 @@ func (net *Network[T]) Backward(p *Pass[T], c []T) (*Grads[T], error) {
 // BackwardInto is Backward writing into gr, whose buffers are reused when
 // they have the right shapes.
 func (net *Network[T]) BackwardInto(gr *Grads[T], p *Pass[T], c []T) error {
-	return net.backward(gr, p, c, 0, nil, nil)
+	return net.backward(gr, p, c, nil)
+}
+
+// Step describes the gradient-descent step BackwardStep applies.
+type Step[T linalg.Float] struct {
+	Eta T // the step size η
+	// Update[l] says whether W[l] is updated; Beta[l] is its factor β_l
+	// (1 for a plain gradient step, 1 − δ for a decay toward 0 by δ). Both
+	// have Depth+1 entries.
+	Update []bool
+	Beta   []T
+	// Bound, if not nil (Depth+1 entries), receives for each updated
+	// layer an upper bound on max |η·G_l|, computed from the cotangents
+	// and the layer's inputs (NaN or +Inf if one of them is not finite),
+	// and 0 for the others: with max |W[l]| ≤ w before the step,
+	// max |W[l]| ≤ |β_l|·w + Bound[l] after it, up to rounding, so a caller
+	// can show the new weights finite without reading them.
+	Bound []float64
 }
 
 // BackwardStep is BackwardInto fused with a gradient-descent step on the
-// weights: for every layer l with beta[l] ≠ 0 it applies
+// weights: for every layer l with st.Update[l] it applies
 //
-//	W[l] ← beta[l]·W[l] − eta·G_l,   G_l = ∂(Σ_i c[i]·f(x_i))/∂W[l],
+//	W[l] ← β_l·W[l] − η·G_l,   G_l = ∂(Σ_i c[i]·f(x_i))/∂W[l],
 //
-// in place, as one GEMM (alpha = −eta·σ_w/√fan_in, beta = beta[l]) run
-// once W[l] has served the backward pass to the layer below. G_l is never
-// stored: for a hidden layer of width m that saves writing an m×m gradient
-// and reading it back in the update, the largest memory traffic of a
-// training step. gr.W[l] is left as it is for those layers; the other
-// layers (beta[l] = 0) get their gradients in gr.W[l] as from
-// BackwardInto, and gr.B gets every bias gradient (biases are not
-// updated). The weights differ from BackwardInto followed by
-// W ← beta·W − eta·G in rounding only.
-//
-// If bound is not nil, bound[l] is set for each updated layer to an upper
-// bound on max |eta·G_l|, computed from the cotangents and the layer's
-// inputs (NaN or +Inf if one of them is not finite), and to 0 for the
-// others: with max |W[l]| ≤ w before the step, max |W[l]| ≤ |beta[l]|·w +
-// bound[l] after it, up to rounding, so a caller can show the new weights
-// finite without reading them.
+// in place, as one GEMM (alpha = −η·σ_w/√fan_in, beta = β_l; β_l = 0
+// overwrites W[l]) run once W[l] has served the backward pass to the layer
+// below. G_l is never stored: for a hidden layer of width m that saves
+// writing an m×m gradient and reading it back in the update, the largest
+// memory traffic of a training step. gr.W[l] is left as it is for those
+// layers; the others get their gradients in gr.W[l] as from BackwardInto,
+// and gr.B gets every bias gradient (biases are not updated). The weights
+// differ from BackwardInto followed by W ← β·W − η·G in rounding only.
 //
 // It returns an error wrapping linalg.ErrShape if len(c) is not the number
-// of outputs of p or beta or bound (when not nil) does not have Depth+1
-// entries.
-func (net *Network[T]) BackwardStep(gr *Grads[T], p *Pass[T], c []T, eta T, beta []T, bound []float64) error {
-	if len(beta) != net.Depth+1 {
-		return fmt.Errorf("%w: ntk: %d step factors for %d layers", linalg.ErrShape, len(beta), net.Depth+1)
+// of outputs of p or st's slices do not have Depth+1 entries.
+func (net *Network[T]) BackwardStep(gr *Grads[T], p *Pass[T], c []T, st *Step[T]) error {
+	if len(st.Update) != net.Depth+1 || len(st.Beta) != net.Depth+1 || (st.Bound != nil && len(st.Bound) != net.Depth+1) {
+		return fmt.Errorf("%w: ntk: a step for %d, %d and %d layers on a network of %d",
+			linalg.ErrShape, len(st.Update), len(st.Beta), len(st.Bound), net.Depth+1)
 	}
-	if bound != nil && len(bound) != net.Depth+1 {
-		return fmt.Errorf("%w: ntk: %d step bounds for %d layers", linalg.ErrShape, len(bound), net.Depth+1)
-	}
-	return net.backward(gr, p, c, eta, beta, bound)
+	return net.backward(gr, p, c, st)
 }
 
-// backward is BackwardInto (beta nil) and BackwardStep.
-func (net *Network[T]) backward(gr *Grads[T], p *Pass[T], c []T, eta T, beta []T, bound []float64) error {
+// backward is BackwardInto (st nil) and BackwardStep.
+func (net *Network[T]) backward(gr *Grads[T], p *Pass[T], c []T, st *Step[T]) error {
 	n := len(p.F)
 	if len(c) != n {
 		return fmt.Errorf("%w: ntk: %d cotangents for %d outputs", linalg.ErrShape, len(c), n)
@@ -261,9 +267,9 @@ func (net *Network[T]) backward(gr *Grads[T], p *Pass[T], c []T, eta T, beta []T
 	for l := net.Depth; l >= 0; l-- {
 		out, in := net.layerShape(l)
 		s := T(net.scale(l))
-		step := beta != nil && beta[l] != 0
-		if bound != nil {
-			bound[l] = 0
+		step := st != nil && st.Update[l]
+		if st != nil && st.Bound != nil {
+			st.Bound[l] = 0
 		}
 		if !step {
 			gr.W[l] = reuse(gr.W[l], out, in)
@@ -299,11 +305,11 @@ func (net *Network[T]) backward(gr *Grads[T], p *Pass[T], c []T, eta T, beta []T
 		}
 		if step {
 			// W[l] has been used for ga: update it in place.
-			alpha := -eta * s
-			if bound != nil {
-				bound[l] = stepBound(alpha, g, p.A[l])
+			alpha := -st.Eta * s
+			if st.Bound != nil {
+				st.Bound[l] = stepBound(alpha, g, p.A[l])
 			}
-			if err := linalg.Gemm(linalg.Trans, linalg.NoTrans, alpha, g, p.A[l], beta[l], net.W[l]); err != nil {
+			if err := linalg.Gemm(linalg.Trans, linalg.NoTrans, alpha, g, p.A[l], st.Beta[l], net.W[l]); err != nil {
 				return fmt.Errorf("ntk: layer %d: %w", l, err)
 			}
 		}
@@ -316,28 +322,24 @@ func (net *Network[T]) backward(gr *Grads[T], p *Pass[T], c []T, eta T, beta []T
 	return nil
 }
 
-// stepBound returns |alpha|·Σ_k max_i |g[k,i]|·max_j |a[k,j]| in float64,
-// an upper bound on every |alpha·(gᵀa)[i,j]|; NaN or +Inf if g or a has a
-// non-finite element.
+// stepBound returns an upper bound on every |alpha·(gᵀa)[i,j]|:
+// |Σ_k g[k,i]·a[k,j]| ≤ ‖g[:,i]‖·‖a[:,j]‖ ≤ ‖g‖_F·‖a‖_F (Cauchy–Schwarz),
+// doubled to cover the rounding of the sums of squares (at most n·ε
+// relative for n terms, far below 1 for any matrix that fits in memory).
+// The sums run on linalg.Dot's SIMD kernels. It is NaN or +Inf if g or a
+// has a non-finite element (or the sums overflow T).
 func stepBound[T linalg.Float](alpha T, g, a linalg.Matrix[T]) float64 {
-	var sum float64
-	for k := range g.Rows {
-		sum += maxAbs(g.Row(k)) * maxAbs(a.Row(k))
-	}
-	return math.Abs(float64(alpha)) * sum
+	return 2 * math.Abs(float64(alpha)) * math.Sqrt(sumSquares(g)) * math.Sqrt(sumSquares(a))
 }
 
-// maxAbs returns max |x[i]| in float64 (0 for an empty x), NaN if x holds
-// a NaN.
-func maxAbs[T linalg.Float](x []T) float64 {
-	var m T
-	for _, v := range x {
-		if v != v {
-			return math.NaN()
-		}
-		m = max(m, v, -v)
+// sumSquares returns Σ x[i,j]² (each row summed in T).
+func sumSquares[T linalg.Float](x linalg.Matrix[T]) float64 {
+	var s float64
+	for i := range x.Rows {
+		r := x.Row(i)
+		s += float64(linalg.Dot(r, r))
 	}
-	return float64(m)
+	return s
 }
 
 // relu and reluGrad call the asm kernels for T.

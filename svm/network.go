@@ -157,9 +157,14 @@ type NetworkConfig struct {
 //
 // The stepper owns the network it is given and updates its weights in
 // place. Steps reuse one forward/backward workspace (ntk's ForwardInto and
-// BackwardInto) and one gradient; the update is an in-place axpy that
-// checks the new weights for NaN and ±Inf in cache-sized chunks; Evaluate
-// runs the forward pass in row blocks. The constructor refuses a
+// BackwardStep). The first and hidden layers' weights are updated inside
+// the backward pass, W ← (1 − δ)·W − η·G as the weight-gradient GEMM
+// itself, so their gradients are never stored; the penalty's δ·W_0, the
+// last layer and the biases take an in-place axpy that checks the new
+// values for NaN and ±Inf in cache-sized chunks. The fused layers are
+// shown finite without reading them, from a bound on max |W| carried from
+// step to step and one on the step (ntk.Step's Bound), and read only when
+// that bound gets too large. Evaluate runs the forward pass in row blocks. The constructor refuses a
 // configuration whose memory need exceeds NetworkConfig.MemCap.
 //
 // A NetworkStepper is not safe for concurrent use.
@@ -184,11 +189,10 @@ type NetworkStepper[T linalg.Float] struct {
 
 	pass  ntk.Pass[T]
 	grads ntk.Grads[T]
-	// beta and bound are ntk's BackwardStep arguments; wmax[l] is an upper
-	// bound on max |W_l| (+Inf: unknown), carried from step to step so that
-	// the fused update can be shown finite without reading the weights.
-	beta  []T
-	bound []float64
+	// st is ntk's BackwardStep argument; wmax[l] is an upper bound on
+	// max |W_l| (+Inf: unknown), carried from step to step so that the
+	// fused update can be shown finite without reading the weights.
+	st    ntk.Step[T]
 	wmax  []float64
 	xb    linalg.Matrix[T] // gathered batch rows
 	c     []T              // output cotangents
@@ -267,8 +271,7 @@ func NewNetworkStepper[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], 
 			need, need/(1<<30), what, capB)
 	}
 	s.wmax = make([]float64, net.Depth+1)
-	s.beta = make([]T, net.Depth+1)
-	s.bound = make([]float64, net.Depth+1)
+	s.st = ntk.Step[T]{Update: make([]bool, net.Depth+1), Beta: make([]T, net.Depth+1), Bound: make([]float64, net.Depth+1)}
 	for l, w := range net.W {
 		s.wmax[l] = maxAbs(w.Data)
 		if math.IsNaN(s.wmax[l]) || math.IsInf(s.wmax[l], 0) {
@@ -378,7 +381,9 @@ func (s *NetworkStepper[T]) memoryNeed() (float64, string) {
 		params += m*L + 1
 	}
 	rows := float64(max(s.batch, s.evalRows()))
-	weights := 2 * params * sz // weights and gradients
+	// Weights and the last layer's gradient: the others are applied
+	// inside the backward pass and never stored (ntk's BackwardStep).
+	weights := (params + m + 1) * sz
 	switch s.cfg.Reg {
 	case RegTheory:
 		weights += params * sz // W_0
@@ -390,7 +395,7 @@ func (s *NetworkStepper[T]) memoryNeed() (float64, string) {
 	act := rows*(2*L*m+2*m+1)*sz + float64(s.batch)*(d+1)*sz
 	nOut := float64(s.x.Rows + s.test.Rows)
 	outs := 2 * nOut * 8 // f₀ and the outputs
-	return weights + act + outs, fmt.Sprintf("weights and gradients %.0f, activations of %.0f rows %.0f, outputs %.0f", weights, rows, act, outs)
+	return weights + act + outs, fmt.Sprintf("weights and the last layer's gradient %.0f, activations of %.0f rows %.0f, outputs %.0f", weights, rows, act, outs)
 }
 
 // evalRows is the number of rows per evaluation block: those whose
@@ -516,13 +521,12 @@ func (s *NetworkStepper[T]) Step(batch []int, eta float64) error {
 		// backward pass, W ← (1 − δ)·W − η·∂loss/∂W as the weight-gradient
 		// GEMM itself (see ntk's BackwardStep); + δ·W_0 follows below. The
 		// last layer (1×m) takes the plain update.
-		for l := range s.beta {
-			s.beta[l] = 0
-			if l < L {
-				s.beta[l] = 1 - T(decay(l)) // 0 (δ = 1): the plain update
-			}
+		s.st.Eta = T(eta)
+		for l := range s.st.Beta {
+			s.st.Update[l] = l < L
+			s.st.Beta[l] = 1 - T(decay(l))
 		}
-		if err := net.BackwardStep(&s.grads, &s.pass, c, T(eta), s.beta, s.bound); err != nil {
+		if err := net.BackwardStep(&s.grads, &s.pass, c, &s.st); err != nil {
 			return fmt.Errorf("svm: network step %d: %w", step, err)
 		}
 	}
@@ -535,7 +539,7 @@ func (s *NetworkStepper[T]) Step(batch []int, eta float64) error {
 		if s.b0 != nil {
 			b0 = s.b0[l]
 		}
-		if active && s.beta[l] != 0 {
+		if active && s.st.Update[l] {
 			if !s.finishFused(l, w0, T(delta)) {
 				return s.fail(step, fmt.Sprintf("layer %d weights", l))
 			}
@@ -583,7 +587,7 @@ func (s *NetworkStepper[T]) finishFused(l int, w0 []T, delta T) bool {
 	}
 	// |fl(β·w + Σ)| ≤ (|β|·max|w| + bound)·(1 + O(k·ε)): a quarter of the
 	// largest finite T leaves ample room for the rounding.
-	b := math.Abs(float64(s.beta[l]))*s.wmax[l] + s.bound[l]
+	b := math.Abs(float64(s.st.Beta[l]))*s.wmax[l] + s.st.Bound[l]
 	if !(b <= maxFinite[T]()/4) {
 		b = maxAbs(w)
 		if math.IsNaN(b) || math.IsInf(b, 0) {

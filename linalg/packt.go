@@ -11,8 +11,11 @@ package linalg
 // packTKernels holds the gather kernels of this build and CPU, nil where
 // there are none: gather32(dst, src, kb, idx) sets dst[p*48+j] =
 // src[idx[j]+p] for p < kb and j < 48, and gather64 does the same with 24
-// columns and float64.
+// columns and float64. trans32(dst, src, ld, kb) is gather32 for kb a
+// multiple of 16 and rows ld apart, by in-register transposes of 16×16
+// blocks, which read B a cache line at a time rather than an element.
 var packTKernels struct {
+	trans32  func(dst, src []float32, ld, kb int)
 	gather32 func(dst, src []float32, kb int, idx *[48]int32)
 	gather64 func(dst, src []float64, kb int, idx *[24]int32)
 }
@@ -46,7 +49,15 @@ func packTFull[T Float](dst []T, b Matrix[T], p0, kb, j0, nb, nr int) int {
 			col0 := j0 + s*nr
 			// The kernel reads src[idx[j]+p] for p < kb: check the last one.
 			_ = src[(col0+nr-1)*ld+p0+kb-1]
-			f(d[s*kb*nr:(s+1)*kb*nr], src[col0*ld+p0:], kb, &idx)
+			ds := d[s*kb*nr : (s+1)*kb*nr]
+			k16 := 0
+			if t := packTKernels.trans32; t != nil {
+				k16 = kb &^ 15
+				t(ds, src[col0*ld+p0:], ld, k16)
+			}
+			if k16 < kb {
+				f(ds[k16*nr:], src[col0*ld+p0+k16:], kb-k16, &idx)
+			}
 		}
 	case []float64:
 		f := packTKernels.gather64

@@ -20,10 +20,17 @@ func packTGatherAVX512F32(dst, src []float32, kb int, idx *[48]int32)
 //go:noescape
 func packTGatherAVX512F64(dst, src []float64, kb int, idx *[24]int32)
 
+// packTTransAVX512F32 is packTKernels.trans32: kb (a multiple of 16)
+// rows of 48 float32 transposed in 16×16 register blocks.
+//
+//go:noescape
+func packTTransAVX512F32(dst, src []float32, ld, kb int)
+
 func init() {
 	if cpuid.CPU.Supports(cpuid.AVX512F) {
 		packTKernels.gather32 = packTGatherAVX512F32
 		packTKernels.gather64 = packTGatherAVX512F64
+		packTKernels.trans32 = packTTransAVX512F32
 	}
 }
 

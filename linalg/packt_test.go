@@ -30,7 +30,7 @@ func testPackTFull[T Float](t *testing.T, dtype string, nr int) {
 		want := make([]T, len(got))
 		packB(got, b, true, p0, tc.kb, j0, tc.nb, nr)
 		saved := packTKernels
-		packTKernels.gather32, packTKernels.gather64 = nil, nil
+		packTKernels.trans32, packTKernels.gather32, packTKernels.gather64 = nil, nil, nil
 		packB(want, b, true, p0, tc.kb, j0, tc.nb, nr)
 		packTKernels = saved
 		for i := range want {
@@ -48,19 +48,25 @@ func testPackTFull[T Float](t *testing.T, dtype string, nr int) {
 // panels of 512 columns and 240 rows, transposed: the packing of the
 // forward pass of a wide layer.
 func BenchmarkPackBTrans(b *testing.B) {
-	const rows, cols, kb, nb, nr = 2400, 10000, 512, 240, 48
+	rows, cols, kb, nb, nr := 2400, 10000, 512, 240, 48
+	if testing.Short() {
+		rows = 240 // 9.6 MB, in L3
+	}
 	m := New[float32](rows, cols)
 	for i := range m.Data {
 		m.Data[i] = float32(i % 7)
 	}
 	dst := make([]float32, kb*nb)
-	for _, gather := range []bool{true, false} {
-		b.Run(fmt.Sprintf("gather=%v", gather), func(b *testing.B) {
+	for _, kind := range []string{"transpose", "gather", "go"} {
+		b.Run("kernel="+kind, func(b *testing.B) {
 			saved := packTKernels
-			if !gather {
-				packTKernels.gather32 = nil
-			}
 			defer func() { packTKernels = saved }()
+			switch kind {
+			case "gather":
+				packTKernels.trans32 = nil
+			case "go":
+				packTKernels.trans32, packTKernels.gather32 = nil, nil
+			}
 			for b.Loop() {
 				for j0 := 0; j0 < rows; j0 += nb {
 					for p0 := 0; p0+kb <= cols; p0 += kb {
@@ -68,7 +74,7 @@ func BenchmarkPackBTrans(b *testing.B) {
 					}
 				}
 			}
-			b.SetBytes(rows * cols / kb * kb * 4)
+			b.SetBytes(int64(rows * cols / kb * kb * 4))
 		})
 	}
 }

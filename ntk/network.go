@@ -324,20 +324,25 @@ func (net *Network[T]) backward(gr *Grads[T], p *Pass[T], c []T, st *Step[T]) er
 
 // stepBound returns an upper bound on every |alpha·(gᵀa)[i,j]|:
 // |Σ_k g[k,i]·a[k,j]| ≤ ‖g[:,i]‖·‖a[:,j]‖ ≤ ‖g‖_F·‖a‖_F (Cauchy–Schwarz),
-// doubled to cover the rounding of the sums of squares (at most n·ε
-// relative for n terms, far below 1 for any matrix that fits in memory).
+// doubled to cover the rounding of the sums of squares (each row's sum is
+// off by at most n·ε relative for n terms: under 1/2 for float32 rows of
+// fewer than 2²³ elements; longer rows are summed in pieces that short).
 // The sums run on linalg.Dot's SIMD kernels. It is NaN or +Inf if g or a
 // has a non-finite element (or the sums overflow T).
 func stepBound[T linalg.Float](alpha T, g, a linalg.Matrix[T]) float64 {
 	return 2 * math.Abs(float64(alpha)) * math.Sqrt(sumSquares(g)) * math.Sqrt(sumSquares(a))
 }
 
-// sumSquares returns Σ x[i,j]² (each row summed in T).
+// sumSquares returns Σ x[i,j]² (each row summed in T, in pieces of 2²²).
 func sumSquares[T linalg.Float](x linalg.Matrix[T]) float64 {
 	var s float64
 	for i := range x.Rows {
 		r := x.Row(i)
-		s += float64(linalg.Dot(r, r))
+		for len(r) > 0 {
+			q := r[:min(len(r), 1<<22)]
+			s += float64(linalg.Dot(q, q))
+			r = r[len(q):]
+		}
 	}
 	return s
 }

@@ -164,8 +164,9 @@ type NetworkConfig struct {
 // values for NaN and ±Inf in cache-sized chunks. The fused layers are
 // shown finite without reading them, from a bound on max |W| carried from
 // step to step and one on the step (ntk.Step's Bound), and read only when
-// that bound gets too large. Evaluate runs the forward pass in row blocks. The constructor refuses a
-// configuration whose memory need exceeds NetworkConfig.MemCap.
+// that bound gets too large. Evaluate runs the forward pass in row
+// blocks. The constructor refuses a configuration whose memory need
+// exceeds NetworkConfig.MemCap.
 //
 // A NetworkStepper is not safe for concurrent use.
 type NetworkStepper[T linalg.Float] struct {

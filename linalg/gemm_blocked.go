@@ -133,8 +133,11 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 	}
 	p.mr, p.nr, p.tile = kernelFor[T](ks)
 	p.noFused = cfg.noFused
-	if !p.tB && !p.lower {
+	if !p.lower {
 		p.fused, p.pf = fusedFor[T](ks)
+		if p.tB {
+			p.fused = nil // pf only: see macroTransPF
+		}
 		var z T
 		_, l2, _ := cacheSizes()
 		p.fuseMax = l2 / 4 / int(unsafeSizeof(z))
@@ -332,7 +335,11 @@ func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 					p.macroFused(ws, ic, mb, jc, jn, pc, kb, j1)
 				} else {
 					packB(ws.b, p.b, p.tB, pc, kb, jc, jn, p.nr)
-					p.macro(ws, ic, mb, jc, jn, kb)
+					if p.tB && p.pf != nil && !p.noFused {
+						p.macroTransPF(ws, ic, mb, jc, jn, kb, p.nextTransBlock(r, jc, jn, nc, pc, kb, kc))
+					} else {
+						p.macro(ws, ic, mb, jc, jn, kb)
+					}
 				}
 				if p.mirror && pc+kb == p.k {
 					// The block is final and still in cache: mirror it now

@@ -102,8 +102,9 @@ func packB[T Float](dst []T, b Matrix[T], trans bool, p0, kb, j0, nb, nr int) {
 	}
 	ld := b.Stride
 	// op(B)[p, j] = B[j, p]: interleave r rows of B, pChunk values of p at
-	// a time so that the sources and the destination stay in L1.
-	for s := 0; s*nr < nb; s++ {
+	// a time so that the sources and the destination stay in L1, after the
+	// slivers that packTFull gathers.
+	for s := packTFull(dst, b, p0, kb, j0, nb, nr); s*nr < nb; s++ {
 		r := min(nr, nb-s*nr)
 		d := dst[s*kb*nr : (s+1)*kb*nr]
 		col0 := j0 + s*nr

@@ -202,6 +202,52 @@ func (net *Network[T]) Backward(p *Pass[T], c []T) (*Grads[T], error) {
 // BackwardInto is Backward writing into gr, whose buffers are reused when
 // they have the right shapes.
 func (net *Network[T]) BackwardInto(gr *Grads[T], p *Pass[T], c []T) error {
+	return net.backward(gr, p, c, nil)
+}
+
+// Step describes the gradient-descent step BackwardStep applies.
+type Step[T linalg.Float] struct {
+	Eta T // the step size η
+	// Update[l] says whether W[l] is updated; Beta[l] is its factor β_l
+	// (1 for a plain gradient step, 1 − δ for a decay toward 0 by δ). Both
+	// have Depth+1 entries.
+	Update []bool
+	Beta   []T
+	// Bound, if not nil (Depth+1 entries), receives for each updated
+	// layer an upper bound on max |η·G_l|, computed from the cotangents
+	// and the layer's inputs (NaN or +Inf if one of them is not finite),
+	// and 0 for the others: with max |W[l]| ≤ w before the step,
+	// max |W[l]| ≤ |β_l|·w + Bound[l] after it, up to rounding, so a caller
+	// can show the new weights finite without reading them.
+	Bound []float64
+}
+
+// BackwardStep is BackwardInto fused with a gradient-descent step on the
+// weights: for every layer l with st.Update[l] it applies
+//
+//	W[l] ← β_l·W[l] − η·G_l,   G_l = ∂(Σ_i c[i]·f(x_i))/∂W[l],
+//
+// in place, as one GEMM (alpha = −η·σ_w/√fan_in, beta = β_l; β_l = 0
+// overwrites W[l]) run once W[l] has served the backward pass to the layer
+// below. G_l is never stored: for a hidden layer of width m that saves
+// writing an m×m gradient and reading it back in the update, the largest
+// memory traffic of a training step. gr.W[l] is left as it is for those
+// layers; the others get their gradients in gr.W[l] as from BackwardInto,
+// and gr.B gets every bias gradient (biases are not updated). The weights
+// differ from BackwardInto followed by W ← β·W − η·G in rounding only.
+//
+// It returns an error wrapping linalg.ErrShape if len(c) is not the number
+// of outputs of p or st's slices do not have Depth+1 entries.
+func (net *Network[T]) BackwardStep(gr *Grads[T], p *Pass[T], c []T, st *Step[T]) error {
+	if len(st.Update) != net.Depth+1 || len(st.Beta) != net.Depth+1 || (st.Bound != nil && len(st.Bound) != net.Depth+1) {
+		return fmt.Errorf("%w: ntk: a step for %d, %d and %d layers on a network of %d",
+			linalg.ErrShape, len(st.Update), len(st.Beta), len(st.Bound), net.Depth+1)
+	}
+	return net.backward(gr, p, c, st)
+}
+
+// backward is BackwardInto (st nil) and BackwardStep.
+func (net *Network[T]) backward(gr *Grads[T], p *Pass[T], c []T, st *Step[T]) error {
 	n := len(p.F)
 	if len(c) != n {
 		return fmt.Errorf("%w: ntk: %d cotangents for %d outputs", linalg.ErrShape, len(c), n)
@@ -221,9 +267,15 @@ func (net *Network[T]) BackwardInto(gr *Grads[T], p *Pass[T], c []T) error {
 	for l := net.Depth; l >= 0; l-- {
 		out, in := net.layerShape(l)
 		s := T(net.scale(l))
-		gr.W[l] = reuse(gr.W[l], out, in)
-		if err := linalg.Gemm(linalg.Trans, linalg.NoTrans, s, g, p.A[l], 0, gr.W[l]); err != nil {
-			return fmt.Errorf("ntk: layer %d: %w", l, err)
+		step := st != nil && st.Update[l]
+		if st != nil && st.Bound != nil {
+			st.Bound[l] = 0
+		}
+		if !step {
+			gr.W[l] = reuse(gr.W[l], out, in)
+			if err := linalg.Gemm(linalg.Trans, linalg.NoTrans, s, g, p.A[l], 0, gr.W[l]); err != nil {
+				return fmt.Errorf("ntk: layer %d: %w", l, err)
+			}
 		}
 		if gr.B != nil {
 			if len(gr.B[l]) != out {
@@ -238,23 +290,61 @@ func (net *Network[T]) BackwardInto(gr *Grads[T], p *Pass[T], c []T) error {
 				}
 			}
 		}
+		var ga linalg.Matrix[T]
+		if l > 0 {
+			// The scratch alternates with the cotangent it is computed from:
+			// g is c (l = Depth) or p.ga, so take the other half of p.ga.
+			p.ga = reuse(p.ga, 2*n, in)
+			ga = p.ga.Slice(0, n, 0, in)
+			if l < net.Depth && (net.Depth-l)%2 == 1 {
+				ga = p.ga.Slice(n, 2*n, 0, in)
+			}
+			if err := linalg.Gemm(linalg.NoTrans, linalg.NoTrans, s, g, net.W[l], 0, ga); err != nil {
+				return fmt.Errorf("ntk: layer %d: %w", l, err)
+			}
+		}
+		if step {
+			// W[l] has been used for ga: update it in place.
+			alpha := -st.Eta * s
+			if st.Bound != nil {
+				st.Bound[l] = stepBound(alpha, g, p.A[l])
+			}
+			if err := linalg.Gemm(linalg.Trans, linalg.NoTrans, alpha, g, p.A[l], st.Beta[l], net.W[l]); err != nil {
+				return fmt.Errorf("ntk: layer %d: %w", l, err)
+			}
+		}
 		if l == 0 {
 			break
-		}
-		// The scratch alternates with the cotangent it is computed from:
-		// g is c (l = Depth) or p.ga, so take the other half of p.ga.
-		p.ga = reuse(p.ga, 2*n, in)
-		ga := p.ga.Slice(0, n, 0, in)
-		if l < net.Depth && (net.Depth-l)%2 == 1 {
-			ga = p.ga.Slice(n, 2*n, 0, in)
-		}
-		if err := linalg.Gemm(linalg.NoTrans, linalg.NoTrans, s, g, net.W[l], 0, ga); err != nil {
-			return fmt.Errorf("ntk: layer %d: %w", l, err)
 		}
 		reluGrad(ga.Data, ga.Data, p.Z[l-1].Data)
 		g = ga
 	}
 	return nil
+}
+
+// stepBound returns an upper bound on every |alpha·(gᵀa)[i,j]|:
+// |Σ_k g[k,i]·a[k,j]| ≤ ‖g[:,i]‖·‖a[:,j]‖ ≤ ‖g‖_F·‖a‖_F (Cauchy–Schwarz),
+// doubled to cover the rounding of the sums of squares (each row's sum is
+// off by at most n·ε relative for n terms: under 1/2 for float32 rows of
+// fewer than 2²³ elements; longer rows are summed in pieces that short).
+// The sums run on linalg.Dot's SIMD kernels. It is NaN or +Inf if g or a
+// has a non-finite element (or the sums overflow T).
+func stepBound[T linalg.Float](alpha T, g, a linalg.Matrix[T]) float64 {
+	return 2 * math.Abs(float64(alpha)) * math.Sqrt(sumSquares(g)) * math.Sqrt(sumSquares(a))
+}
+
+// sumSquares returns Σ x[i,j]² (each row summed in T, in pieces of 2²²).
+func sumSquares[T linalg.Float](x linalg.Matrix[T]) float64 {
+	var s float64
+	for i := range x.Rows {
+		r := x.Row(i)
+		for len(r) > 0 {
+			q := r[:min(len(r), 1<<22)]
+			s += float64(linalg.Dot(q, q))
+			r = r[len(q):]
+		}
+	}
+	return s
 }
 
 // relu and reluGrad call the asm kernels for T.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/ntksvm/ntksvm/linalg"
@@ -156,10 +157,16 @@ type NetworkConfig struct {
 //
 // The stepper owns the network it is given and updates its weights in
 // place. Steps reuse one forward/backward workspace (ntk's ForwardInto and
-// BackwardInto) and one gradient; the update is an in-place axpy that
-// checks the new weights for NaN and ±Inf in cache-sized chunks; Evaluate
-// runs the forward pass in row blocks. The constructor refuses a
-// configuration whose memory need exceeds NetworkConfig.MemCap.
+// BackwardStep). The first and hidden layers' weights are updated inside
+// the backward pass, W ← (1 − δ)·W − η·G as the weight-gradient GEMM
+// itself, so their gradients are never stored; the penalty's δ·W_0, the
+// last layer and the biases take an in-place axpy that checks the new
+// values for NaN and ±Inf in cache-sized chunks. The fused layers are
+// shown finite without reading them, from a bound on max |W| carried from
+// step to step and one on the step (ntk.Step's Bound), and read only when
+// that bound gets too large. Evaluate runs the forward pass in row
+// blocks. The constructor refuses a configuration whose memory need
+// exceeds NetworkConfig.MemCap.
 //
 // A NetworkStepper is not safe for concurrent use.
 type NetworkStepper[T linalg.Float] struct {
@@ -183,6 +190,11 @@ type NetworkStepper[T linalg.Float] struct {
 
 	pass  ntk.Pass[T]
 	grads ntk.Grads[T]
+	// st is ntk's BackwardStep argument; wmax[l] is an upper bound on
+	// max |W_l| (+Inf: unknown), carried from step to step so that the
+	// fused update can be shown finite without reading the weights.
+	st    ntk.Step[T]
+	wmax  []float64
 	xb    linalg.Matrix[T] // gathered batch rows
 	c     []T              // output cotangents
 	zeros []T              // for the finiteness check
@@ -259,8 +271,11 @@ func NewNetworkStepper[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], 
 		return nil, inputErr("the network stepper needs about %.0f bytes (%.2f GiB: %s), more than the cap of %d bytes (NetworkConfig.MemCap)",
 			need, need/(1<<30), what, capB)
 	}
+	s.wmax = make([]float64, net.Depth+1)
+	s.st = ntk.Step[T]{Update: make([]bool, net.Depth+1), Beta: make([]T, net.Depth+1), Bound: make([]float64, net.Depth+1)}
 	for l, w := range net.W {
-		if !allFinite(w.Data) {
+		s.wmax[l] = maxAbs(w.Data)
+		if math.IsNaN(s.wmax[l]) || math.IsInf(s.wmax[l], 0) {
 			return nil, inputErr("layer %d of the network has a non-finite weight", l)
 		}
 		if net.B != nil && !allFinite(net.B[l]) {
@@ -367,7 +382,9 @@ func (s *NetworkStepper[T]) memoryNeed() (float64, string) {
 		params += m*L + 1
 	}
 	rows := float64(max(s.batch, s.evalRows()))
-	weights := 2 * params * sz // weights and gradients
+	// Weights and the last layer's gradient: the others are applied
+	// inside the backward pass and never stored (ntk's BackwardStep).
+	weights := (params + m + 1) * sz
 	switch s.cfg.Reg {
 	case RegTheory:
 		weights += params * sz // W_0
@@ -379,7 +396,7 @@ func (s *NetworkStepper[T]) memoryNeed() (float64, string) {
 	act := rows*(2*L*m+2*m+1)*sz + float64(s.batch)*(d+1)*sz
 	nOut := float64(s.x.Rows + s.test.Rows)
 	outs := 2 * nOut * 8 // f₀ and the outputs
-	return weights + act + outs, fmt.Sprintf("weights and gradients %.0f, activations of %.0f rows %.0f, outputs %.0f", weights, rows, act, outs)
+	return weights + act + outs, fmt.Sprintf("weights and the last layer's gradient %.0f, activations of %.0f rows %.0f, outputs %.0f", weights, rows, act, outs)
 }
 
 // evalRows is the number of rows per evaluation block: those whose
@@ -481,46 +498,69 @@ func (s *NetworkStepper[T]) Step(batch []int, eta float64) error {
 		c[j] = T(sB * s.cfg.Loss.Deriv(f, s.y[i]))
 		active = active || c[j] != 0
 	}
-	if active {
-		if err := net.BackwardInto(&s.grads, &s.pass, c); err != nil {
-			return fmt.Errorf("svm: network step %d: %w", step, err)
-		}
-	}
 	// Every layer: W ← W − η·(∂loss/∂W + ∂R/∂W), where ∂R/∂W is δ/η·(W − W_0)
 	// (toward 0 without W_0) in the layers R penalises.
 	L := net.Depth
 	lam := s.cfg.Lambda
-	for l := 0; l <= L; l++ {
-		var delta float64
+	decay := func(l int) float64 {
 		switch s.cfg.Reg {
 		case RegPaper:
 			if l == L {
-				delta = eta * lam / float64(net.Width)
+				return eta * lam / float64(net.Width)
 			}
 		case RegTheory:
-			delta = eta * lam
+			return eta * lam
 		case RegLastLayer:
 			if l == L {
-				delta = eta * lam
+				return eta * lam
 			}
 		}
-		var g, gb, w0, b0 []T
-		if active {
-			g = s.grads.W[l].Data
-			if net.B != nil {
-				gb = s.grads.B[l]
-			}
+		return 0
+	}
+	if active {
+		// The weights of the hidden and first layers are updated inside the
+		// backward pass, W ← (1 − δ)·W − η·∂loss/∂W as the weight-gradient
+		// GEMM itself (see ntk's BackwardStep); + δ·W_0 follows below. The
+		// last layer (1×m) takes the plain update.
+		s.st.Eta = T(eta)
+		for l := range s.st.Beta {
+			s.st.Update[l] = l < L
+			s.st.Beta[l] = 1 - T(decay(l))
 		}
+		if err := net.BackwardStep(&s.grads, &s.pass, c, &s.st); err != nil {
+			return fmt.Errorf("svm: network step %d: %w", step, err)
+		}
+	}
+	for l := 0; l <= L; l++ {
+		delta := decay(l)
+		var w0, b0 []T
 		if s.w0 != nil {
 			w0 = s.w0[l]
 		}
 		if s.b0 != nil {
 			b0 = s.b0[l]
 		}
-		if !update(net.W[l].Data, g, w0, T(eta), T(delta), s.zeros) {
-			return s.fail(step, fmt.Sprintf("layer %d weights", l))
+		if active && s.st.Update[l] {
+			if !s.finishFused(l, w0, T(delta)) {
+				return s.fail(step, fmt.Sprintf("layer %d weights", l))
+			}
+		} else {
+			var g []T
+			if active {
+				g = s.grads.W[l].Data
+			}
+			if !update(net.W[l].Data, g, w0, T(eta), T(delta), s.zeros) {
+				return s.fail(step, fmt.Sprintf("layer %d weights", l))
+			}
+			if g != nil || delta != 0 {
+				s.wmax[l] = math.Inf(1)
+			}
 		}
 		if net.B != nil {
+			var gb []T
+			if active {
+				gb = s.grads.B[l]
+			}
 			if s.cfg.Reg == RegPaper {
 				delta = 0 // the authors' penalty leaves biases alone
 			}
@@ -531,6 +571,83 @@ func (s *NetworkStepper[T]) Step(batch []int, eta float64) error {
 	}
 	s.steps = step
 	return nil
+}
+
+// finishFused completes the update of layer l, whose gradient step
+// W ← (1 − δ)·W − η·G ntk's BackwardStep has applied: it adds δ·W_0 (w0
+// not nil, δ ≠ 0), checking the weights as update does, or else shows the
+// weights finite from the bound on max |W| carried from the last step and
+// the one BackwardStep returned on |η·G|, reading them only when that
+// bound is too large to prove it. It reports whether every weight is
+// finite.
+func (s *NetworkStepper[T]) finishFused(l int, w0 []T, delta T) bool {
+	w := s.net.W[l].Data
+	if w0 != nil && delta != 0 {
+		s.wmax[l] = math.Inf(1)
+		return addScaled(w, w0, delta, s.zeros)
+	}
+	// |fl(β·w + Σ)| ≤ (|β|·max|w| + bound)·(1 + O(k·ε)): a quarter of the
+	// largest finite T leaves ample room for the rounding.
+	b := math.Abs(float64(s.st.Beta[l]))*s.wmax[l] + s.st.Bound[l]
+	if !(b <= maxFinite[T]()/4) {
+		b = maxAbs(w)
+		if math.IsNaN(b) || math.IsInf(b, 0) {
+			s.wmax[l] = math.Inf(1)
+			return false
+		}
+	}
+	s.wmax[l] = b
+	return true
+}
+
+// maxFinite returns the largest finite T.
+func maxFinite[T linalg.Float]() float64 {
+	var e T
+	if sizeOf(e) == 4 {
+		return math.MaxFloat32
+	}
+	return math.MaxFloat64
+}
+
+// maxAbs returns max |x[i]| in float64 (0 for an empty x), NaN if x holds
+// a NaN, over linalg.Threads() goroutines for long vectors.
+func maxAbs[T linalg.Float](x []T) float64 {
+	var mu sync.Mutex
+	var m float64
+	linalg.ParallelFor(len(x), 1<<18, func(lo, hi int) {
+		var v T
+		nan := false
+		for _, e := range x[lo:hi] {
+			nan = nan || e != e
+			v = max(v, e, -e)
+		}
+		r := float64(v)
+		if nan {
+			r = math.NaN()
+		}
+		mu.Lock()
+		if m == m && (r != r || r > m) { // a NaN, once found, stays
+			m = r
+		}
+		mu.Unlock()
+	})
+	return m
+}
+
+// addScaled sets w ← w + δ·w0 and checks the result for NaN and ±Inf as
+// update does. It reports whether every w is finite.
+func addScaled[T linalg.Float](w, w0 []T, delta T, zeros []T) bool {
+	var bad atomic.Bool
+	linalg.ParallelFor(len(w), 1<<18, func(lo, hi int) {
+		for i := lo; i < hi; i += len(zeros) {
+			e := min(i+len(zeros), hi)
+			linalg.Axpy(delta, w0[i:e], w[i:e])
+			if linalg.Dot(w[i:e], zeros[:e-i]) != 0 {
+				bad.Store(true)
+			}
+		}
+	})
+	return !bad.Load()
 }
 
 // fail records that step made the weights named by what non-finite.

@@ -206,6 +206,9 @@ func (s *NetworkStepper[T]) LoadState(r io.Reader) error {
 	}
 	s.steps = int(steps)
 	s.failed = nil
+	for l := range s.wmax {
+		s.wmax[l] = math.Inf(1) // unknown: the next step reads the weights
+	}
 	return nil
 }
 

@@ -751,9 +751,17 @@ func TestNetworkBadInput(t *testing.T) {
 // infinite is reported with its number, and the stepper refuses to go on
 // until a good state is loaded.
 func TestNetworkDivergence(t *testing.T) {
+	// RegTheory checks the fused layers as it adds δ·W_0, the others from
+	// the bound on the step.
+	for _, reg := range []Regularization{RegTheory, RegPaper, RegNone} {
+		t.Run(reg.String(), func(t *testing.T) { testNetworkDivergence(t, reg) })
+	}
+}
+
+func testNetworkDivergence(t *testing.T, reg Regularization) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	x, y := netData(rng, 8, 3, Squared)
-	s, err := NewNetworkStepper(mustNet[float32](t, 3, 16, 2, 1, 0, 1), to32(x), y, linalg.Matrix[float32]{}, NetworkConfig{Loss: Squared, Reg: RegTheory, Lambda: 0.1})
+	s, err := NewNetworkStepper(mustNet[float32](t, 3, 16, 2, 1, 0, 1), to32(x), y, linalg.Matrix[float32]{}, NetworkConfig{Loss: Squared, Reg: reg, Lambda: 0.1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -978,4 +986,54 @@ func TestNetworkUpdateSplit(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestNetworkFusedBound: the bound on the fused layers' weights that
+// spares reading them. It holds after steps; when it is too large to show
+// the weights finite, the step reads them and replaces it by their
+// maximum; LoadState forgets it.
+func TestNetworkFusedBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	x, y := netData(rng, 8, 3, Hinge)
+	s, err := NewNetworkStepper(mustNet[float32](t, 3, 16, 2, 1, 0, 1), to32(x), y, linalg.Matrix[float32]{}, NetworkConfig{Loss: Hinge, Reg: RegPaper, Lambda: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	check := func(when string) {
+		t.Helper()
+		for l := range s.net.Depth {
+			if m := maxAbs(s.net.W[l].Data); !(s.wmax[l] >= m) {
+				t.Fatalf("%s: layer %d bound %v below max |W| = %v", when, l, s.wmax[l], m)
+			}
+		}
+	}
+	check("at construction")
+	for range 3 {
+		if err := s.Step(all, 0.5); err != nil {
+			t.Fatal(err)
+		}
+		check("after a step")
+	}
+	var state bytes.Buffer
+	if err := s.SaveState(&state); err != nil {
+		t.Fatal(err)
+	}
+	s.wmax[0] = math.MaxFloat32
+	if err := s.Step(all, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	if m := maxAbs(s.net.W[0].Data); s.wmax[0] != m {
+		t.Errorf("after a read: bound %v, want max |W| = %v", s.wmax[0], m)
+	}
+	if err := s.LoadState(&state); err != nil {
+		t.Fatal(err)
+	}
+	if !math.IsInf(s.wmax[0], 1) {
+		t.Errorf("after LoadState: bound %v, want +Inf", s.wmax[0])
+	}
+	if err := s.Step(all, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	check("after a step from a loaded state")
 }

@@ -38,6 +38,37 @@ func parallel(n int, fn func(w int)) {
 	parallelN(n, n, fn)
 }
 
+// parallelRedo is parallelN for shares that may be computed twice, so
+// that a share a helper has started is not lost when the operating system
+// deschedules the helper's thread (for milliseconds when another process
+// wants its core). inPlace(w) computes share w where it belongs;
+// private(w, commit) computes it into a buffer of its own, then calls
+// commit(w), and copies the buffer into place if and only if commit
+// reports true, which it does for the first thread to call it. The caller
+// runs the shares it claims in place and each helper its own privately.
+// When the caller has run out of shares to claim and has waited for a
+// helper's share longer than redoWait times its own shares took on
+// average (at least redoMinWait), it computes that share privately too;
+// the first of the two to finish commits, the other discards its buffer.
+// The call then returns without waiting for the helper, which may go on
+// reading the operands of private (never writing anything but its own
+// buffer) until its share ends: see quiesceHelpers. Under the race
+// detector the caller waits for it, so that a write to the operands after
+// the call is not reported as racing with it.
+func parallelRedo(shares, threads int, inPlace func(w int), private func(w int, commit func(int) bool)) {
+	threads = min(threads, shares)
+	if threads <= 1 {
+		for w := range shares {
+			inPlace(w)
+		}
+		return
+	}
+	c := &poolCall{fn: inPlace, private: private, n: int64(shares)}
+	c.state = make([]atomic.Int32, shares)
+	c.inside.Store(1)
+	c.run(threads)
+}
+
 // parallelN runs the shares fn(0), …, fn(shares-1), each exactly once, on
 // the caller's goroutine and up to threads-1 helpers, and returns when all
 // have returned. The shares are claimed in order from one atomic counter
@@ -61,6 +92,11 @@ func parallelN(shares, threads int, fn func(w int)) {
 		return
 	}
 	c := &poolCall{fn: fn, n: int64(shares)}
+	c.run(threads)
+}
+
+// run runs the call on the caller's goroutine and threads-1 helpers.
+func (c *poolCall) run(threads int) {
 	poolCounters.calls.Add(1)
 	if pool.busy.CompareAndSwap(false, true) {
 		for _, w := range pool.get(threads - 1) {
@@ -83,48 +119,119 @@ func parallelN(shares, threads int, fn func(w int)) {
 	c.finish()
 }
 
-// poolCall is one call of parallelN. next is the next share to claim, done
-// counts the shares that have returned. A helper may take a call after all
-// its shares have been claimed (even after the call has returned): it then
+// poolCall is one call of parallelN or parallelRedo. next is the next
+// share to claim, done counts the shares that have returned (with private,
+// been committed and copied). A helper may take a call after all its
+// shares have been claimed (even after the call has returned): it then
 // claims nothing and leaves.
+//
+// With private (parallelRedo), state[w] says who commits share w: 0 no
+// one yet, shareCaller or shareHelper. inside counts the caller, until it
+// returns, and the helpers that may be running a share; the one that takes
+// it to 0 after the caller returned leaves the count of stragglers.
 type poolCall struct {
-	fn     func(int)
-	n      int64
-	next   atomic.Int64
-	done   atomic.Int64
-	waiter atomic.Bool   // the caller is parked, or about to, on wake
-	wake   chan struct{} // set by the caller before it sets waiter
+	fn      func(int)
+	private func(w int, commit func(int) bool)
+	n       int64
+	next    atomic.Int64
+	done    atomic.Int64
+	state   []atomic.Int32
+	inside  atomic.Int64
+	waiter  atomic.Bool   // the caller is parked, or about to, on wake
+	wake    chan struct{} // set by the caller before it sets waiter
 }
 
-// work claims and runs shares until none is left.
+// The values of poolCall.state.
+const (
+	sharePending int32 = iota
+	shareCaller        // the caller computes or commits the share
+	shareHelper        // a helper commits it
+)
+
+// commitHelper and commitCaller are the commit functions that private
+// gets on a helper and on the caller.
+func (c *poolCall) commitHelper(w int) bool {
+	return c.state[w].CompareAndSwap(sharePending, shareHelper)
+}
+
+func (c *poolCall) commitCaller(w int) bool {
+	return c.state[w].CompareAndSwap(sharePending, shareCaller)
+}
+
+// shareDone counts a finished share and wakes a parked caller after the
+// last.
+func (c *poolCall) shareDone() {
+	if c.done.Add(1) == c.n && c.waiter.Load() {
+		select {
+		case c.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// work is a helper's side of a call: it claims and runs shares until none
+// is left.
 func (c *poolCall) work() {
+	if c.private != nil {
+		if c.inside.Add(1) == 1 {
+			// The caller has returned: every share is claimed and done.
+			c.inside.Add(-1)
+			return
+		}
+		defer c.leave()
+	}
 	for {
 		w := c.next.Add(1) - 1
 		if w >= c.n {
 			return
 		}
-		c.fn(int(w))
-		if c.done.Add(1) == c.n && c.waiter.Load() {
-			select {
-			case c.wake <- struct{}{}:
-			default:
-			}
+		if h := shareHook; h != nil {
+			h(true)
 		}
+		if c.private == nil {
+			c.fn(int(w))
+		} else if c.private(int(w), c.commitHelper); c.state[w].Load() != shareHelper {
+			continue // the caller committed it
+		}
+		c.shareDone()
+	}
+}
+
+// leave is how a helper, or the returning caller, leaves a parallelRedo
+// call: the last to leave after the caller ends the call's straggling.
+func (c *poolCall) leave() {
+	if c.inside.Add(-1) == 0 {
+		pool.stragglers.Add(-1)
 	}
 }
 
 // finish is the caller's side of a call: it claims and runs shares like
-// any helper, then waits for the shares others started: spinning, then
-// yielding its thread to other goroutines, then, after poolSpin, parking
-// until the last share's runner wakes it.
+// any helper (in place), then waits for the shares others started:
+// spinning, then yielding its thread to other goroutines, then, after
+// poolSpin, parking until the last share's runner wakes it. With private
+// it computes a helper's share that is late itself (see parallelRedo),
+// and parks only after that.
 func (c *poolCall) finish() {
 	var mine int64
+	var t0 time.Time
+	if c.private != nil {
+		t0 = time.Now()
+		defer c.callerLeave()
+	}
 	for {
 		w := c.next.Add(1) - 1
 		if w >= c.n {
 			break
 		}
 		mine++
+		if h := shareHook; h != nil {
+			th := time.Now()
+			h(false)
+			t0 = t0.Add(time.Since(th)) // not part of the share's time
+		}
+		if c.private != nil {
+			c.state[w].Store(shareCaller)
+		}
 		c.fn(int(w))
 		c.done.Add(1)
 	}
@@ -133,14 +240,33 @@ func (c *poolCall) finish() {
 		return
 	}
 	poolCounters.waits.Add(1)
-	var deadline time.Time
+	var deadline, redoAt time.Time
+	redone := false
+	if c.private != nil {
+		now := time.Now()
+		per := redoMinWait
+		if mine > 0 {
+			per = max(per, time.Duration(float64(now.Sub(t0))/float64(mine)*redoWait))
+		}
+		redoAt = now.Add(per)
+	}
 	for i := 0; c.done.Load() < c.n; i++ {
 		switch {
 		case i < 64:
 			continue
 		case i == 64:
 			deadline = time.Now().Add(poolSpin)
-		case i%16 == 0 && time.Now().After(deadline):
+		case i%16 == 0:
+			now := time.Now()
+			if c.private != nil && !redone && now.After(redoAt) {
+				c.redo()
+				redone = true
+				deadline = time.Now().Add(poolSpin)
+				break
+			}
+			if now.Before(deadline) || c.private != nil && !redone {
+				break
+			}
 			poolCounters.parks.Add(1)
 			c.wake = make(chan struct{}, 1)
 			c.waiter.Store(true)
@@ -153,6 +279,56 @@ func (c *poolCall) finish() {
 	}
 }
 
+// redo computes, privately, every share that no one has committed yet.
+// Those are shares that helpers claimed and have not finished.
+func (c *poolCall) redo() {
+	for w := range c.state {
+		if c.state[w].Load() != sharePending {
+			continue
+		}
+		poolCounters.redos.Add(1)
+		if c.private(w, c.commitCaller); c.state[w].Load() == shareCaller {
+			poolCounters.takeovers.Add(1)
+			c.done.Add(1)
+		}
+	}
+}
+
+// callerLeave is how the caller leaves a parallelRedo call: under the
+// race detector it first waits for the helpers to leave.
+func (c *poolCall) callerLeave() {
+	if raceEnabled {
+		for c.inside.Load() > 1 {
+			time.Sleep(10 * time.Microsecond)
+		}
+	}
+	pool.stragglers.Add(1)
+	c.leave()
+}
+
+// shareHook, when not nil, is called by each thread just before it runs a
+// share of parallelN or parallelRedo, with helper false on the caller's
+// goroutine. Tests use it to stall a helper.
+var shareHook func(helper bool)
+
+// quiesceHelpers waits until no helper is running a share of a
+// parallelRedo call that has returned. A helper that was overtaken reads
+// the operands of its share until it ends; memory that a call may have
+// read must not be unmapped before this returns.
+func quiesceHelpers() {
+	for pool.stragglers.Load() > 0 {
+		time.Sleep(20 * time.Microsecond)
+	}
+}
+
+// redoWait is how many times the average time of the caller's own shares
+// it waits for a helper's share before computing it itself, and
+// redoMinWait the least it waits.
+const (
+	redoWait    = 1.25
+	redoMinWait = 5 * time.Microsecond
+)
+
 // poolCounters counts what parallelN did, for benchmarks and tests: calls
 // with more than one thread, those that ran on goroutines of their own
 // (the pool being busy), shares the callers ran, calls whose caller had to
@@ -160,8 +336,11 @@ func (c *poolCall) finish() {
 // parked doing so; and how often a worker parked. A caller that ran more
 // than one share of a call took over a share that a static split would
 // have left to a helper that had not started it.
+// redos counts the shares a caller computed again because a helper was
+// late, and takeovers those of them it committed first.
 var poolCounters struct {
 	calls, goCalls, callerShares, waits, parks, workerParks atomic.Int64
+	redos, takeovers                                        atomic.Int64
 }
 
 // poolSpin is how long a pool worker waits for its next call, spinning,
@@ -173,11 +352,13 @@ const poolSpin = 100 * time.Microsecond
 var pool workerPool
 
 // workerPool holds the workers of parallelN; busy is set while a call uses
-// them.
+// them. stragglers counts the parallelRedo calls that have returned while
+// a helper may still be running one of their shares.
 type workerPool struct {
-	busy    atomic.Bool
-	mu      sync.Mutex
-	workers []*poolWorker
+	busy       atomic.Bool
+	stragglers atomic.Int64
+	mu         sync.Mutex
+	workers    []*poolWorker
 }
 
 // get returns the first n workers, starting any that do not exist yet.

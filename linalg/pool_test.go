@@ -1,0 +1,216 @@
+package linalg
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ntksvm/ntksvm/asm"
+)
+
+// redoRun runs parallelRedo(shares, threads, ·) over out, where share w
+// sets out[w] to w+1 (in place, or privately and then committed), and
+// reports an error unless each share was committed once and out is right
+// when it returns.
+func redoRun(shares, threads int) error {
+	out := make([]int, shares)
+	commits := make([]atomic.Int32, shares)
+	parallelRedo(shares, threads, func(w int) {
+		commits[w].Add(1)
+		out[w] = w + 1
+	}, func(w int, commit func(int) bool) {
+		v := w + 1 // the private buffer
+		if commit(w) {
+			commits[w].Add(1)
+			out[w] = v
+		}
+	})
+	for w, v := range out {
+		if v != w+1 || commits[w].Load() != 1 {
+			return fmt.Errorf("parallelRedo(%d, %d): share %d: %d commits, value %d", shares, threads, w, commits[w].Load(), v)
+		}
+	}
+	return nil
+}
+
+// TestParallelRedo runs parallelRedo with and without helpers that stall
+// now and then, and checks that every share is committed exactly once.
+func TestParallelRedo(t *testing.T) {
+	defer func() { shareHook = nil }()
+	tests := []struct {
+		name  string
+		stall time.Duration // every 7th helper share sleeps this long
+	}{
+		{"no-stall", 0},
+		{"stall=200µs", 200 * time.Microsecond},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var n atomic.Int64
+			shareHook = nil
+			if tc.stall > 0 {
+				shareHook = func(helper bool) {
+					if helper && n.Add(1)%7 == 0 {
+						time.Sleep(tc.stall)
+					}
+				}
+			}
+			for round := range 300 {
+				if err := redoRun(1+round%13, 1+round%3); err != nil {
+					t.Fatal(err)
+				}
+			}
+			shareHook = nil
+			quiesceHelpers()
+		})
+	}
+}
+
+// stallFirstHelper sets shareHook so that the caller's first share waits
+// (up to a second) until a helper has claimed a share, and that helper
+// stalls in its share until the caller has computed and committed it
+// (up to a second), then for d more. It returns functions that report
+// whether the helper stalled and whether it has finished stalling.
+func stallFirstHelper(d time.Duration) (entered, finished func() bool) {
+	var in, stalled, out atomic.Bool
+	shareHook = func(helper bool) {
+		if helper {
+			if !stalled.Swap(true) {
+				takeovers := poolCounters.takeovers.Load()
+				in.Store(true)
+				for t0 := time.Now(); poolCounters.takeovers.Load() == takeovers && time.Since(t0) < time.Second; {
+					time.Sleep(20 * time.Microsecond)
+				}
+				time.Sleep(d)
+				out.Store(true)
+			}
+			return
+		}
+		for t0 := time.Now(); !in.Load() && time.Since(t0) < time.Second; {
+			time.Sleep(10 * time.Microsecond)
+		}
+	}
+	return in.Load, out.Load
+}
+
+// TestParallelRedoTakeover stalls a helper inside its share and checks
+// that the caller computes the share itself and returns without waiting
+// for the helper (except under the race detector, where it waits).
+func TestParallelRedoTakeover(t *testing.T) {
+	defer func() { shareHook = nil }()
+	for range 3 {
+		entered, finished := stallFirstHelper(100 * time.Millisecond)
+		redos0, takeovers0 := poolCounters.redos.Load(), poolCounters.takeovers.Load()
+		err := redoRun(4, 2)
+		returnedFirst := !finished()
+		shareHook = nil
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !entered() {
+			t.Skip("no helper claimed a share within a second")
+		}
+		redos, takeovers := poolCounters.redos.Load()-redos0, poolCounters.takeovers.Load()-takeovers0
+		if takeovers != 1 || redos != 1 {
+			t.Fatalf("caller computed %d shares again and committed %d, want 1 and 1", redos, takeovers)
+		}
+		if returnedFirst == raceEnabled {
+			t.Fatalf("returned before the stalled helper: %v, want %v", returnedFirst, !raceEnabled)
+		}
+		quiesceHelpers()
+		if !finished() {
+			t.Fatal("quiesceHelpers returned before the stalled helper had finished")
+		}
+		if n := pool.stragglers.Load(); n != 0 {
+			t.Fatalf("%d stragglers after quiesceHelpers", n)
+		}
+	}
+}
+
+// TestGemmRedo checks that products whose shares parallelRedo runs (beta
+// = 0, direct and packed paths) are bitwise those of one thread, with
+// helpers that run normally and with a helper stalled in its share so
+// that the caller computes the share again and commits its own copy.
+func TestGemmRedo(t *testing.T) {
+	defer func() { shareHook = nil }()
+	shapes := []struct{ m, n, k int }{
+		{97, 131, 89},   // direct, 2 threads
+		{131, 127, 129}, // direct
+		{257, 131, 203}, // packed (B rows too wide or k·n past L2 for the direct kernels: either way split)
+		{129, 1031, 67}, // packed: B too wide for the direct kernels
+		{301, 263, 277}, // packed
+		{513, 17, 1025}, // packed, narrow C
+	}
+	rng := rand.New(rand.NewPCG(5, 7))
+	for _, sh := range shapes {
+		for _, opA := range []Op{NoTrans, Trans} {
+			for _, opB := range []Op{NoTrans, Trans} {
+				name := fmt.Sprintf("m=%d,n=%d,k=%d,tA=%v,tB=%v", sh.m, sh.n, sh.k, opA, opB)
+				t.Run(name+"/float32", func(t *testing.T) { checkGemmRedo[float32](t, rng, sh.m, sh.n, sh.k, opA, opB) })
+				t.Run(name+"/float64", func(t *testing.T) { checkGemmRedo[float64](t, rng, sh.m, sh.n, sh.k, opA, opB) })
+			}
+		}
+	}
+}
+
+func checkGemmRedo[T Float](t *testing.T, rng *rand.Rand, m, n, k int, opA, opB Op) {
+	ar, ac := m, k
+	if opA {
+		ar, ac = k, m
+	}
+	br, bc := k, n
+	if opB {
+		br, bc = n, k
+	}
+	a := randMatrix[T](rng, ar, ac, 3)
+	b := randMatrix[T](rng, br, bc, 1)
+	const alpha = 1.5
+	want := randMatrix[T](rng, m, n, 2)
+	want.Data[0] = T(math.NaN()) // beta = 0 ignores what C held
+	if err := gemmWith(gemmConfig{threads: 1}, opA, opB, alpha, a, b, 0, want); err != nil {
+		t.Fatal(err)
+	}
+	for _, stall := range []bool{false, true} {
+		for _, ks := range []*asm.Kernels{nil} {
+			got := randMatrix[T](rng, m, n, 2)
+			got.Data[1] = T(math.Inf(1))
+			var entered func() bool
+			redos0, takeovers0 := poolCounters.redos.Load(), poolCounters.takeovers.Load()
+			calls0 := poolCounters.calls.Load()
+			if stall {
+				entered, _ = stallFirstHelper(0)
+			}
+			err := gemmWith(gemmConfig{kern: ks, threads: 2, split: true}, opA, opB, alpha, a, b, 0, got)
+			shareHook = nil
+			if err != nil {
+				t.Fatal(err)
+			}
+			quiesceHelpers()
+			if i := firstBitDiff(got, want); i >= 0 {
+				t.Fatalf("stall=%v: element %d (row %d, col %d) is %v, one thread gives %v",
+					stall, i, i/m, i%m, got.Data[i], want.Data[i])
+			}
+			if stall && entered() && poolCounters.takeovers.Load() == takeovers0 {
+				t.Fatalf("a helper stalled, yet the caller took over no share (%d calls, %d redos)",
+					poolCounters.calls.Load()-calls0, poolCounters.redos.Load()-redos0)
+			}
+		}
+	}
+}
+
+// firstBitDiff returns the first index (in Data) where the m×n matrices
+// x and y differ bitwise, or -1.
+func firstBitDiff[T Float](x, y Matrix[T]) int {
+	for i := range x.Rows {
+		for j := range x.Cols {
+			u, v := x.Data[i*x.Stride+j], y.Data[i*y.Stride+j]
+			if u != v && !(u != u && v != v) {
+				return i*x.Stride + j
+			}
+		}
+	}
+	return -1
+}

@@ -201,6 +201,13 @@ func checkGemmRedo[T Float](t *testing.T, rng *rand.Rand, m, n, k int, opA, opB 
 	}
 }
 
+// redoCounts returns the pool's redos and takeovers counters for
+// BenchmarkPoolProducts (testdata/poolbench has a stand-in for revisions
+// without them).
+func redoCounts() (redos, takeovers int64) {
+	return poolCounters.redos.Load(), poolCounters.takeovers.Load()
+}
+
 // firstBitDiff returns the first index (in Data) where the m×n matrices
 // x and y differ bitwise, or -1.
 func firstBitDiff[T Float](x, y Matrix[T]) int {

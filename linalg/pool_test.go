@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -76,6 +77,7 @@ func TestParallelRedo(t *testing.T) {
 // whether the helper stalled and whether it has finished stalling.
 func stallFirstHelper(d time.Duration) (entered, finished func() bool) {
 	var in, stalled, out atomic.Bool
+	unshy()
 	shareHook = func(helper bool) {
 		if helper {
 			if !stalled.Swap(true) {
@@ -94,6 +96,66 @@ func stallFirstHelper(d time.Duration) (entered, finished func() bool) {
 		}
 	}
 	return in.Load, out.Load
+}
+
+// unshy makes callers hand their calls to every worker again (see
+// poolWorker.loop).
+func unshy() {
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
+	for _, w := range pool.workers {
+		w.shyUntil.Store(0)
+	}
+}
+
+// TestPoolWorkerShy checks that a worker whose shares are computed by the
+// caller twice in a row is left out of the calls that follow, for
+// poolShy, and then takes part again.
+func TestPoolWorkerShy(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs a worker that spins")
+	}
+	defer func() { shareHook = nil }()
+	defer unshy()
+	shy0 := poolCounters.shyParks.Load()
+	calls := 0 // it may have been starved once already
+	for poolCounters.shyParks.Load() == shy0 && calls <= poolStarved {
+		calls++
+		entered, _ := stallFirstHelper(0)
+		err := redoRun(4, 2)
+		shareHook = nil
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !entered() {
+			t.Skip("no helper claimed a share within a second")
+		}
+		quiesceHelpers()
+		// The worker decides after it has left its share.
+		for t0 := time.Now(); poolCounters.shyParks.Load() == shy0 && time.Since(t0) < 10*time.Millisecond; {
+			time.Sleep(50 * time.Microsecond)
+		}
+	}
+	if got := poolCounters.shyParks.Load() - shy0; got != 1 {
+		t.Fatalf("worker stopped spinning %d times after %d calls it did not help with, want 1", got, calls)
+	}
+	tShy := time.Now()
+	slow := func(int) { time.Sleep(200 * time.Microsecond) }
+	shares0, n := poolCounters.callerShares.Load(), 0
+	for ; n < 5 && time.Since(tShy) < poolShy/4; n++ { // a loaded machine may sleep long
+		parallelN(4, 2, slow)
+	}
+	if got := poolCounters.callerShares.Load() - shares0; got != int64(4*n) {
+		t.Fatalf("while the worker is shy the caller ran %d of %d shares, want all", got, 4*n)
+	}
+	time.Sleep(poolShy)
+	shares0 = poolCounters.callerShares.Load()
+	for range 5 {
+		parallelN(4, 2, slow)
+	}
+	if got := poolCounters.callerShares.Load() - shares0; got == 20 {
+		t.Fatalf("after poolShy the caller still ran all 20 shares")
+	}
 }
 
 // TestParallelRedoTakeover stalls a helper inside its share and checks

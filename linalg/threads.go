@@ -99,7 +99,11 @@ func parallelN(shares, threads int, fn func(w int)) {
 func (c *poolCall) run(threads int) {
 	poolCounters.calls.Add(1)
 	if pool.busy.CompareAndSwap(false, true) {
+		c.start = poolClock()
 		for _, w := range pool.get(threads - 1) {
+			if shy := w.shyUntil.Load(); shy != 0 && c.start < shy {
+				continue
+			}
 			w.job.Store(c)
 			if w.parked.Load() {
 				select {
@@ -114,7 +118,7 @@ func (c *poolCall) run(threads int) {
 	}
 	poolCounters.goCalls.Add(1)
 	for range threads - 1 {
-		go c.work()
+		go func() { c.work() }()
 	}
 	c.finish()
 }
@@ -130,6 +134,7 @@ func (c *poolCall) run(threads int) {
 // returns, and the helpers that may be running a share; the one that takes
 // it to 0 after the caller returned leaves the count of stragglers.
 type poolCall struct {
+	start   int64 // poolClock when the call was handed to the pool's workers
 	fn      func(int)
 	private func(w int, commit func(int) bool)
 	n       int64
@@ -170,21 +175,23 @@ func (c *poolCall) shareDone() {
 }
 
 // work is a helper's side of a call: it claims and runs shares until none
-// is left.
-func (c *poolCall) work() {
+// is left. It returns how many it claimed and how many of those it
+// committed (all, without private).
+func (c *poolCall) work() (claimed, committed int) {
 	if c.private != nil {
 		if c.inside.Add(1) == 1 {
 			// The caller has returned: every share is claimed and done.
 			c.inside.Add(-1)
-			return
+			return 0, 0
 		}
 		defer c.leave()
 	}
 	for {
 		w := c.next.Add(1) - 1
 		if w >= c.n {
-			return
+			return claimed, committed
 		}
+		claimed++
 		if h := shareHook; h != nil {
 			h(true)
 		}
@@ -193,6 +200,7 @@ func (c *poolCall) work() {
 		} else if c.private(int(w), c.commitHelper); c.state[w].Load() != shareHelper {
 			continue // the caller committed it
 		}
+		committed++
 		c.shareDone()
 	}
 }
@@ -337,10 +345,11 @@ const (
 // than one share of a call took over a share that a static split would
 // have left to a helper that had not started it.
 // redos counts the shares a caller computed again because a helper was
-// late, and takeovers those of them it committed first.
+// late, takeovers those of them it committed first, and shyParks how
+// often a worker stopped spinning because it did not help.
 var poolCounters struct {
 	calls, goCalls, callerShares, waits, parks, workerParks atomic.Int64
-	redos, takeovers                                        atomic.Int64
+	redos, takeovers, shyParks                              atomic.Int64
 }
 
 // poolSpin is how long a pool worker waits for its next call, spinning,
@@ -377,24 +386,47 @@ func (p *workerPool) get(n int) []*poolWorker {
 // on wake (or is about to); a caller that stores a job and then sees
 // parked sends a wake-up. Both are sequentially consistent atomics, so a
 // job stored before the worker sets parked is seen by its check after.
+//
+// shyUntil, when not 0, is the poolClock until which callers leave the
+// worker out (see loop).
 type poolWorker struct {
-	job    atomic.Pointer[poolCall]
-	parked atomic.Bool
-	wake   chan struct{}
-	index  int
+	job      atomic.Pointer[poolCall]
+	parked   atomic.Bool
+	wake     chan struct{}
+	index    int
+	shyUntil atomic.Int64
 }
 
 // loop runs the worker: it helps with calls while they come, spins for
 // poolSpin after each (only workers that have a processor of their own
 // beside the caller's: with more workers than GOMAXPROCS−1 the others
 // park at once), then parks until woken.
+//
+// A worker whose thread the operating system keeps from running (another
+// process wants the core) does not help: it takes calls late and its
+// shares are computed again by the caller; and while it spins it takes
+// the processor from the caller whenever the two share a core. So after
+// poolStarved calls in a row in which it committed no share, having
+// claimed one or taken the call more than poolLate after it was handed
+// out, it parks, and callers leave it out for poolShy; the first call
+// after that wakes it again.
 func (w *poolWorker) loop() {
+	starved := 0
 	for {
-		if w.index < runtime.GOMAXPROCS(0)-1 {
+		if w.index < runtime.GOMAXPROCS(0)-1 && !w.shy() {
 			deadline := time.Now().Add(poolSpin)
 			for i := 1; ; i++ {
 				if c := w.job.Swap(nil); c != nil {
-					c.work()
+					late := poolClock()-c.start > int64(poolLate)
+					claimed, committed := c.work()
+					if committed > 0 || claimed == 0 && !late {
+						starved = 0
+					} else if starved++; starved >= poolStarved {
+						starved = 0
+						w.shyUntil.Store(poolClock() + int64(poolShy))
+						poolCounters.shyParks.Add(1)
+						break
+					}
 					deadline = time.Now().Add(poolSpin)
 					continue
 				}
@@ -417,6 +449,27 @@ func (w *poolWorker) loop() {
 		w.parked.Store(false)
 	}
 }
+
+// shy reports whether callers leave the worker out now.
+func (w *poolWorker) shy() bool {
+	shy := w.shyUntil.Load()
+	return shy != 0 && poolClock() < shy
+}
+
+// poolClock returns monotonic nanoseconds since the package started.
+func poolClock() int64 { return int64(time.Since(poolEpoch)) }
+
+var poolEpoch = time.Now()
+
+// poolLate, poolStarved and poolShy are the rule by which a worker that
+// does not help stops spinning (see poolWorker.loop). A spinning worker
+// takes a call 1–4 µs after it is handed out, so poolLate is well past
+// that; poolShy is a few time slices of the Linux scheduler.
+const (
+	poolLate    = 50 * time.Microsecond
+	poolStarved = 2
+	poolShy     = 20 * time.Millisecond
+)
 
 // evenCuts splits [0, n) into parts ranges whose boundaries are multiples of
 // q (except the last, n): cuts[i] is the start of range i, cuts[parts] = n.

@@ -15,7 +15,8 @@ import (
 // it had to wait for a share another thread had started, how often it
 // parked, how often a worker parked, and how many shares a helper had
 // started that the caller computed again (redos) and committed first
-// (takeovers). The same products on one thread (threads=1; 64³ always runs
+// (takeovers), and how often a worker that did not help stopped spinning
+// (shy-parks). The same products on one thread (threads=1; 64³ always runs
 // on one) are the control: they show how much of a tail is the machine's
 // own. Run it with a fixed count, for instance 200 products each:
 //
@@ -49,7 +50,7 @@ func benchPoolProduct[T Float](b *testing.B, rng *rand.Rand, dtype string, threa
 		calls, shares := poolCounters.calls.Load(), poolCounters.callerShares.Load()
 		waits, parks := poolCounters.waits.Load(), poolCounters.parks.Load()
 		wparks := poolCounters.workerParks.Load()
-		redos, takeovers := redoCounts()
+		redos, takeovers, shy := redoCounts()
 		var d []time.Duration
 		for b.Loop() {
 			t0 := time.Now()
@@ -73,9 +74,10 @@ func benchPoolProduct[T Float](b *testing.B, rng *rand.Rand, dtype string, threa
 			b.ReportMetric(float64(poolCounters.waits.Load()-waits)/dc, "waits/call")
 			b.ReportMetric(float64(poolCounters.parks.Load()-parks)/dc, "parks/call")
 			b.ReportMetric(float64(poolCounters.workerParks.Load()-wparks)/dc, "worker-parks/call")
-			r, t := redoCounts()
+			r, t, sh := redoCounts()
 			b.ReportMetric(float64(r-redos)/dc, "redos/call")
 			b.ReportMetric(float64(t-takeovers)/dc, "takeovers/call")
+			b.ReportMetric(float64(sh-shy)/dc, "shy-parks/call")
 		}
 	})
 }

@@ -263,11 +263,11 @@ func checkGemmRedo[T Float](t *testing.T, rng *rand.Rand, m, n, k int, opA, opB 
 	}
 }
 
-// redoCounts returns the pool's redos and takeovers counters for
-// BenchmarkPoolProducts (testdata/poolbench has a stand-in for revisions
-// without them).
-func redoCounts() (redos, takeovers int64) {
-	return poolCounters.redos.Load(), poolCounters.takeovers.Load()
+// redoCounts returns the pool's redos, takeovers and shyParks counters
+// for BenchmarkPoolProducts (testdata/poolbench has a stand-in for
+// revisions without them).
+func redoCounts() (redos, takeovers, shyParks int64) {
+	return poolCounters.redos.Load(), poolCounters.takeovers.Load(), poolCounters.shyParks.Load()
 }
 
 // firstBitDiff returns the first index (in Data) where the m×n matrices

@@ -19,7 +19,13 @@ var threads atomic.Int64
 // so that back-to-back calls start at once. The shares of a call are
 // claimed by whichever thread gets to them first, the caller's included, so
 // a worker whose thread the operating system has descheduled delays a call
-// by at most the one share it has started.
+// by at most the one share it has started; for Gemm with beta = 0 up to
+// about 512³ not even that: the caller computes that share again itself
+// (the worker's copy is discarded; it may go on reading A and B for a
+// while after Gemm has returned, never writing anything the caller sees).
+// A worker that has not helped with two calls in a row (its thread kept
+// from running by other processes) stops spinning and is left out of
+// calls for 20 ms, so that it does not take the processor from the caller.
 func SetThreads(n int) {
 	threads.Store(int64(max(n, 0)))
 }

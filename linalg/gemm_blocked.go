@@ -67,6 +67,11 @@ type gemmProblem[T Float] struct {
 	// sliver once per B sliver, so the block must stay in L2.
 	fuseMax int
 	noFused bool // gemmConfig.noFused
+	// stop, when not nil, is checked between panels of B (region) and
+	// columns of tiles (tiles): once it reports true they return, leaving
+	// C unfinished. Only private computations, whose result is then
+	// discarded, set it.
+	stop func() bool
 }
 
 // kernelFor returns the micro-tile shape and micro-kernel of ks for T.
@@ -180,14 +185,14 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 	}
 	// C is only written, and the shares are small enough for a private
 	// copy: a share a helper is late with is computed again by the caller.
-	parallelRedo(len(regs), t, inPlace, func(w int, commit func(int) bool) {
+	parallelRedo(len(regs), t, inPlace, func(w int, s shareSlot) {
 		r := regs[w]
 		buf := getPrivate[T]((r.i1 - r.i0) * (r.j1 - r.j0))
 		ws := getWorkspace[T](na, nb, p.mr*p.nr)
-		q := p.private(r, buf)
+		q := p.private(r, buf, s.settled)
 		q.region(ws, region{0, q.m, 0, q.n})
 		putWorkspace(ws)
-		if commit(w) {
+		if s.commit() {
 			p.commit(r, buf)
 		}
 		putPrivate(buf)
@@ -198,9 +203,12 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 // into buf, a (r.i1−r.i0)×(r.j1−r.j0) matrix with stride r.j1−r.j0: its
 // op(A) and op(B) are views of the rows and columns of r. It computes
 // the same sums in the same order as p does for r, so the result is
-// bitwise the same. With beta ≠ 0, buf must hold r's part of C.
-func (p *gemmProblem[T]) private(r region, buf []T) *gemmProblem[T] {
+// bitwise the same. With beta ≠ 0, buf must hold r's part of C. The
+// computation stops early once stop reports true (the buffer is then
+// not to be used).
+func (p *gemmProblem[T]) private(r region, buf []T, stop func() bool) *gemmProblem[T] {
 	q := *p
+	q.stop = stop
 	h, w := r.i1-r.i0, r.j1-r.j0
 	q.m, q.n = h, w
 	q.c = Matrix[T]{Rows: h, Cols: w, Stride: w, Data: buf}
@@ -383,6 +391,7 @@ func (p *gemmProblem[T]) scale(r region) {
 // every kc×nc panel of B, each panel is packed just before the micro-kernel
 // consumes it, and each A sliver stays in L1 while the B slivers of the
 // panel stream past it. A is packed once per region; B once per block of A.
+// It returns early once p.stop reports true.
 //
 // With a fused kernel (op(B) = B, not lower, a full first A sliver, a block
 // of A that fits a quarter of L2: the M-skinny products, where B is used
@@ -404,6 +413,9 @@ func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 			kb := min(kc, p.k-pc)
 			packA(ws.a, p.a, p.tA, p.alpha, ic, mb, pc, kb, p.mr)
 			for jc := r.j0; jc < j1; jc += nc {
+				if p.stop != nil && p.stop() {
+					return
+				}
 				jn := min(nc, j1-jc)
 				fuse := p.fused != nil && !p.noFused && mb >= p.mr && mb*kb <= p.fuseMax
 				if fuse {

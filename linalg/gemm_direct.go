@@ -134,12 +134,12 @@ func (p *gemmProblem[T]) directTiles(mr, nr int, f directKernel[T], t int) {
 		parallelN(s, t, inPlace)
 		return
 	}
-	parallelRedo(s, t, inPlace, func(w int, commit func(int) bool) {
+	parallelRedo(s, t, inPlace, func(w int, s shareSlot) {
 		r := share(w)
 		buf := getPrivate[T]((r.i1 - r.i0) * (r.j1 - r.j0))
-		q := p.private(r, buf)
+		q := p.private(r, buf, s.settled)
 		q.tiles(mr, nr, f, region{0, q.m, 0, q.n})
-		if commit(w) {
+		if s.commit() {
 			p.commit(r, buf)
 		}
 		putPrivate(buf)
@@ -150,7 +150,8 @@ func (p *gemmProblem[T]) directTiles(mr, nr int, f directKernel[T], t int) {
 // the tiles of a column of tiles one after the other, so that the k×nr
 // sliver of B they share stays in L1. (Sharing the vectors of the columns
 // out evenly among the column tiles, 32 + 32 float32 columns rather than
-// 48 + 16, measured the same.)
+// 48 + 16, measured the same.) It returns early, leaving its part of C
+// unfinished, once p.stop reports true.
 func (p *gemmProblem[T]) tiles(mr, nr int, f directKernel[T], r region) {
 	// A(i,q) is at i·rs + q·ps. A stride is only used with more than one
 	// row, and a one-row matrix may have any.
@@ -161,6 +162,9 @@ func (p *gemmProblem[T]) tiles(mr, nr int, f directKernel[T], r region) {
 	}
 	ldb, ldc := rowStride(p.b), rowStride(p.c)
 	for j := r.j0; j < r.j1; j += nr {
+		if p.stop != nil && p.stop() {
+			return
+		}
 		nn := min(nr, r.j1-j)
 		for i := r.i0; i < r.i1; i += mr {
 			mm := min(mr, r.i1-i)

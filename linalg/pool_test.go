@@ -22,9 +22,12 @@ func redoRun(shares, threads int) error {
 	parallelRedo(shares, threads, func(w int) {
 		commits[w].Add(1)
 		out[w] = w + 1
-	}, func(w int, commit func(int) bool) {
+	}, func(w int, s shareSlot) {
 		v := w + 1 // the private buffer
-		if commit(w) {
+		if s.settled() {
+			return
+		}
+		if s.commit() {
 			commits[w].Add(1)
 			out[w] = v
 		}

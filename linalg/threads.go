@@ -48,9 +48,10 @@ func parallel(n int, fn func(w int)) {
 // that a share a helper has started is not lost when the operating system
 // deschedules the helper's thread (for milliseconds when another process
 // wants its core). inPlace(w) computes share w where it belongs;
-// private(w, commit) computes it into a buffer of its own, then calls
-// commit(w), and copies the buffer into place if and only if commit
-// reports true, which it does for the first thread to call it. The caller
+// private(w, s) computes it into a buffer of its own, then calls
+// s.commit(), and copies the buffer into place if and only if that
+// reports true, which it does for the first thread to call it; it may
+// stop early, and discard its buffer, once s.settled() reports true. The caller
 // runs the shares it claims in place and each helper its own privately.
 // When the caller has run out of shares to claim and has waited for a
 // helper's share longer than redoWait times its own shares took on
@@ -61,7 +62,7 @@ func parallel(n int, fn func(w int)) {
 // buffer) until its share ends: see quiesceHelpers. Under the race
 // detector the caller waits for it, so that a write to the operands after
 // the call is not reported as racing with it.
-func parallelRedo(shares, threads int, inPlace func(w int), private func(w int, commit func(int) bool)) {
+func parallelRedo(shares, threads int, inPlace func(w int), private func(w int, s shareSlot)) {
 	threads = min(threads, shares)
 	if threads <= 1 {
 		for w := range shares {
@@ -142,7 +143,7 @@ func (c *poolCall) run(threads int) {
 type poolCall struct {
 	start   int64 // poolClock when the call was handed to the pool's workers
 	fn      func(int)
-	private func(w int, commit func(int) bool)
+	private func(w int, s shareSlot)
 	n       int64
 	next    atomic.Int64
 	done    atomic.Int64
@@ -159,14 +160,25 @@ const (
 	shareHelper        // a helper commits it
 )
 
-// commitHelper and commitCaller are the commit functions that private
-// gets on a helper and on the caller.
-func (c *poolCall) commitHelper(w int) bool {
-	return c.state[w].CompareAndSwap(sharePending, shareHelper)
+// shareSlot is share w of parallelRedo call c as one thread computes it
+// privately: by the caller (who is shareCaller) or by a helper.
+type shareSlot struct {
+	c   *poolCall
+	w   int
+	who int32
 }
 
-func (c *poolCall) commitCaller(w int) bool {
-	return c.state[w].CompareAndSwap(sharePending, shareCaller)
+// commit reports whether this thread is the first to commit the share;
+// it must then copy its buffer into place, and not otherwise.
+func (s shareSlot) commit() bool {
+	return s.c.state[s.w].CompareAndSwap(sharePending, s.who)
+}
+
+// settled reports whether another thread has committed the share: this
+// thread's buffer will not be used, and its computation may stop.
+func (s shareSlot) settled() bool {
+	st := s.c.state[s.w].Load()
+	return st != sharePending && st != s.who
 }
 
 // shareDone counts a finished share and wakes a parked caller after the
@@ -203,7 +215,7 @@ func (c *poolCall) work() (claimed, committed int) {
 		}
 		if c.private == nil {
 			c.fn(int(w))
-		} else if c.private(int(w), c.commitHelper); c.state[w].Load() != shareHelper {
+		} else if c.private(int(w), shareSlot{c, int(w), shareHelper}); c.state[w].Load() != shareHelper {
 			continue // the caller committed it
 		}
 		committed++
@@ -301,7 +313,7 @@ func (c *poolCall) redo() {
 			continue
 		}
 		poolCounters.redos.Add(1)
-		if c.private(w, c.commitCaller); c.state[w].Load() == shareCaller {
+		if c.private(w, shareSlot{c, w, shareCaller}); c.state[w].Load() == shareCaller {
 			poolCounters.takeovers.Add(1)
 			c.done.Add(1)
 		}

@@ -185,14 +185,14 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 	}
 	// C is only written, and the shares are small enough for a private
 	// copy: a share a helper is late with is computed again by the caller.
-	parallelRedo(len(regs), t, inPlace, func(w int, s shareSlot) {
+	parallelRedo(len(regs), t, inPlace, func(w int, slot shareSlot) {
 		r := regs[w]
 		buf := getPrivate[T]((r.i1 - r.i0) * (r.j1 - r.j0))
 		ws := getWorkspace[T](na, nb, p.mr*p.nr)
-		q := p.private(r, buf, s.settled)
+		q := p.private(r, buf, slot.settled)
 		q.region(ws, region{0, q.m, 0, q.n})
 		putWorkspace(ws)
-		if s.commit() {
+		if slot.commit() {
 			p.commit(r, buf)
 		}
 		putPrivate(buf)

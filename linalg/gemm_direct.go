@@ -134,12 +134,12 @@ func (p *gemmProblem[T]) directTiles(mr, nr int, f directKernel[T], t int) {
 		parallelN(s, t, inPlace)
 		return
 	}
-	parallelRedo(s, t, inPlace, func(w int, s shareSlot) {
+	parallelRedo(s, t, inPlace, func(w int, slot shareSlot) {
 		r := share(w)
 		buf := getPrivate[T]((r.i1 - r.i0) * (r.j1 - r.j0))
-		q := p.private(r, buf, s.settled)
+		q := p.private(r, buf, slot.settled)
 		q.tiles(mr, nr, f, region{0, q.m, 0, q.n})
-		if s.commit() {
+		if slot.commit() {
 			p.commit(r, buf)
 		}
 		putPrivate(buf)

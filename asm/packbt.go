@@ -14,7 +14,7 @@ import "fmt"
 // dst past kb·NR is written. The AVX-512 set transposes 16×16 blocks in
 // registers, reading B a cache line per row, and gathers the last kb mod
 // 16 sliver rows; the other sets run the Go twin (HasPackBTrans32 false),
-// which is no faster than the caller's own loop.
+// a plain element-by-element loop.
 //
 // It panics if kb < 0, ld < kb, len(dst) < kb·NR, or kb > 0 and
 // len(src) < (NR-1)·ld + kb.
@@ -37,8 +37,8 @@ func (k *Kernels) PackBTrans64(dst, src []float64, ld, kb int) {
 }
 
 // HasPackBTrans32 reports whether PackBTrans32 has a kernel of its own in
-// this set. Without one it runs the Go twin, and a caller with a loop of
-// its own (one that also packs partial slivers) may as well run that.
+// this set. Without one it runs the Go twin, and a caller with a tuned
+// loop of its own (one that also packs partial slivers) may keep that.
 func (k *Kernels) HasPackBTrans32() bool { return k.hasPackBTrans32 }
 
 // HasPackBTrans64 is HasPackBTrans32 for PackBTrans64.

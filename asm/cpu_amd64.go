@@ -22,7 +22,8 @@ func archKernels() []*Kernels {
 // avx512Kernels is the AVX-512 set: every kernel uses AVX512F only (zmm
 // loads and stores, masked ones included, VFIXUPIMM, compares into mask
 // registers, KMOVW from a general register, zeroing-masked moves and adds,
-// broadcasts, FMAs and the other arithmetic); VZEROUPPER is AVX.
+// broadcasts, gathers, shuffles, FMAs and the other arithmetic); VZEROUPPER
+// is AVX.
 func avx512Kernels() *Kernels {
 	return &Kernels{
 		name:       "avx512",
@@ -49,6 +50,9 @@ func avx512Kernels() *Kernels {
 		gemmPackB64: gemmPackBAVX512F64,
 		gemmPF32:    gemmPFAVX512F32,
 		gemmPF64:    gemmPFAVX512F64,
+
+		packBTrans32: packBTransAVX512F32,
+		packBTrans64: packBTransAVX512F64,
 
 		acos64:        acos64AVX512,
 		arcCosLayer64: arcCosLayer64AVX512,

@@ -47,6 +47,14 @@ type Kernels struct {
 	gemmPF32 func(k int, a, b, c []float32, ldc int, pf []float32, ldpf, rows int)
 	gemmPF64 func(k int, a, b, c []float64, ldc int, pf []float64, ldpf, rows int)
 
+	// packBTrans32 and packBTrans64 pack one NR-wide sliver of Bᵀ
+	// (packbt.go); hasPackBTrans32 and hasPackBTrans64 record that the
+	// set has its own, rather than the Go twin.
+	packBTrans32    func(dst, src []float32, ld, kb int)
+	packBTrans64    func(dst, src []float64, ld, kb int)
+	hasPackBTrans32 bool
+	hasPackBTrans64 bool
+
 	// gemmDirect32 and gemmDirect64, if not nil, compute one tile of C =
 	// alpha·op(A)·B + beta·C from the unpacked operands (gemmdirect.go), for
 	// 1 ≤ m ≤ MR, 1 ≤ n ≤ NR; arguments are checked by the exported
@@ -106,6 +114,7 @@ func init() {
 		fillArcCos(k)
 		fillDot(k)
 		fillGemmPack(k)
+		fillPackBTrans(k)
 	}
 	active, chooseErr = choose(os.Getenv("NTKSVM_SIMD"))
 	if chooseErr != nil {

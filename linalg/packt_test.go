@@ -4,9 +4,20 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/ntksvm/ntksvm/asm"
 )
 
-// TestPackTFull checks the gathered slivers of packB's transposing path
+// goPackT makes packTFull pack nothing, so that packB runs its Go loop,
+// until the returned function restores it.
+func goPackT() (restore func()) {
+	saved := packTKernels
+	packTKernels = func() *asm.Kernels { return asm.Lookup("generic") }
+	return func() { packTKernels = saved }
+}
+
+// TestPackTFull checks the slivers packed by the kernel set's PackBTrans32
+// and PackBTrans64 of packB's transposing path
 // against the Go loop, bitwise, in both element types, with B's last used
 // element at the very end of its storage (no read past it) and with a
 // partial last sliver, which the Go loop packs.
@@ -29,17 +40,21 @@ func testPackTFull[T Float](t *testing.T, dtype string, nr int) {
 		got := make([]T, slivers*tc.kb*nr)
 		want := make([]T, len(got))
 		packB(got, b, true, p0, tc.kb, j0, tc.nb, nr)
-		saved := packTKernels
-		packTKernels.trans32, packTKernels.gather32, packTKernels.gather64 = nil, nil, nil
+		restore := goPackT()
 		packB(want, b, true, p0, tc.kb, j0, tc.nb, nr)
-		packTKernels = saved
+		restore()
 		for i := range want {
 			if got[i] != want[i] {
 				t.Fatalf("%s: element %d is %v, the Go loop gives %v", name, i, got[i], want[i])
 			}
 		}
-		if n := packTFull(got, b, p0, tc.kb, j0, tc.nb, nr); packTActive() && packTKernels.gather32 != nil && n != tc.nb/nr {
-			t.Errorf("%s: gathered %d slivers, want %d", name, n, tc.nb/nr)
+		ks := asm.Active()
+		has := ks.HasPackBTrans32()
+		if dtype == "float64" {
+			has = ks.HasPackBTrans64()
+		}
+		if n := packTFull(got, b, p0, tc.kb, j0, tc.nb, nr); has && n != tc.nb/nr {
+			t.Errorf("%s: kernel packed %d slivers, want %d", name, n, tc.nb/nr)
 		}
 	}
 }
@@ -57,15 +72,10 @@ func BenchmarkPackBTrans(b *testing.B) {
 		m.Data[i] = float32(i % 7)
 	}
 	dst := make([]float32, kb*nb)
-	for _, kind := range []string{"transpose", "gather", "go"} {
+	for _, kind := range []string{"asm", "go"} {
 		b.Run("kernel="+kind, func(b *testing.B) {
-			saved := packTKernels
-			defer func() { packTKernels = saved }()
-			switch kind {
-			case "gather":
-				packTKernels.trans32 = nil
-			case "go":
-				packTKernels.trans32, packTKernels.gather32 = nil, nil
+			if kind == "go" {
+				defer goPackT()()
 			}
 			for b.Loop() {
 				for j0 := 0; j0 < rows; j0 += nb {

@@ -2,7 +2,6 @@ package linalg
 
 import (
 	"math"
-	"sync"
 
 	"github.com/ntksvm/ntksvm/asm"
 )
@@ -67,11 +66,6 @@ type gemmProblem[T Float] struct {
 	// sliver once per B sliver, so the block must stay in L2.
 	fuseMax int
 	noFused bool // gemmConfig.noFused
-	// stop, when not nil, is checked between panels of B (region) and
-	// columns of tiles (tiles): once it reports true they return, leaving
-	// C unfinished. Only private computations, whose result is then
-	// discarded, set it.
-	stop func() bool
 }
 
 // kernelFor returns the micro-tile shape and micro-kernel of ks for T.
@@ -177,94 +171,11 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 	}
 	na := min(p.blk.mc, roundUp(p.m, p.mr)) * min(p.blk.kc, p.k)
 	nb := min(p.blk.kc, p.k) * min(p.blk.nc, roundUp(p.n, p.nr))
-	inPlace := func(w int) {
+	parallelN(len(regs), t, func(w int) {
 		ws := getWorkspace[T](na, nb, p.mr*p.nr)
 		p.region(ws, regs[w])
 		putWorkspace(ws)
-	}
-	if p.lower || p.beta != 0 || flops > smallSharesFlops {
-		parallelN(len(regs), t, inPlace)
-		return
-	}
-	// C is only written, and the shares are small enough for a private
-	// copy: a share a helper is late with is computed again by the caller.
-	parallelRedo(len(regs), t, inPlace, func(w int, slot shareSlot) {
-		r := regs[w]
-		buf := getPrivate[T]((r.i1 - r.i0) * (r.j1 - r.j0))
-		ws := getWorkspace[T](na, nb, p.mr*p.nr)
-		q := p.private(r, buf, slot.settled)
-		q.region(ws, region{0, q.m, 0, q.n})
-		putWorkspace(ws)
-		if slot.commit() {
-			p.commit(r, buf)
-		}
-		putPrivate(buf)
 	})
-}
-
-// private returns the problem of computing region r of C (not lower)
-// into buf, a (r.i1−r.i0)×(r.j1−r.j0) matrix with stride r.j1−r.j0: its
-// op(A) and op(B) are views of the rows and columns of r. It computes
-// the same sums in the same order as p does for r, so the result is
-// bitwise the same. With beta ≠ 0, buf must hold r's part of C. The
-// computation stops early once stop reports true (the buffer is then
-// not to be used).
-func (p *gemmProblem[T]) private(r region, buf []T, stop func() bool) *gemmProblem[T] {
-	q := *p
-	q.stop = stop
-	h, w := r.i1-r.i0, r.j1-r.j0
-	q.m, q.n = h, w
-	q.c = Matrix[T]{Rows: h, Cols: w, Stride: w, Data: buf}
-	if h == 0 || w == 0 {
-		return &q
-	}
-	if p.tA {
-		q.a.Data, q.a.Cols = p.a.Data[r.i0:], h
-	} else {
-		q.a.Data, q.a.Rows = p.a.Data[r.i0*p.a.Stride:], h
-	}
-	if p.tB {
-		q.b.Data, q.b.Rows = p.b.Data[r.j0*p.b.Stride:], w
-	} else {
-		q.b.Data, q.b.Cols = p.b.Data[r.j0:], w
-	}
-	return &q
-}
-
-// commit copies buf, region r of C as computed by private, into C.
-func (p *gemmProblem[T]) commit(r region, buf []T) {
-	w, ld := r.j1-r.j0, p.c.Stride
-	for i := r.i0; i < r.i1; i++ {
-		copy(p.c.Data[i*ld+r.j0:i*ld+r.j1], buf[(i-r.i0)*w:])
-	}
-}
-
-var (
-	privatePool32 sync.Pool // *[]float32
-	privatePool64 sync.Pool // *[]float64
-)
-
-// getPrivate returns a pooled buffer of n elements for parallelRedo's
-// private shares (contents undefined), putPrivate takes it back.
-func getPrivate[T Float](n int) []T {
-	pool := &privatePool64
-	var z T
-	if _, ok := any(z).(float32); ok {
-		pool = &privatePool32
-	}
-	if b, _ := pool.Get().(*[]T); b != nil && cap(*b) >= n {
-		return (*b)[:n]
-	}
-	return alignedSlice[T](n)
-}
-
-func putPrivate[T Float](b []T) {
-	pool := &privatePool64
-	var z T
-	if _, ok := any(z).(float32); ok {
-		pool = &privatePool32
-	}
-	pool.Put(&b)
 }
 
 // fusedKCMax caps the depth of the k blocks of the fused path.
@@ -394,7 +305,6 @@ func (p *gemmProblem[T]) scale(r region) {
 // every kc×nc panel of B, each panel is packed just before the micro-kernel
 // consumes it, and each A sliver stays in L1 while the B slivers of the
 // panel stream past it. A is packed once per region; B once per block of A.
-// It returns early once p.stop reports true.
 //
 // With a fused kernel (op(B) = B, not lower, a full first A sliver, a block
 // of A that fits a quarter of L2: the M-skinny products, where B is used
@@ -416,9 +326,6 @@ func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 			kb := min(kc, p.k-pc)
 			packA(ws.a, p.a, p.tA, p.alpha, ic, mb, pc, kb, p.mr)
 			for jc := r.j0; jc < j1; jc += nc {
-				if p.stop != nil && p.stop() {
-					return
-				}
 				jn := min(nc, j1-jc)
 				fuse := p.fused != nil && !p.noFused && mb >= p.mr && mb*kb <= p.fuseMax
 				if fuse {

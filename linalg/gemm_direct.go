@@ -104,55 +104,13 @@ func (p *gemmProblem[T]) tryDirect(ks *asm.Kernels, t int, split bool) bool {
 }
 
 // directTiles computes C = alpha·op(A)·B + beta·C with the direct kernel
-// f of tile mr×nr on up to t threads (see tiles). With t > 1 the columns
-// of tiles are shared out among the threads, or the rows of tiles when
-// there are more of those.
+// f of tile mr×nr on up to t threads: the tiles of a column of tiles one
+// after the other, so that the k×nr sliver of B they share stays in L1.
+// (Sharing the vectors of the columns out evenly among the column tiles,
+// 32 + 32 float32 columns rather than 48 + 16, measured the same.) With
+// t > 1 the columns of tiles are shared out among the threads, or the
+// rows of tiles when there are more of those.
 func (p *gemmProblem[T]) directTiles(mr, nr int, f directKernel[T], t int) {
-	tm, tn := (p.m+mr-1)/mr, (p.n+nr-1)/nr
-	t = max(1, min(t, max(tm, tn)))
-	// With t > 1 the work is cut into up to directShares·t shares that the
-	// threads claim as they come, so that a thread the operating system
-	// deschedules holds up a small share only; with beta = 0 (C only
-	// written) a share a helper is late with is computed again by the
-	// caller (parallelRedo).
-	var cuts []int
-	var share func(w int) region
-	switch {
-	case t == 1:
-		p.tiles(mr, nr, f, region{0, p.m, 0, p.n})
-		return
-	case tn >= tm:
-		cuts = evenCuts(p.n, nr, min(tn, directShares*t))
-		share = func(w int) region { return region{0, p.m, cuts[w], cuts[w+1]} }
-	default:
-		cuts = evenCuts(p.m, mr, min(tm, directShares*t))
-		share = func(w int) region { return region{cuts[w], cuts[w+1], 0, p.n} }
-	}
-	s := len(cuts) - 1
-	inPlace := func(w int) { p.tiles(mr, nr, f, share(w)) }
-	if p.beta != 0 {
-		parallelN(s, t, inPlace)
-		return
-	}
-	parallelRedo(s, t, inPlace, func(w int, slot shareSlot) {
-		r := share(w)
-		buf := getPrivate[T]((r.i1 - r.i0) * (r.j1 - r.j0))
-		q := p.private(r, buf, slot.settled)
-		q.tiles(mr, nr, f, region{0, q.m, 0, q.n})
-		if slot.commit() {
-			p.commit(r, buf)
-		}
-		putPrivate(buf)
-	})
-}
-
-// tiles computes region r of C with the direct kernel f of tile mr×nr:
-// the tiles of a column of tiles one after the other, so that the k×nr
-// sliver of B they share stays in L1. (Sharing the vectors of the columns
-// out evenly among the column tiles, 32 + 32 float32 columns rather than
-// 48 + 16, measured the same.) It returns early, leaving its part of C
-// unfinished, once p.stop reports true.
-func (p *gemmProblem[T]) tiles(mr, nr int, f directKernel[T], r region) {
 	// A(i,q) is at i·rs + q·ps. A stride is only used with more than one
 	// row, and a one-row matrix may have any.
 	lda := rowStride(p.a)
@@ -161,15 +119,31 @@ func (p *gemmProblem[T]) tiles(mr, nr int, f directKernel[T], r region) {
 		rs, ps = 1, lda
 	}
 	ldb, ldc := rowStride(p.b), rowStride(p.c)
-	for j := r.j0; j < r.j1; j += nr {
-		if p.stop != nil && p.stop() {
-			return
+	tiles := func(i0, i1, j0, j1 int) {
+		for j := j0; j < j1; j += nr {
+			nn := min(nr, j1-j)
+			for i := i0; i < i1; i += mr {
+				mm := min(mr, i1-i)
+				f(p.k, mm, nn, p.alpha, p.a.Data[i*rs:], rs, ps, p.b.Data[j:], ldb, p.beta, p.c.Data[i*ldc+j:], ldc)
+			}
 		}
-		nn := min(nr, r.j1-j)
-		for i := r.i0; i < r.i1; i += mr {
-			mm := min(mr, r.i1-i)
-			f(p.k, mm, nn, p.alpha, p.a.Data[i*rs:], rs, ps, p.b.Data[j:], ldb, p.beta, p.c.Data[i*ldc+j:], ldc)
-		}
+	}
+	tm, tn := (p.m+mr-1)/mr, (p.n+nr-1)/nr
+	t = max(1, min(t, max(tm, tn)))
+	// With t > 1 the work is cut into up to directShares·t shares that the
+	// threads claim as they come, so that a thread the operating system
+	// deschedules holds up a small share only.
+	switch {
+	case t == 1:
+		tiles(0, p.m, 0, p.n)
+	case tn >= tm:
+		s := min(tn, directShares*t)
+		cuts := evenCuts(p.n, nr, s)
+		parallelN(s, t, func(w int) { tiles(0, p.m, cuts[w], cuts[w+1]) })
+	default:
+		s := min(tm, directShares*t)
+		cuts := evenCuts(p.m, mr, s)
+		parallelN(s, t, func(w int) { tiles(cuts[w], cuts[w+1], 0, p.n) })
 	}
 }
 

@@ -13,15 +13,11 @@ const mmapSupported = true
 
 // mmapFile maps the first size bytes of f privately (copy-on-write: writes
 // change this process's view, never the file) and returns the mapping and
-// the function that releases it, which first waits for any helper of a
-// returned product still reading its operands (quiesceHelpers).
+// the function that releases it.
 func mmapFile(f *os.File, size int) ([]byte, func() error, error) {
 	b, err := unix.Mmap(int(f.Fd()), 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE)
 	if err != nil {
 		return nil, nil, err
 	}
-	return b, func() error {
-		quiesceHelpers() // a product that was read from the mapping may still have a helper reading it
-		return unix.Munmap(b)
-	}, nil
+	return b, func() error { return unix.Munmap(b) }, nil
 }

@@ -12,9 +12,7 @@
 # temporary directory by default), and a table: per build, busy core or not,
 # and shape, the median over rounds of the median, p95 and max µs of one
 # product, max/median, and the pool's counters (per call: shares the caller
-# ran itself, waits for a share another thread had started, parks, worker
-# parks, shares a late helper had started that the caller computed again
-# and those it committed first).
+# ran itself, waits for a share another thread had started, parks).
 set -eu
 ROUNDS=${ROUNDS:-3}
 RUNS=${RUNS:-200}
@@ -34,10 +32,6 @@ if [ $# -ge 1 ]; then
 	# A revision without the pool's counters gets zero ones.
 	if ! grep -q poolCounters "$src/linalg/threads.go"; then
 		cp "$here/counters_shim.go.txt" "$src/linalg/poolcounters_shim_test.go"
-	fi
-	# One without the redo counters gets zero ones.
-	if ! grep -q 'func redoCounts' "$src/linalg/"*_test.go; then
-		cp "$here/redo_shim.go.txt" "$src/linalg/redocounts_shim_test.go"
 	fi
 	(cd "$src" && go test -c -o "$OUT/before.test" ./linalg)
 	builds="before after"

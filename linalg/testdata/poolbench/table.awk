@@ -13,9 +13,9 @@ function med(s,   a, n, i, j, t) {
 	for (i = 6; i < NF; i += 2) v[key, $(i+1)] = v[key, $(i+1)] " " $i
 }
 END {
-	printf "%-6s %-6s %-34s %9s %9s %9s %7s %8s %7s %7s %7s %7s %7s %7s\n", "build", "busy", "shape", "median-µs", "p95-µs", "max-µs", "max/med", "callerSh", "waits", "parks", "wparks", "redos", "takeov", "shy"
+	printf "%-6s %-6s %-34s %9s %9s %9s %7s %8s %7s %7s %7s\n", "build", "busy", "shape", "median-µs", "p95-µs", "max-µs", "max/med", "callerSh", "waits", "parks", "wparks"
 	for (k = 1; k <= nk; k++) {
 		key = order[k]; split(key, f, " ")
-		printf "%-6s %-6s %-34s %9.1f %9.1f %9.1f %7.2f %8.2f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f\n", f[1], f[2], f[3], med(v[key, "median-µs"]), med(v[key, "p95-µs"]), med(v[key, "max-µs"]), med(v[key, "max/median"]), med(v[key, "caller-shares/call"]), med(v[key, "waits/call"]), med(v[key, "parks/call"]), med(v[key, "worker-parks/call"]), med(v[key, "redos/call"]), med(v[key, "takeovers/call"]), med(v[key, "shy-parks/call"])
+		printf "%-6s %-6s %-34s %9.1f %9.1f %9.1f %7.2f %8.2f %7.3f %7.3f %7.3f\n", f[1], f[2], f[3], med(v[key, "median-µs"]), med(v[key, "p95-µs"]), med(v[key, "max-µs"]), med(v[key, "max/median"]), med(v[key, "caller-shares/call"]), med(v[key, "waits/call"]), med(v[key, "parks/call"]), med(v[key, "worker-parks/call"])
 	}
 }

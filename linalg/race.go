@@ -1,6 +1,0 @@
-//go:build race
-
-package linalg
-
-// raceEnabled says whether the race detector is on.
-const raceEnabled = true

@@ -146,6 +146,12 @@ func parseReproduce(e *env, args []string) (*reproduceOpts, error) {
 		return nil, usageError("--table2-mem-gib %v: want a finite number ≥ 0", *memGiB)
 	}
 	o.table2.MemCap = int64(*memGiB * (1 << 30))
+	if o.table2.MemCap == 0 {
+		o.table2.MemCap = -1
+		if avail, ok := availableMemory(); ok {
+			o.table2.MemCap = int64(min(avail, math.MaxInt64))
+		}
+	}
 	if err := o.table2.Check(o.scale); err != nil {
 		return nil, usageError("%v (--table2-mem-gib sets the bound)", err)
 	}

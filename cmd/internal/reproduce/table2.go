@@ -1,11 +1,9 @@
 package reproduce
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -73,8 +71,8 @@ type Table2Options struct {
 	Widths []int
 	// MemCap bounds, in bytes, the memory one width may need (training and
 	// certificate, see Table2MemoryNeed); a width needing more is refused
-	// before any work. 0 means the memory available now (MemAvailable of
-	// /proc/meminfo, else svm.DefaultNetworkMemCap); < 0 means no bound.
+	// before any work. 0 means svm.DefaultNetworkMemCap (a command passes
+	// the memory the machine has available); < 0 means no bound.
 	MemCap int64
 }
 
@@ -144,9 +142,6 @@ func (o Table2Options) memCap() (capB int64, ok bool) {
 	case o.MemCap > 0:
 		return o.MemCap, true
 	}
-	if m, err := memAvailable("/proc/meminfo"); err == nil {
-		return m, true
-	}
 	return svm.DefaultNetworkMemCap, true
 }
 
@@ -188,30 +183,6 @@ func Table2MemoryNeed(width int) (int64, string) {
 // networks, fit t2CertBudget (48 bytes per point and hidden unit).
 func t2CertChunk(width int) int {
 	return max(1, min(t2Test, t2CertBudget/(48*width)))
-}
-
-// memAvailable returns MemAvailable of a meminfo file, in bytes.
-func memAvailable(path string) (int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) >= 2 && fs[0] == "MemAvailable:" {
-			kb, err := strconv.ParseInt(fs[1], 10, 64)
-			if err != nil {
-				return 0, err
-			}
-			return kb << 10, nil
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return 0, err
-	}
-	return 0, fmt.Errorf("%s: no MemAvailable", path)
 }
 
 // table2Entry is the entry of the paper's Table 2.

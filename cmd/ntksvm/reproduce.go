@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,6 +32,7 @@ type reproduceOpts struct {
 	resume  bool
 	mnist   string
 	noFetch bool
+	table2  reproduce.Table2Options
 }
 
 // dataError is a missing-data failure: exit status 2, printed as is.
@@ -45,7 +48,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 	}
 	rn := &reproduce.Runner{
 		Entries: o.entries, Out: o.out, Resume: o.resume, Machine: reproduce.ThisMachine(),
-		Env: &reproduce.Env{Scale: o.scale, Threads: linalg.Threads(),
+		Env: &reproduce.Env{Scale: o.scale, Threads: linalg.Threads(), Table2: o.table2,
 			Logf: func(f string, a ...any) { fmt.Fprintf(e.stderr, f+"\n", a...) }},
 	}
 	if needsMNIST(o.entries) {
@@ -92,7 +95,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 
 // parseReproduce parses and checks every flag before any work is done.
 func parseReproduce(e *env, args []string) (*reproduceOpts, error) {
-	fs := newFlagSet(e, "reproduce", "[--quick|--paper] [--only NAME,...] [--out DIR] [--resume] [--mnist-dir DIR] [--no-fetch]")
+	fs := newFlagSet(e, "reproduce", "[--quick|--paper] [--only NAME,...] [--out DIR] [--resume] [--mnist-dir DIR] [--no-fetch] [--table2-widths LIST] [--table2-width-1e6]")
 	quick := fs.Bool("quick", false, "reduced widths, steps and point counts: minutes on two cores (the default)")
 	paper := fs.Bool("paper", false, "the paper's scale (hours); prints an estimate per experiment first")
 	only := fs.String("only", "", "comma-separated `experiments` to run, of: "+strings.Join(reproduce.Default.Names(), ", "))
@@ -102,6 +105,9 @@ func parseReproduce(e *env, args []string) (*reproduceOpts, error) {
 	fs.StringVar(&o.mnist, "mnist-dir", "", "MNIST `directory` (default $"+mnist.EnvDir+", else the user cache directory)")
 	alias(fs, e, "mnist", "mnist-dir")
 	fs.BoolVar(&o.noFetch, "no-fetch", false, "do not download MNIST when it is missing")
+	widths := fs.String("table2-widths", "", "comma-separated network `widths` of table2, of 1e3, 1e4, 1e5 (default 1e3 with --quick, all three with --paper)")
+	w1e6 := fs.Bool("table2-width-1e6", false, "also train and certify table2's width-10⁶ network (about 14 GB; its expected time is printed before it starts)")
+	memGiB := fs.Float64("table2-mem-gib", 0, "memory `GiB` one table2 network may take; a wider one is refused up front (default: the memory available now)")
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
@@ -117,11 +123,48 @@ func parseReproduce(e *env, args []string) (*reproduceOpts, error) {
 		return nil, usageError("--out %q: want a directory", o.out)
 	}
 	var err error
+	if *widths != "" {
+		if o.table2.Widths, err = reproduce.ParseTable2Widths(*widths); err != nil {
+			return nil, usageError("--table2-widths: %v", err)
+		}
+		if slices.Contains(o.table2.Widths, 1000000) && !*w1e6 {
+			return nil, usageError("--table2-widths: width 1e6 needs --table2-width-1e6")
+		}
+	}
+	if *w1e6 {
+		if o.table2.Widths == nil {
+			o.table2.Widths = []int{1000, 10000, 100000}
+			if o.scale != reproduce.Paper {
+				o.table2.Widths = []int{1000}
+			}
+		}
+		if !slices.Contains(o.table2.Widths, 1000000) {
+			o.table2.Widths = append(o.table2.Widths, 1000000)
+		}
+	}
+	if *memGiB < 0 || math.IsNaN(*memGiB) || math.IsInf(*memGiB, 0) {
+		return nil, usageError("--table2-mem-gib %v: want a finite number ≥ 0", *memGiB)
+	}
+	o.table2.MemCap = int64(*memGiB * (1 << 30))
+	if o.table2.MemCap == 0 {
+		o.table2.MemCap = -1
+		if avail, ok := availableMemory(); ok {
+			o.table2.MemCap = int64(min(avail, math.MaxInt64))
+		}
+	}
 	if o.entries, err = reproduce.Default.Select(*only); err != nil {
 		return nil, usageError("--only: %v", err)
 	}
 	if len(o.entries) == 0 {
 		return nil, errors.New("no experiments are registered in this build")
+	}
+	for _, en := range o.entries {
+		if en.Name != "table2" {
+			continue
+		}
+		if err := o.table2.Check(o.scale); err != nil {
+			return nil, usageError("%v (--table2-mem-gib sets the bound)", err)
+		}
 	}
 	return o, nil
 }

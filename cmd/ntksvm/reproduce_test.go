@@ -27,6 +27,10 @@ func TestReproduceBadFlags(t *testing.T) {
 		{[]string{"--out", file}, "want a directory"},
 		{[]string{"--bogus"}, "flag provided but not defined"},
 		{[]string{"stray"}, "unexpected argument"},
+		{[]string{"--paper", "--table2-width-1e6", "--table2-mem-gib", "4"}, "the width-1000000 network needs about"},
+		{[]string{"--table2-widths", "1e6"}, "width 1e6 needs --table2-width-1e6"},
+		{[]string{"--table2-widths", "1e2"}, "--table2-widths: width \"1e2\""},
+		{[]string{"--table2-mem-gib", "-1"}, "want a finite number ≥ 0"},
 	} {
 		args := append([]string{"reproduce", "--mnist-dir", filepath.Join(dir, "nomnist"), "--no-fetch", "--out", out}, tc.args...)
 		if tc.want == "" {

@@ -151,6 +151,8 @@ type Env struct {
 	MNISTDir string
 	// Logf, if set, receives progress lines.
 	Logf func(format string, args ...any)
+	// Table2 chooses the networks of entry table2.
+	Table2 Table2Options
 
 	mu    sync.Mutex
 	memo  map[string]any

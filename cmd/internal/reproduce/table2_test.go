@@ -1,0 +1,145 @@
+package reproduce
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/ntksvm/ntksvm/ibp"
+	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/mnist"
+	"github.com/ntksvm/ntksvm/ntk"
+)
+
+// t2Toy returns a separable task of n points in [0, 1]^d.
+func t2Toy(n, d int, seed uint64) *mnist.Task[float64] {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	x := linalg.New[float64](n, d)
+	y := make([]float64, n)
+	for i := range n {
+		s := 0.0
+		r := x.Row(i)
+		for j := range r {
+			r[j] = rng.Float64()
+			if j < d/2 {
+				s += r[j]
+			} else {
+				s -= r[j]
+			}
+		}
+		y[i] = 1
+		if s < 0 {
+			y[i] = -1
+		}
+	}
+	return &mnist.Task[float64]{X: x, Y: y}
+}
+
+// TestTable2Float32Certificate: the float32-trained network, widened to
+// float64 with its float32 initialisation, certifies soundly (sampled
+// balls never leave the sound bound), and the clean variant subtracts f₀
+// at the clean point only.
+func TestTable2Float32Certificate(t *testing.T) {
+	ctx := context.Background()
+	train, test := t2Toy(256, 12, 1), t2Toy(40, 12, 2)
+	env := &Env{Threads: 2}
+	net, err := trainNN(ctx, env, train, 30, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	net0, err := t2Init(train.X.Cols, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	init32, err := ntk.NewNetwork[float32](train.X.Cols, 30, 1, 1, 0, t2Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for l, w := range widen(init32).W {
+		for i, v := range w.Data {
+			if net0.W[l].Data[i] != v {
+				t.Fatalf("initial weight %d of layer %d: %v, the float32 draw %v", i, l, net0.W[l].Data[i], v)
+			}
+		}
+	}
+	moved := false
+	for i, v := range net.W[1].Data {
+		moved = moved || v != net0.W[1].Data[i]
+		if float64(float32(v)) != v {
+			t.Fatalf("trained weight %v is not a float32", v)
+		}
+	}
+	if !moved {
+		t.Fatal("training left the last layer as drawn")
+	}
+	for _, f0 := range []ibp.F0Mode{ibp.F0Sound, ibp.F0Clean} {
+		radius, correct, err := certifyNN(ctx, env, net, net0, test, f0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := ibp.NewNetwork(net, net0, test.X, ibp.NetworkOptions{F0: f0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rs []ibp.Result
+		for i, r := range radius {
+			if !math.IsNaN(r) {
+				rs = append(rs, ibp.Result{Index: i, Output: c.Output(i), Radius: r})
+			}
+		}
+		if correct < test.X.Rows/2 || len(rs) != correct {
+			t.Fatalf("%v: %d correct of %d, %d radii", f0, correct, test.X.Rows, len(rs))
+		}
+		if s := summarize(radius, nil); !(s.Mean > 0) {
+			t.Fatalf("%v: mean radius %v", f0, s.Mean)
+		}
+		if f0 != ibp.F0Sound {
+			continue
+		}
+		bad, err := ibp.Verify(c, c, c.Point, rs, ibp.Linf, 64, false, 3)
+		if err != nil || len(bad) > 0 {
+			t.Fatalf("sound certificate: %d violations (%v), %v", len(bad), bad[:min(len(bad), 3)], err)
+		}
+	}
+}
+
+// TestTable2MemCap: width 10⁶ is refused up front, with the bytes it
+// needs, when the memory cap is too small; the small widths pass.
+func TestTable2MemCap(t *testing.T) {
+	need, _ := Table2MemoryNeed(1000000)
+	if need < 12e9 || need > 20e9 {
+		t.Errorf("width 10⁶ needs %d bytes, want about 14e9", need)
+	}
+	o := Table2Options{Widths: []int{1000, 1000000}, MemCap: 8 << 30}
+	err := o.Check(Paper)
+	if err == nil || !strings.Contains(err.Error(), "width-1000000") || !strings.Contains(err.Error(), "bytes") {
+		t.Errorf("8 GiB for width 10⁶: %v", err)
+	}
+	o.MemCap = need
+	if err := o.Check(Paper); err != nil {
+		t.Errorf("cap = need: %v", err)
+	}
+	o.MemCap = -1
+	if err := o.Check(Paper); err != nil {
+		t.Errorf("no cap: %v", err)
+	}
+	if err := (Table2Options{}).Check(Paper); err != nil {
+		t.Errorf("default widths under the default cap: %v", err)
+	}
+	if ws := (Table2Options{}).widths(Paper); len(ws) != 3 || ws[2].width != 100000 {
+		t.Errorf("paper widths %v", ws)
+	}
+	if ws := (Table2Options{}).widths(Quick); len(ws) != 1 || ws[0].width != 1000 {
+		t.Errorf("quick widths %v", ws)
+	}
+	if ws, err := ParseTable2Widths("1e5, 10000"); err != nil || len(ws) != 2 || ws[0] != 10000 || ws[1] != 100000 {
+		t.Errorf("ParseTable2Widths: %v, %v", ws, err)
+	}
+	for _, bad := range []string{"", "1e2", "x", "1.5e3"} {
+		if _, err := ParseTable2Widths(bad); err == nil {
+			t.Errorf("ParseTable2Widths(%q) accepted", bad)
+		}
+	}
+}

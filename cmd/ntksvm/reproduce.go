@@ -122,36 +122,10 @@ func parseReproduce(e *env, args []string) (*reproduceOpts, error) {
 	if fi, err := os.Stat(o.out); o.out == "" || (err == nil && !fi.IsDir()) {
 		return nil, usageError("--out %q: want a directory", o.out)
 	}
+	if err := o.setTable2(*widths, *w1e6, *memGiB); err != nil {
+		return nil, err
+	}
 	var err error
-	if *widths != "" {
-		if o.table2.Widths, err = reproduce.ParseTable2Widths(*widths); err != nil {
-			return nil, usageError("--table2-widths: %v", err)
-		}
-		if slices.Contains(o.table2.Widths, 1000000) && !*w1e6 {
-			return nil, usageError("--table2-widths: width 1e6 needs --table2-width-1e6")
-		}
-	}
-	if *w1e6 {
-		if o.table2.Widths == nil {
-			o.table2.Widths = []int{1000, 10000, 100000}
-			if o.scale != reproduce.Paper {
-				o.table2.Widths = []int{1000}
-			}
-		}
-		if !slices.Contains(o.table2.Widths, 1000000) {
-			o.table2.Widths = append(o.table2.Widths, 1000000)
-		}
-	}
-	if *memGiB < 0 || math.IsNaN(*memGiB) || math.IsInf(*memGiB, 0) {
-		return nil, usageError("--table2-mem-gib %v: want a finite number ≥ 0", *memGiB)
-	}
-	o.table2.MemCap = int64(*memGiB * (1 << 30))
-	if o.table2.MemCap == 0 {
-		o.table2.MemCap = -1
-		if avail, ok := availableMemory(); ok {
-			o.table2.MemCap = int64(min(avail, math.MaxInt64))
-		}
-	}
 	if o.entries, err = reproduce.Default.Select(*only); err != nil {
 		return nil, usageError("--only: %v", err)
 	}
@@ -167,6 +141,43 @@ func parseReproduce(e *env, args []string) (*reproduceOpts, error) {
 		}
 	}
 	return o, nil
+}
+
+// setTable2 sets table2's network widths and memory bound from the flags
+// --table2-widths, --table2-width-1e6 and --table2-mem-gib (0: the memory
+// available now).
+func (o *reproduceOpts) setTable2(widths string, w1e6 bool, memGiB float64) error {
+	if widths != "" {
+		var err error
+		if o.table2.Widths, err = reproduce.ParseTable2Widths(widths); err != nil {
+			return usageError("--table2-widths: %v", err)
+		}
+		if slices.Contains(o.table2.Widths, 1000000) && !w1e6 {
+			return usageError("--table2-widths: width 1e6 needs --table2-width-1e6")
+		}
+	}
+	if w1e6 {
+		if o.table2.Widths == nil {
+			o.table2.Widths = []int{1000, 10000, 100000}
+			if o.scale != reproduce.Paper {
+				o.table2.Widths = []int{1000}
+			}
+		}
+		if !slices.Contains(o.table2.Widths, 1000000) {
+			o.table2.Widths = append(o.table2.Widths, 1000000)
+		}
+	}
+	if memGiB < 0 || math.IsNaN(memGiB) || math.IsInf(memGiB, 0) {
+		return usageError("--table2-mem-gib %v: want a finite number ≥ 0", memGiB)
+	}
+	o.table2.MemCap = int64(memGiB * (1 << 30))
+	if o.table2.MemCap == 0 {
+		o.table2.MemCap = -1
+		if avail, ok := availableMemory(); ok {
+			o.table2.MemCap = int64(min(avail, math.MaxInt64))
+		}
+	}
+	return nil
 }
 
 func needsMNIST(es []*reproduce.Entry) bool {

@@ -87,7 +87,7 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "report: %s, %s, %s\n", filepath.Join(o.out, "report.md"), filepath.Join(o.out, "report.html"), filepath.Join(o.out, reproduce.ResultsFile))
 	}
 	if errors.Is(err, reproduce.ErrInterrupted) {
-		fmt.Fprintf(e.stderr, "finished experiments are saved in %s; run again with --resume to continue\n", o.out)
+		fmt.Fprintf(e.stderr, "finished experiments are saved in %s, and fig1 and figA1 keep a checkpoint of their training; run again with --resume to continue\n", o.out)
 		return fmt.Errorf("%w: %w", context.Canceled, err)
 	}
 	return err

@@ -439,3 +439,35 @@ func TestSweepSeeds(t *testing.T) {
 		t.Errorf("two seeds gave the same network")
 	}
 }
+
+// TestFreshRunDropsOldState checks that a run started without Resume in a
+// directory holding another configuration's finished runs cannot later be
+// resumed from them: interrupted and resumed, it gives the curves of its
+// own uninterrupted run.
+func TestFreshRunDropsOldState(t *testing.T) {
+	c := small()
+	c.Batch, c.Steps, c.Epochs = 6, 0, 5
+	data := synthetic(20, 10, 6)
+	ref := t.TempDir()
+	if _, err := Run(context.Background(), c, data, Options{Out: ref}); err != nil {
+		t.Fatal(err)
+	}
+	want := readAll(t, ref, CurvesFile)
+
+	dir := t.TempDir()
+	other := c
+	other.Seed++
+	if _, err := Run(context.Background(), other, data, Options{Out: dir}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Run(&countCtx{Context: context.Background(), limit: 5}, c, data, Options{Out: dir, CheckpointEvery: 3})
+	if !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("interrupted run returned %v", err)
+	}
+	if _, err := Run(context.Background(), c, data, Options{Out: dir, Resume: true}); err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	if got := readAll(t, dir, CurvesFile); !bytes.Equal(got, want) {
+		t.Error("resumed curves differ from the uninterrupted run: the other configuration's state was used")
+	}
+}

@@ -123,6 +123,11 @@ func Run(ctx context.Context, cfg Config, data *Data, opt Options) (*Summary, er
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
+	if !opt.Resume && !opt.EstimateOnly {
+		if err := removeRunState(opt.Out); err != nil {
+			return nil, err
+		}
+	}
 	if err := WriteConfig(opt.Out, cfg); err != nil {
 		return nil, err
 	}
@@ -216,6 +221,24 @@ func MemoryNeed(cfg Config, n, nTest, d int) (int64, string) {
 }
 
 func gibs(b int64) float64 { return float64(b) / (1 << 30) }
+
+// removeRunState deletes the checkpoints and finished-run records an
+// earlier run left in dir, so that a fresh run can never be continued, by a
+// later resume, from another configuration's state.
+func removeRunState(dir string) error {
+	for _, pat := range []string{"run*.ckpt", "run*.done"} {
+		files, err := filepath.Glob(filepath.Join(dir, pat))
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	return nil
+}
 
 // WriteConfig writes cfg to DIR/config.json atomically: what a resumed run
 // reads back with ReadConfig.

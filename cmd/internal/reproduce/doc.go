@@ -33,7 +33,11 @@
 // result.json marks a finished experiment. With Resume the entries whose
 // result.json is there, at the same scale, are loaded instead of run, so an
 // interrupted run re-runs only the interrupted experiment and those after
-// it. After every experiment the Runner rewrites DIR/report.md,
+// it; the network experiments (fig1, figA1) do not even start that one
+// afresh but continue from the checkpoints their training wrote when
+// interrupted (and every ten minutes or so), bit for bit as if never
+// stopped, provided the saved configuration is exactly the one they would
+// run. After every experiment the Runner rewrites DIR/report.md,
 // DIR/report.html (self-contained, package report) and DIR/results.json.
 //
 // At Paper scale, before any experiment runs, each entry's Estimate times a

@@ -1,7 +1,9 @@
 package reproduce
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -60,7 +62,25 @@ func equivRun(ctx context.Context, env *Env, preset string, estimate bool) (*equ
 		return nil, err
 	}
 	data := &equiv.Data{Name: "mnist01", X: train.X, Y: train.Y, XTest: test.X, YTest: test.Y}
-	return equiv.Run(ctx, cfg, data, equiv.Options{Out: filepath.Join(env.Dir, "equiv"), EstimateOnly: estimate, NoQuickHint: true, Log: logWriter{env}})
+	out := filepath.Join(env.Dir, "equiv")
+	resume := env.Resume && !estimate && sameConfig(out, cfg)
+	if resume {
+		env.logf("%s: continuing from the checkpoints in %s", preset, out)
+	}
+	return equiv.Run(ctx, cfg, data, equiv.Options{Out: out, Resume: resume, EstimateOnly: estimate, NoQuickHint: true, Log: logWriter{env}})
+}
+
+// sameConfig reports whether dir holds the checkpoints of an equiv run of
+// exactly cfg: a run at another scale or with other settings (an older
+// version, other flags) is not continued but started afresh.
+func sameConfig(dir string, cfg equiv.Config) bool {
+	saved, err := equiv.ReadConfig(dir)
+	if err != nil {
+		return false
+	}
+	a, errA := json.Marshal(saved)
+	b, errB := json.Marshal(cfg)
+	return errA == nil && errB == nil && bytes.Equal(a, b)
 }
 
 // fig1QuickSteps caps the steps of each fig1 run, and figA1QuickEpochs

@@ -153,6 +153,10 @@ type Env struct {
 	Logf func(format string, args ...any)
 	// Table2 chooses the networks of entry table2.
 	Table2 Table2Options
+	// Resume is set by a resuming Runner: an entry that checkpoints inside
+	// itself (fig1, figA1) continues from the checkpoints an interrupted
+	// run left in Dir instead of starting afresh.
+	Resume bool
 
 	mu    sync.Mutex
 	memo  map[string]any

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ntksvm/ntksvm/cmd/internal/equiv"
 	"github.com/ntksvm/ntksvm/mnist"
 )
 
@@ -342,5 +343,66 @@ func TestCPUModel(t *testing.T) {
 	}
 	if got := cpuModel(filepath.Join(t.TempDir(), "none")); got != "unknown" {
 		t.Errorf("cpuModel(missing) = %q", got)
+	}
+}
+
+// TestResumeReachesEntries checks that a resuming Runner tells the entry
+// it runs to continue from its own checkpoints, and that neither a fresh
+// run nor an estimate does.
+func TestResumeReachesEntries(t *testing.T) {
+	var seen []bool
+	e := &Entry{Name: "e", Title: "t", Paper: "p",
+		Run: func(_ context.Context, env *Env) (*Result, error) {
+			seen = append(seen, env.Resume)
+			return nil, errors.New("stop")
+		},
+		Estimate: func(_ context.Context, env *Env) (time.Duration, error) {
+			seen = append(seen, env.Resume)
+			return time.Second, nil
+		},
+	}
+	dir := t.TempDir()
+	for _, resume := range []bool{false, true} {
+		rn := &Runner{Entries: []*Entry{e}, Out: dir, Env: &Env{Scale: Paper}, Resume: resume}
+		if _, err := rn.Estimates(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := rn.Run(context.Background()); err == nil {
+			t.Fatal("the failing entry's error was not returned")
+		}
+	}
+	if want := []bool{false, false, false, true}; !reflect.DeepEqual(seen, want) {
+		t.Errorf("Env.Resume seen by estimate, run, estimate, run: %v, want %v", seen, want)
+	}
+}
+
+// TestSameConfig checks that equiv's checkpoints are continued only under
+// exactly the configuration that wrote them.
+func TestSameConfig(t *testing.T) {
+	cfg, err := equiv.Preset("fig1", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if sameConfig(dir, cfg) {
+		t.Error("a directory without config.json was taken as the same run")
+	}
+	if err := equiv.WriteConfig(dir, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if !sameConfig(dir, cfg) {
+		t.Error("the configuration just written was not recognised")
+	}
+	other := cfg
+	other.MaxSteps++
+	if sameConfig(dir, other) {
+		t.Error("a run with other settings would continue these checkpoints")
+	}
+	paper, err := equiv.Preset("fig1", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sameConfig(dir, paper) {
+		t.Error("a paper-scale run would continue quick checkpoints")
 	}
 }

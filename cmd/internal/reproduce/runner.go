@@ -131,7 +131,7 @@ func (rn *Runner) runOne(ctx context.Context, e *Entry, dir string) (*Result, er
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	rn.Env.Dir = dir
+	rn.Env.Dir, rn.Env.Resume = dir, rn.Resume
 	t0 := time.Now()
 	r, err := e.Run(ctx, rn.Env)
 	if err != nil {
@@ -204,6 +204,6 @@ func (rn *Runner) estimate(ctx context.Context, e *Entry) (time.Duration, error)
 		return 0, err
 	}
 	defer os.RemoveAll(dir)
-	rn.Env.Dir = dir
+	rn.Env.Dir, rn.Env.Resume = dir, false
 	return e.Estimate(ctx, rn.Env)
 }

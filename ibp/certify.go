@@ -166,29 +166,44 @@ func Search(c Certifier, i int, norm Norm, o SearchOptions) Result {
 			return -e.BoundEnd(i, b, false)
 		}
 	}
-	delta, l, r := o.Init, o.Lo, o.Hi
+	b := bisection{delta: o.Init, l: o.Lo, r: o.Hi}
 	for res.Iters < o.MaxIter {
-		s := margin(Ball{Norm: norm, Radius: delta})
+		s := margin(Ball{Norm: norm, Radius: b.delta})
 		res.Iters++
 		res.Bounds++
-		if s >= 0 {
-			res.Radius = max(res.Radius, delta)
-			if s < o.Tol {
-				break
-			}
-		}
-		if s > 0 {
-			l = delta
-		} else {
-			r = delta
-		}
-		next := (l + r) / 2
-		if next == delta {
+		if b.step(s, o.Tol, &res) {
 			break
 		}
-		delta = next
 	}
 	return res
+}
+
+// bisection is the state of the authors' binary search for the radius: the
+// radius δ to try and the bracket [l, r] around the certified radius.
+type bisection struct{ delta, l, r float64 }
+
+// step takes the margin s at δ: a δ with s ≥ 0 is certified (recorded in
+// res.Radius), s > 0 moves the bracket's lower end to δ and s ≤ 0 its upper
+// end. It reports whether the search is over: a certified margin below tol,
+// or a bracket too narrow to halve.
+func (b *bisection) step(s, tol float64, res *Result) bool {
+	if s >= 0 {
+		res.Radius = max(res.Radius, b.delta)
+		if s < tol {
+			return true
+		}
+	}
+	if s > 0 {
+		b.l = b.delta
+	} else {
+		b.r = b.delta
+	}
+	next := (b.l + b.r) / 2
+	if next == b.delta {
+		return true
+	}
+	b.delta = next
+	return false
 }
 
 // endBounder is a Certifier that can compute one end of its interval alone

@@ -59,16 +59,16 @@ func searchMonotone(c monotoneCertifier, i int, norm Norm, o SearchOptions, res 
 	// result.)
 	mmin := max(o.Tol/50, 2*sigma)
 	m := max(mmin, math.Abs(res.Output)/20)
-	delta, l, r := o.Init, o.Lo, o.Hi
+	b := bisection{delta: o.Init, l: o.Lo, r: o.Hi}
 	probes := 0 // probes that failed to decide this step
 	for res.Iters < o.MaxIter {
-		s, ok := inferMargin(pts, delta, o.Tol, sigma)
+		s, ok := inferMargin(pts, b.delta, o.Tol, sigma)
 		if !ok {
-			q := delta
+			q := b.delta
 			if probes < maxProbes {
-				q = probeRadius(pts, delta, l, r, o.Tol, sigma, m)
+				q = probeRadius(pts, b.delta, b.l, b.r, o.Tol, sigma, m)
 			}
-			if q != delta {
+			if q != b.delta {
 				probes++
 			}
 			pred := predictMargin(pts, q)
@@ -85,22 +85,9 @@ func searchMonotone(c monotoneCertifier, i int, norm Norm, o SearchOptions, res 
 		}
 		probes = 0
 		res.Iters++
-		if s >= 0 {
-			res.Radius = max(res.Radius, delta)
-			if s < o.Tol {
-				break
-			}
-		}
-		if s > 0 {
-			l = delta
-		} else {
-			r = delta
-		}
-		next := (l + r) / 2
-		if next == delta {
+		if b.step(s, o.Tol, &res) {
 			break
 		}
-		delta = next
 	}
 	return res
 }

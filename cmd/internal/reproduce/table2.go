@@ -205,6 +205,11 @@ func runTable2(ctx context.Context, env *Env) (*Result, error) {
 	if err := env.Table2.Check(env.Scale); err != nil {
 		return nil, err
 	}
+	if !env.Resume {
+		if err := removeT2State(env.Dir); err != nil {
+			return nil, err
+		}
+	}
 	train, test, err := env.MNIST()
 	if err != nil {
 		return nil, err
@@ -368,6 +373,11 @@ func trainNN(ctx context.Context, env *Env, train *mnist.Task[float64], width, e
 	}
 	ts := &timedStepper{NetworkStepper: st, env: env, width: width, total: epochs * stream.StepsPerEpoch()}
 	d := &svm.Driver{Steppers: []svm.Stepper{ts}, Stream: stream, Epochs: epochs, LR: t2LR}
+	from, err := checkpointT2(ctx, env, d, width, epochs)
+	if err != nil {
+		return nil, err
+	}
+	ts.total -= from
 	if _, err := d.Run(ctx); err != nil {
 		return nil, err
 	}
@@ -479,6 +489,23 @@ func table2NN(ctx context.Context, env *Env, train, test *mnist.Task[float64], w
 	if env.Scale != Paper {
 		epochs = w.quickEpochs
 	}
+	if r := loadT2Width(env, w.width, epochs); r != nil {
+		res.Rows = append(res.Rows, r.Rows...)
+		res.Notes = append(res.Notes, r.Notes...)
+		return r.Full, nil
+	}
+	rows, notes := len(res.Rows), len(res.Notes)
+	full, err := trainCertifyT2(ctx, env, train, test, w, epochs, res)
+	if err != nil {
+		return 0, err
+	}
+	return full, saveT2Width(env, w.width, epochs, &t2WidthResult{Rows: res.Rows[rows:], Notes: res.Notes[notes:], Full: full})
+}
+
+// trainCertifyT2 trains the network of width w for epochs epochs,
+// certifies it and adds its rows and notes to res; it returns the mean
+// full-test radius.
+func trainCertifyT2(ctx context.Context, env *Env, train, test *mnist.Task[float64], w t2Width, epochs int, res *Result) (float64, error) {
 	if need, _ := Table2MemoryNeed(w.width); w.width >= 100000 {
 		env.logf("  NN width %d: %d epochs in float32, about %.1f GiB", w.width, epochs, float64(need)/(1<<30))
 	}

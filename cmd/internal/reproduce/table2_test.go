@@ -2,8 +2,12 @@ package reproduce
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -141,5 +145,75 @@ func TestTable2MemCap(t *testing.T) {
 		if _, err := ParseTable2Widths(bad); err == nil {
 			t.Errorf("ParseTable2Widths(%q) accepted", bad)
 		}
+	}
+}
+
+// cancelAfter is a context whose Err turns to context.Canceled after limit
+// calls: it interrupts a training loop at a chosen step.
+type cancelAfter struct {
+	context.Context
+	n, limit int
+}
+
+func (c *cancelAfter) Err() error {
+	c.n++
+	if c.n > c.limit {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestTable2Resume interrupts a width's training, resumes it from the
+// checkpoint it left and gets the uninterrupted run's weights bit for bit;
+// a finished width's rows come back from its saved result, and a fresh run
+// deletes what an earlier one left.
+func TestTable2Resume(t *testing.T) {
+	train := t2Toy(200, 10, 3)
+	want, err := trainNN(context.Background(), &Env{}, train, 24, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ckpt := t2StatePath(dir, 24, 2, "ckpt")
+	_, err = trainNN(&cancelAfter{Context: context.Background(), limit: 3}, &Env{Dir: dir}, train, 24, 2)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted training returned %v", err)
+	}
+	if _, err := os.Stat(ckpt); err != nil {
+		t.Fatalf("no checkpoint after the interrupt: %v", err)
+	}
+	var log strings.Builder
+	env := &Env{Dir: dir, Resume: true, Logf: func(f string, a ...any) { fmt.Fprintf(&log, f+"\n", a...) }}
+	got, err := trainNN(context.Background(), env, train, 24, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "continuing from the checkpoint") {
+		t.Errorf("the resumed training did not load the checkpoint; log:\n%s", log.String())
+	}
+	for l := range want.W {
+		if !reflect.DeepEqual(got.W[l].Data, want.W[l].Data) || !reflect.DeepEqual(got.B, want.B) {
+			t.Fatalf("layer %d: resumed weights differ from the uninterrupted run", l)
+		}
+	}
+
+	r := &t2WidthResult{Rows: []Row{{Quantity: "q", Paper: "1", Ours: 0.5, Tol: Rel(0.1), Reason: "r"}}, Notes: []string{"n"}, Full: 0.25}
+	if err := saveT2Width(env, 24, 2, r); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(ckpt); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the checkpoint of a finished width was kept: %v", err)
+	}
+	if back := loadT2Width(env, 24, 2); !reflect.DeepEqual(back, r) {
+		t.Errorf("saved width result read back as %+v, want %+v", back, r)
+	}
+	if back := loadT2Width(&Env{Dir: dir}, 24, 2); back != nil {
+		t.Error("a fresh run took an earlier run's result")
+	}
+	if err := removeT2State(dir); err != nil {
+		t.Fatal(err)
+	}
+	if back := loadT2Width(env, 24, 2); back != nil {
+		t.Error("removeT2State left the width's result")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -138,6 +139,9 @@ func download(ctx context.Context, opt *FetchOptions, dir string, f File, url st
 	}
 	resp, err := opt.Client.Do(req)
 	if err != nil {
+		if ue, ok := err.(*neturl.Error); ok {
+			err = ue.Err // the caller names the URL
+		}
 		return "", stalledOr(ctx, err)
 	}
 	defer resp.Body.Close()

@@ -127,9 +127,9 @@ type Source string
 
 // The places a directory can come from.
 const (
-	SourceFlag  Source = "--mnist"
+	SourceFlag  Source = "--mnist-dir"
 	SourceEnv   Source = "$" + EnvDir
-	SourceCache Source = "user cache directory"
+	SourceCache Source = "the default cache directory"
 )
 
 // Locate returns the MNIST directory: dir if it is not empty (the --mnist
@@ -158,14 +158,15 @@ type NotFoundError struct {
 	Missing []File // each was looked for under File.Candidates()
 }
 
-// Error lists what was looked for where and how to provide it.
+// Error lists the missing files by their canonical names (each also found
+// gzipped, .gz, or spelled with a dot before idx) and how to provide them.
 func (e *NotFoundError) Error() string {
-	var parts []string
+	var names []string
 	for _, f := range e.Missing {
-		parts = append(parts, fmt.Sprintf("%s (looked for %s)", f, strings.Join(f.Candidates(), ", ")))
+		names = append(names, f.Name())
 	}
-	return fmt.Sprintf("%v in %s: %s; to provide MNIST, set %s=DIR, pass --mnist DIR, or run \"ntksvm data fetch mnist\"",
-		ErrNotFound, e.Dir, strings.Join(parts, "; "), EnvDir)
+	return fmt.Sprintf("%v in %s: missing %s (each may also be gzipped, .gz); to provide MNIST, set %s=DIR, pass --mnist-dir DIR, or run \"ntksvm data fetch mnist\"",
+		ErrNotFound, e.Dir, strings.Join(names, ", "), EnvDir)
 }
 
 // Unwrap returns ErrNotFound.

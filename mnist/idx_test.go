@@ -291,7 +291,7 @@ func TestLoadErrors(t *testing.T) {
 	if !errors.As(err, &nf) || !errors.Is(err, ErrNotFound) || !slices.Equal(nf.Missing, Files) || nf.Dir != empty {
 		t.Fatalf("empty dir: %v, want a NotFoundError for all four files", err)
 	}
-	for _, want := range []string{"train-images-idx3-ubyte.gz", "t10k-labels.idx1-ubyte", empty, EnvDir, "--mnist", "ntksvm data fetch mnist"} {
+	for _, want := range []string{"missing train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-images-idx3-ubyte, t10k-labels-idx1-ubyte", ".gz", empty, EnvDir, "--mnist-dir DIR", "ntksvm data fetch mnist"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("not-found error lacks %q: %v", want, err)
 		}

@@ -55,7 +55,7 @@ func TestDataInfo(t *testing.T) {
 		t.Errorf("non-canonical files: exit %d, want 1", code)
 	}
 	for _, want := range []string{
-		"MNIST directory: " + dir + " (from --mnist)",
+		"MNIST directory: " + dir + " (from --mnist-dir)",
 		filepath.Join(dir, "train-images-idx3-ubyte.gz"), "gzip, ", "4 images of 2×2", "2 labels", "raw, ",
 		"checksum mismatch: not the canonical MNIST file",
 		"per class 0:1 1:2 2:1 3:0", "paper task 0 vs 1: 3 train, 2 test",

@@ -56,7 +56,8 @@ func TestReproduceNoMNIST(t *testing.T) {
 	if code != 2 {
 		t.Errorf("exit %d, want 2; stderr %q", code, stderr)
 	}
-	for _, want := range []string{"MNIST not found in " + missing, "--mnist-dir: " + missing, "$NTKSVM_MNIST_DIR: " + filepath.Join(dir, "env"), "default cache directory"} {
+	for _, want := range []string{"MNIST not found in " + missing + " (given by --mnist-dir, which overrides $NTKSVM_MNIST_DIR=" + filepath.Join(dir, "env") + ")",
+		"missing train-images-idx3-ubyte", "ntksvm data fetch mnist"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr %q lacks %q", stderr, want)
 		}

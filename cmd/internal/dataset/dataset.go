@@ -269,7 +269,7 @@ func LoadMNISTBinary[T linalg.Float](a, b int, opt Options) (train, test *mnist.
 	}
 	tr, te, err := mnist.Load(dir)
 	if errors.Is(err, mnist.ErrNotFound) {
-		return nil, nil, fmt.Errorf("%w (the directory comes from %s)", err, from)
+		return nil, nil, fmt.Errorf("%w (directory from %s)", err, from)
 	}
 	if err != nil {
 		return nil, nil, err

@@ -48,7 +48,7 @@ func TestMNIST(t *testing.T) {
 		t.Errorf("non-canonical files accepted: %v", err)
 	}
 	_, err := Load("mnist01", Options{MNISTDir: t.TempDir(), MNISTDirFlag: "--mnist-dir"})
-	if !errors.Is(err, mnist.ErrNotFound) || !strings.Contains(err.Error(), "the directory comes from --mnist-dir") {
+	if !errors.Is(err, mnist.ErrNotFound) || !strings.Contains(err.Error(), "(directory from --mnist-dir)") {
 		t.Errorf("empty directory: %v", err)
 	}
 	opt := Options{MNISTDir: dir, AllowNonCanonical: true, Warn: &warn}

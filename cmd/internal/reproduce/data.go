@@ -31,20 +31,20 @@ func FindMNIST(ctx context.Context, flagDir string, fetch bool, opt mnist.FetchO
 	}
 	where := lookedAt(flagDir, dir, src, missing)
 	if !fetch {
-		return "", fmt.Errorf("%w: %s", ErrNoData, where)
+		return "", fmt.Errorf("%w %s;\n  copy the four files there, or set %s=DIR or pass --mnist-dir DIR, or run \"ntksvm data fetch mnist\" when online",
+			ErrNoData, where, mnist.EnvDir)
 	}
 	if logf != nil {
-		logf("%s; downloading it into %s", where, dir)
+		logf("MNIST not found %s; downloading it into %s", where, dir)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("%w: %s; cannot create %s: %v", ErrNoData, where, dir, err)
+		return "", fmt.Errorf("%w %s; cannot create %s to download it into: %v", ErrNoData, where, dir, err)
 	}
 	if err := mnist.Fetch(ctx, dir, opt); err != nil {
 		if ctx.Err() != nil {
 			return "", err
 		}
-		return "", fmt.Errorf("%w: %s; the download failed: %v; set %s=DIR or pass --mnist-dir DIR with the four files, or run \"ntksvm data fetch mnist\" when online",
-			ErrNoData, where, err, mnist.EnvDir)
+		return "", fmt.Errorf("%w %s;\n  the download failed: %v;\n  or pass --mnist-dir DIR", ErrNoData, where, err)
 	}
 	return dir, nil
 }
@@ -60,26 +60,22 @@ func missingFiles(dir string) []mnist.File {
 	return m
 }
 
-// lookedAt says where the MNIST files were looked for: the flag, the
-// environment variable and the default cache directory, and which were
-// missing in the directory used.
+// lookedAt says where the MNIST files were looked for (the directory used
+// and what chose it: the flag, the environment variable or the default
+// cache directory) and which files were missing there.
 func lookedAt(flagDir, dir string, src mnist.Source, missing []mnist.File) string {
 	var names []string
 	for _, f := range missing {
-		names = append(names, strings.Join(f.Candidates(), " or "))
+		names = append(names, f.Name())
 	}
-	flagText := "not given"
-	if flagDir != "" {
-		flagText = flagDir
+	chosen := "the default cache directory; --mnist-dir not given, $" + mnist.EnvDir + " not set"
+	switch {
+	case flagDir != "" && os.Getenv(mnist.EnvDir) != "":
+		chosen = fmt.Sprintf("given by --mnist-dir, which overrides $%s=%s", mnist.EnvDir, os.Getenv(mnist.EnvDir))
+	case flagDir != "":
+		chosen = "given by --mnist-dir"
+	case src == mnist.SourceEnv:
+		chosen = "given by $" + mnist.EnvDir + ", --mnist-dir not given"
 	}
-	envText := "not set"
-	if v := os.Getenv(mnist.EnvDir); v != "" {
-		envText = v
-	}
-	cache := "none (no user cache directory)"
-	if c, err := os.UserCacheDir(); err == nil {
-		cache = c + string(os.PathSeparator) + "ntksvm" + string(os.PathSeparator) + "mnist"
-	}
-	return fmt.Sprintf("MNIST not found in %s (chosen by %s; looked at --mnist-dir: %s, $%s: %s, default cache directory: %s): missing %s",
-		dir, src, flagText, mnist.EnvDir, envText, cache, strings.Join(names, "; "))
+	return fmt.Sprintf("in %s (%s): missing %s (each may also be gzipped, .gz)", dir, chosen, strings.Join(names, ", "))
 }

@@ -326,7 +326,7 @@ func TestFindMNISTOffline(t *testing.T) {
 	if !errors.Is(err, ErrNoData) {
 		t.Fatalf("err %v, want ErrNoData", err)
 	}
-	for _, want := range []string{dir, "--mnist-dir", "NTKSVM_MNIST_DIR", "default cache directory", "train-images-idx3-ubyte"} {
+	for _, want := range []string{dir, "--mnist-dir", "NTKSVM_MNIST_DIR", "given by --mnist-dir", "train-images-idx3-ubyte", "t10k-labels-idx1-ubyte", "ntksvm data fetch mnist"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)
 		}

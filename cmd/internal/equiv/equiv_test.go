@@ -471,3 +471,48 @@ func TestFreshRunDropsOldState(t *testing.T) {
 		t.Error("resumed curves differ from the uninterrupted run: the other configuration's state was used")
 	}
 }
+
+// TestRemaining checks the share of the training left in an interrupted
+// experiment, read back from its summary: the steps not done, weighted by
+// each run's network size; 0 once complete, 1 for another configuration.
+func TestRemaining(t *testing.T) {
+	c := small()
+	c.Widths = []int{48, 96}
+	c.Batch, c.Steps, c.Epochs = 6, 0, 5
+	data := synthetic(20, 10, 6)
+	dir := t.TempDir()
+	if got := Remaining(dir, c); got != 1 {
+		t.Errorf("empty directory: %v, want 1", got)
+	}
+	_, err := Run(&countCtx{Context: context.Background(), limit: 27}, c, data, Options{Out: dir, CheckpointEvery: 3})
+	if !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("interrupted run returned %v", err)
+	}
+	var s Summary
+	if err := json.Unmarshal(readAll(t, dir, SummaryFile), &s); err != nil {
+		t.Fatal(err)
+	}
+	var total, left float64
+	for _, r := range s.Runs {
+		w := params(s.D, r.Width, c.Depth)
+		total += w * float64(r.Steps)
+		if !r.Complete {
+			left += w * float64(r.Steps-r.Done)
+		}
+	}
+	got := Remaining(dir, c)
+	if !(got > 0 && got < 1) || math.Abs(got-left/total) > 1e-12 {
+		t.Errorf("interrupted: %v, want %v in (0, 1); runs %+v", got, left/total, s.Runs)
+	}
+	other := c
+	other.Seed++
+	if got := Remaining(dir, other); got != 1 {
+		t.Errorf("another configuration: %v, want 1", got)
+	}
+	if _, err := Run(context.Background(), c, data, Options{Out: dir, Resume: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := Remaining(dir, c); got != 0 {
+		t.Errorf("complete: %v, want 0", got)
+	}
+}

@@ -1,8 +1,10 @@
 package equiv
 
 import (
+	"bytes"
 	"context"
 	"encoding/gob"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -222,6 +224,38 @@ func MemoryNeed(cfg Config, n, nTest, d int) (int64, string) {
 
 func gibs(b int64) float64 { return float64(b) / (1 << 30) }
 
+// Remaining returns the share of cfg's training, in steps weighted by the
+// network's size, that the experiment in dir has still to do when resumed:
+// read from its summary.json (written at every checkpoint), 0 when it is
+// complete and 1 when dir holds no experiment of exactly cfg.
+func Remaining(dir string, cfg Config) float64 {
+	b, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+	if err != nil {
+		return 1
+	}
+	var s Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return 1
+	}
+	saved, err1 := json.Marshal(s.Config)
+	want, err2 := json.Marshal(cfg)
+	if err1 != nil || err2 != nil || !bytes.Equal(saved, want) {
+		return 1
+	}
+	var total, left float64
+	for _, r := range s.Runs {
+		w := params(s.D, r.Width, s.Config.Depth)
+		total += w * float64(r.Steps)
+		if !r.Complete {
+			left += w * float64(r.Steps-min(max(r.Done, 0), r.Steps))
+		}
+	}
+	if total == 0 {
+		return 1
+	}
+	return left / total
+}
+
 // removeRunState deletes the checkpoints and finished-run records an
 // earlier run left in dir, so that a fresh run can never be continued, by a
 // later resume, from another configuration's state.
@@ -388,6 +422,7 @@ func (e *experiment[T]) run(ctx context.Context, i int) error {
 		}
 		lastCk = step
 		if step < rec.Steps && ctx.Err() == nil {
+			rec.Done = step // for Remaining, if this session ends here
 			// The outputs so far, for a look at a long run.
 			e.sum.Status = fmt.Sprintf("running: run %d at step %d", i+1, step)
 			return e.write()
@@ -614,7 +649,7 @@ func (e *experiment[T]) train(ctx context.Context, i int, d *svm.Driver) error {
 		if evalDur > 0 {
 			e.perEval = evalDur.Seconds() / evalW
 		}
-		e.estimate(i)
+		e.estimate(i, start)
 		if e.opt.EstimateOnly {
 			return errEstimated
 		}
@@ -668,18 +703,27 @@ func (e *experiment[T]) train(ctx context.Context, i int, d *svm.Driver) error {
 	return err
 }
 
-// estimate prints the estimated time of the whole experiment from the
-// first timed step, and says so when it is long.
-func (e *experiment[T]) estimate(from int) {
+// estimate prints the estimated time of the experiment's runs from run
+// from on, whose first done steps are already done (a resumed run), from
+// the first timed step, and says so when it is long.
+func (e *experiment[T]) estimate(from, done int) {
 	var secs float64
-	for _, r := range e.sum.Runs[from:] {
+	for k, r := range e.sum.Runs[from:] {
+		steps, evals := r.Steps, 0
+		if k == 0 {
+			steps -= min(done, steps)
+		}
+		for _, s := range svm.LogSteps(r.Steps, e.cfg.Evals) {
+			if k > 0 || s > done {
+				evals++
+			}
+		}
 		p := params(e.ds.x.Cols, r.Width, e.cfg.Depth)
 		rows := e.ds.x.Rows
 		if e.cfg.Batch > 0 && e.cfg.Batch < rows {
 			rows = e.cfg.Batch
 		}
-		evals := len(svm.LogSteps(r.Steps, e.cfg.Evals))
-		secs += float64(r.Steps)*e.perStep*p*float64(rows) + float64(evals)*e.perEval*p*float64(e.ds.x.Rows+e.ds.xt.Rows)
+		secs += float64(steps)*e.perStep*p*float64(rows) + float64(evals)*e.perEval*p*float64(e.ds.x.Rows+e.ds.xt.Rows)
 	}
 	e.sum.Estimate = secs
 	dur := time.Duration(secs * 1e9)

@@ -112,13 +112,21 @@ func (w logWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// estimateEquiv is the equiv package's own estimate from its timed first step.
+// estimateEquiv is the equiv package's own estimate from its timed first
+// step, for the part of the training an earlier run (env.Prev) left to do.
 func estimateEquiv(ctx context.Context, env *Env, preset string) (time.Duration, error) {
 	s, err := equivRun(ctx, env, preset, true)
 	if err != nil {
 		return 0, err
 	}
-	return time.Duration(s.Estimate * float64(time.Second)), nil
+	left := 1.0
+	if env.Prev != "" {
+		left = equiv.Remaining(filepath.Join(env.Prev, "equiv"), s.Config)
+		if left < 1 {
+			env.logf("%s: %.3g %% of its training was done by an earlier run; the estimate is for the rest", preset, 100*(1-left))
+		}
+	}
+	return time.Duration(left * s.Estimate * float64(time.Second)), nil
 }
 
 func runEquiv(ctx context.Context, env *Env, preset string) (*Result, error) {

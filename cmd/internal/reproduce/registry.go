@@ -157,6 +157,10 @@ type Env struct {
 	// itself (fig1, figA1) continues from the checkpoints an interrupted
 	// run left in Dir instead of starting afresh.
 	Resume bool
+	// Prev is, while a resuming Runner times an entry's Estimate, the
+	// entry's directory from the earlier run ("" otherwise): an estimate
+	// may leave out the work already done there.
+	Prev string
 
 	mu    sync.Mutex
 	memo  map[string]any

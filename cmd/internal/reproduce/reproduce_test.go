@@ -348,9 +348,11 @@ func TestCPUModel(t *testing.T) {
 
 // TestResumeReachesEntries checks that a resuming Runner tells the entry
 // it runs to continue from its own checkpoints, and that neither a fresh
-// run nor an estimate does.
+// run nor an estimate does; a resuming estimate is shown the earlier run's
+// directory instead.
 func TestResumeReachesEntries(t *testing.T) {
 	var seen []bool
+	var prev []string
 	e := &Entry{Name: "e", Title: "t", Paper: "p",
 		Run: func(_ context.Context, env *Env) (*Result, error) {
 			seen = append(seen, env.Resume)
@@ -358,6 +360,7 @@ func TestResumeReachesEntries(t *testing.T) {
 		},
 		Estimate: func(_ context.Context, env *Env) (time.Duration, error) {
 			seen = append(seen, env.Resume)
+			prev = append(prev, env.Prev)
 			return time.Second, nil
 		},
 	}
@@ -373,6 +376,9 @@ func TestResumeReachesEntries(t *testing.T) {
 	}
 	if want := []bool{false, false, false, true}; !reflect.DeepEqual(seen, want) {
 		t.Errorf("Env.Resume seen by estimate, run, estimate, run: %v, want %v", seen, want)
+	}
+	if want := []string{"", filepath.Join(dir, "e")}; !reflect.DeepEqual(prev, want) {
+		t.Errorf("Env.Prev seen by the estimates of a fresh and a resuming run: %q, want %q", prev, want)
 	}
 }
 

@@ -204,6 +204,10 @@ func (rn *Runner) estimate(ctx context.Context, e *Entry) (time.Duration, error)
 		return 0, err
 	}
 	defer os.RemoveAll(dir)
-	rn.Env.Dir, rn.Env.Resume = dir, false
+	rn.Env.Dir, rn.Env.Resume, rn.Env.Prev = dir, false, ""
+	if rn.Resume {
+		rn.Env.Prev = filepath.Join(rn.Out, e.Name)
+	}
+	defer func() { rn.Env.Prev = "" }()
 	return e.Estimate(ctx, rn.Env)
 }

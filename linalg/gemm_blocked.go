@@ -337,6 +337,8 @@ func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 					packB(ws.b, p.b, p.tB, pc, kb, jc, jn, p.nr)
 					if p.tB && p.pf != nil && !p.noFused {
 						p.macroTransPF(ws, ic, mb, jc, jn, kb, p.nextTransBlock(r, jc, jn, nc, pc, kb, kc))
+					} else if kb == p.k && p.pf != nil && !p.noFused && !p.lower {
+						p.macroPrefetchC(ws, ic, mb, jc, jn, kb)
 					} else {
 						p.macro(ws, ic, mb, jc, jn, kb)
 					}

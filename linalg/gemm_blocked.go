@@ -147,6 +147,7 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 		var z T
 		p.blk = blockSizes(p.mr, p.nr, int(unsafeSizeof(z)))
 		p.blk.kc = p.fusedKC(p.blk.kc)
+		p.blk.nc = p.transNC(p.blk.nc)
 	}
 	flops := 2 * float64(p.m) * float64(p.n) * float64(p.k)
 	if p.lower {

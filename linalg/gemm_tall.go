@@ -9,9 +9,9 @@ package linalg
 // then the next rows), so that the tile kernel finds its C in L2 rather
 // than waiting on memory when it adds its sums. Prefetches are hints: the
 // result is bitwise that of macro. Measured on the 10000×128×10000
-// float32 update at 1 thread (AMD EPYC, AVX-512), medians of 9 runs
-// interleaved with macro: 0.272 s → 0.248 s with 2 tiles ahead (1: 0.257,
-// 3: 0.250).
+// float32 update at 1 thread (AMD EPYC, AVX-512; CPU time on a loaded
+// host), medians of 9 runs interleaved with macro: 0.272 s → 0.248 s
+// with 2 tiles ahead (1: 0.257, 3: 0.250).
 func (p *gemmProblem[T]) macroPrefetchC(ws *workspace[T], ic, mb, jc, jn, kb int) {
 	mr, nr, ld := p.mr, p.nr, p.c.Stride
 	tj := (jn + nr - 1) / nr // tiles per row of tiles

@@ -92,3 +92,49 @@ func testGemmPrefetchC[T Float](t *testing.T, dtype string, tol float64) {
 		}
 	}
 }
+
+// BenchmarkGemmNetworkStep times the two products of a training step of
+// the paper's Fig. 1 network (width 10000, batch 128, float32) that the
+// block choices of this file and transNC are for, each on the active
+// kernel set against the choice it replaces, on 1 thread and all threads:
+// the update W ← W − η·Gᵀ·A (10000×128×10000, path=prefetchC against
+// path=plain, macro) and the forward product A·Wᵀ (128×10000×10000,
+// path=transNC against path=nc-full, the panel width of blockSizes).
+// Compare with benchstat -col /path.
+func BenchmarkGemmNetworkStep(b *testing.B) {
+	const n, m = 128, 10000
+	rng := rand.New(rand.NewPCG(3, 3))
+	g := randMatrix[float32](rng, n, m, 0)
+	a := randMatrix[float32](rng, n, m, 0)
+	w := randMatrix[float32](rng, m, m, 0)
+	z := New[float32](n, m)
+	ks := asm.Active()
+	mr, nr, _ := kernelFor[float32](ks)
+	full := blockSizes(mr, nr, 4)
+	for _, th := range []int{1, Threads()} {
+		for _, c := range []struct {
+			name string
+			cfg  gemmConfig
+			run  func(cfg gemmConfig) error
+		}{
+			{"update/path=prefetchC", gemmConfig{}, func(cfg gemmConfig) error { return gemmWith(cfg, Trans, NoTrans, -1e-9, g, a, 1, w) }},
+			{"update/path=plain", gemmConfig{noFused: true}, func(cfg gemmConfig) error { return gemmWith(cfg, Trans, NoTrans, -1e-9, g, a, 1, w) }},
+			{"forward/path=transNC", gemmConfig{}, func(cfg gemmConfig) error { return gemmWith(cfg, NoTrans, Trans, 0.01, a, w, 0, z) }},
+			{"forward/path=nc-full", gemmConfig{blk: full}, func(cfg gemmConfig) error { return gemmWith(cfg, NoTrans, Trans, 0.01, a, w, 0, z) }},
+		} {
+			b.Run(fmt.Sprintf("%s/impl=%s/threads=%d", c.name, ks.Name(), th), func(b *testing.B) {
+				cfg := c.cfg
+				cfg.kern, cfg.threads = ks, th
+				for b.Loop() {
+					if err := c.run(cfg); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(2*float64(n*m*m)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+		if th == Threads() {
+			break
+		}
+	}
+}

@@ -31,9 +31,13 @@ func testGemmPrefetchC[T Float](t *testing.T, dtype string, tol float64) {
 			continue // no prefetching kernel: the plain path
 		}
 		mr, nr, _ := kernelFor[T](kern)
-		ns := []int{nr - 1, 4 * nr, 5*nr + 7}
-		for _, k := range []int{40, 129} {
-			ms := []int{fuseMax/k + 3, roundUp(fuseMax/k, mr) + 5*mr}
+		ns := []int{nr - 1, 2 * nr, 3*nr + 7}
+		// k = 129: M a multiple of MR; k = 200: not.
+		for _, k := range []int{129, 200} {
+			ms := []int{roundUp(fuseMax/k, mr) + 5*mr}
+			if k == 200 {
+				ms = []int{fuseMax/k + 3}
+			}
 			big := blocking{mc: roundUp(fuseMax/k, mr) + 2*mr, kc: 200, nc: 2 * nr}
 			for _, blk := range []blocking{{}, big} {
 				for _, tA := range []bool{true, false} {

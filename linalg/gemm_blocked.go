@@ -147,6 +147,7 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 		var z T
 		p.blk = blockSizes(p.mr, p.nr, int(unsafeSizeof(z)))
 		p.blk.kc = p.fusedKC(p.blk.kc)
+		p.blk.nc = p.transNC(p.blk.nc)
 	}
 	flops := 2 * float64(p.m) * float64(p.n) * float64(p.k)
 	if p.lower {
@@ -337,6 +338,8 @@ func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 					packB(ws.b, p.b, p.tB, pc, kb, jc, jn, p.nr)
 					if p.tB && p.pf != nil && !p.noFused {
 						p.macroTransPF(ws, ic, mb, jc, jn, kb, p.nextTransBlock(r, jc, jn, nc, pc, kb, kc))
+					} else if kb == p.k && p.pf != nil && !p.noFused && !p.lower {
+						p.macroPrefetchC(ws, ic, mb, jc, jn, kb)
 					} else {
 						p.macro(ws, ic, mb, jc, jn, kb)
 					}

@@ -5,6 +5,14 @@
 // Registers of both kernels: SI walks the rows of src (R9 = lds and
 // R10 = 3·lds in bytes), DI the rows of dst (R8 = ldd, BX = 3·ldd in
 // bytes), CX counts the blocks and AX is the step of DI per block.
+//
+// After each store to a row of dst the kernels prefetch that row's next
+// cache line: when the rows of dst are the mirror image of a symmetric
+// product's micro-tiles, the tile below writes there next, and its
+// stores then find their lines in cache instead of holding up the store
+// queue (Gram 12665×784 float32 on 1 thread, Zen 4: Gram/SyrkLower CPU
+// time 1.056 → 1.026, medians of 5 interleaved rounds; float64 the same
+// within the noise).
 
 // func transpose8AVX512F32(dst []float32, ldd int, src []float32, lds, nb int)
 // Requires: AVX512F. dst[j*ldd+i] = src[i*lds+j] for i < 8, j < 16·nb.
@@ -64,36 +72,52 @@ loop32:
 	VSHUFF32X4    $0xEE, Z20, Z16, Z25
 	VSHUFF32X4    $0xD8, Z25, Z25, Z25
 	VMOVUPS       Y24, (R12)
+	PREFETCHT0    64(R12)
 	VEXTRACTF64X4 $1, Z24, (R13)
+	PREFETCHT0    64(R13)
 	VMOVUPS       Y25, (DX)
+	PREFETCHT0    64(DX)
 	VEXTRACTF64X4 $1, Z25, (R11)
+	PREFETCHT0    64(R11)
 
 	VSHUFF32X4    $0x44, Z21, Z17, Z24
 	VSHUFF32X4    $0xD8, Z24, Z24, Z24
 	VSHUFF32X4    $0xEE, Z21, Z17, Z25
 	VSHUFF32X4    $0xD8, Z25, Z25, Z25
 	VMOVUPS       Y24, (R12)(R8*1)
+	PREFETCHT0    64(R12)(R8*1)
 	VEXTRACTF64X4 $1, Z24, (R13)(R8*1)
+	PREFETCHT0    64(R13)(R8*1)
 	VMOVUPS       Y25, (DX)(R8*1)
+	PREFETCHT0    64(DX)(R8*1)
 	VEXTRACTF64X4 $1, Z25, (R11)(R8*1)
+	PREFETCHT0    64(R11)(R8*1)
 
 	VSHUFF32X4    $0x44, Z22, Z18, Z24
 	VSHUFF32X4    $0xD8, Z24, Z24, Z24
 	VSHUFF32X4    $0xEE, Z22, Z18, Z25
 	VSHUFF32X4    $0xD8, Z25, Z25, Z25
 	VMOVUPS       Y24, (R12)(R8*2)
+	PREFETCHT0    64(R12)(R8*2)
 	VEXTRACTF64X4 $1, Z24, (R13)(R8*2)
+	PREFETCHT0    64(R13)(R8*2)
 	VMOVUPS       Y25, (DX)(R8*2)
+	PREFETCHT0    64(DX)(R8*2)
 	VEXTRACTF64X4 $1, Z25, (R11)(R8*2)
+	PREFETCHT0    64(R11)(R8*2)
 
 	VSHUFF32X4    $0x44, Z23, Z19, Z24
 	VSHUFF32X4    $0xD8, Z24, Z24, Z24
 	VSHUFF32X4    $0xEE, Z23, Z19, Z25
 	VSHUFF32X4    $0xD8, Z25, Z25, Z25
 	VMOVUPS       Y24, (R12)(BX*1)
+	PREFETCHT0    64(R12)(BX*1)
 	VEXTRACTF64X4 $1, Z24, (R13)(BX*1)
+	PREFETCHT0    64(R13)(BX*1)
 	VMOVUPS       Y25, (DX)(BX*1)
+	PREFETCHT0    64(DX)(BX*1)
 	VEXTRACTF64X4 $1, Z25, (R11)(BX*1)
+	PREFETCHT0    64(R11)(BX*1)
 
 	ADDQ $64, SI
 	ADDQ AX, DI
@@ -153,9 +177,13 @@ loop64:
 	VSHUFF64X2 $0x88, Z19, Z17, Z22
 	VSHUFF64X2 $0xDD, Z19, Z17, Z23
 	VMOVUPD    Z20, (R12)
+	PREFETCHT0 64(R12)
 	VMOVUPD    Z21, (R13)
+	PREFETCHT0 64(R13)
 	VMOVUPD    Z22, (R12)(R8*2)
+	PREFETCHT0 64(R12)(R8*2)
 	VMOVUPD    Z23, (R13)(R8*2)
+	PREFETCHT0 64(R13)(R8*2)
 
 	// Odd columns 1, 5, 3, 7.
 	VSHUFF64X2 $0x88, Z11, Z9, Z16
@@ -167,9 +195,13 @@ loop64:
 	VSHUFF64X2 $0x88, Z19, Z17, Z22
 	VSHUFF64X2 $0xDD, Z19, Z17, Z23
 	VMOVUPD    Z20, (R12)(R8*1)
+	PREFETCHT0 64(R12)(R8*1)
 	VMOVUPD    Z21, (R13)(R8*1)
+	PREFETCHT0 64(R13)(R8*1)
 	VMOVUPD    Z22, (R12)(BX*1)
+	PREFETCHT0 64(R12)(BX*1)
 	VMOVUPD    Z23, (R13)(BX*1)
+	PREFETCHT0 64(R13)(BX*1)
 
 	ADDQ $64, SI
 	ADDQ AX, DI

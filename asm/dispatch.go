@@ -50,6 +50,9 @@ type Kernels struct {
 	// packBTrans32 and packBTrans64 pack one NR-wide sliver of Bᵀ
 	// (packbt.go); hasPackBTrans32 and hasPackBTrans64 record that the
 	// set has its own, rather than the Go twin.
+	transpose32 func(dst []float32, ldd int, src []float32, lds, m, n int)
+	transpose64 func(dst []float64, ldd int, src []float64, lds, m, n int)
+
 	packBTrans32    func(dst, src []float32, ld, kb int)
 	packBTrans64    func(dst, src []float64, ld, kb int)
 	hasPackBTrans32 bool
@@ -115,6 +118,7 @@ func init() {
 		fillDot(k)
 		fillGemmPack(k)
 		fillPackBTrans(k)
+		fillTranspose(k)
 	}
 	active, chooseErr = choose(os.Getenv("NTKSVM_SIMD"))
 	if chooseErr != nil {

@@ -51,11 +51,14 @@ type gemmProblem[T Float] struct {
 	a, b, c     Matrix[T]
 	m, n, k     int
 	lower       bool
-	mirror      bool // with lower: copy each finished block onto the upper triangle (Gram)
+	mirror      bool // with lower: copy each finished tile onto the upper triangle (Gram)
 
 	mr, nr int
 	blk    blocking
 	tile   func(kc, m, n int, a, b, c []T, ldc int)
+	// transpose is the kernel set's Transpose32 or Transpose64, for the
+	// mirror.
+	transpose func(dst []T, ldd int, src []T, lds, m, n int)
 	// fused, when the kernel set has one, computes a full tile reading its
 	// B sliver from op(B) = B and packing it on the way, and pf a full tile
 	// from packed slivers that prefetches rows of B (see macroFused).
@@ -77,6 +80,15 @@ func kernelFor[T Float](ks *asm.Kernels) (mr, nr int, f func(kc, m, n int, a, b,
 	}
 	mr, nr = ks.Tile64()
 	return mr, nr, any(ks.GemmTile64).(func(int, int, int, []T, []T, []T, int))
+}
+
+// transposeFor returns the transpose kernel of ks for T.
+func transposeFor[T Float](ks *asm.Kernels) func(dst []T, ldd int, src []T, lds, m, n int) {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return any(ks.Transpose32).(func([]T, int, []T, int, int, int))
+	}
+	return any(ks.Transpose64).(func([]T, int, []T, int, int, int))
 }
 
 // fusedFor returns the fused pack-and-compute kernel of ks for T and the
@@ -132,6 +144,7 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 		return
 	}
 	p.mr, p.nr, p.tile = kernelFor[T](ks)
+	p.transpose = transposeFor[T](ks)
 	p.noFused = cfg.noFused
 	if !p.lower {
 		p.fused, p.pf = fusedFor[T](ks)
@@ -341,13 +354,8 @@ func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 					} else if kb == p.k && p.pf != nil && !p.noFused && !p.lower {
 						p.macroPrefetchC(ws, ic, mb, jc, jn, kb)
 					} else {
-						p.macro(ws, ic, mb, jc, jn, kb)
+						p.macro(ws, ic, mb, jc, jn, kb, p.mirror && pc+kb == p.k)
 					}
-				}
-				if p.mirror && pc+kb == p.k {
-					// The block is final and still in cache: mirror it now
-					// rather than in a pass over all of C.
-					mirrorRect(p.c, ic, ic+mb, jc, jc+jn)
 				}
 			}
 		}
@@ -355,12 +363,17 @@ func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 }
 
 // macro runs the micro-kernel over the packed mb×kb block of A and kb×jn
-// panel of B, updating C[ic:ic+mb, jc:jc+jn].
+// panel of B, updating C[ic:ic+mb, jc:jc+jn]. With lower and mirror set
+// (the last k block of Gram) it copies each finished tile onto the upper
+// triangle while the tile is in L1: the transpose kernel's stores (one
+// vector per row of the mirror image) then drain while the next tiles
+// compute, where mirroring a whole mc×nc block after the fact read it
+// back from L3 (it outgrows L2) with a cache miss per row.
 //
 // The micro-kernels broadcast elements of A and load vectors of B, so the
 // A sliver is the operand that must sit in L1: it is the outer loop here,
 // and the B slivers stream past it from L2.
-func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, jn, kb int) {
+func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, jn, kb int, mirror bool) {
 	mr, nr, ld := p.mr, p.nr, p.c.Stride
 	for ir := 0; ir < mb; ir += mr {
 		mm := min(mr, mb-ir)
@@ -375,13 +388,18 @@ func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, jn, kb int) {
 					break // above the diagonal, as is everything to its right
 				}
 				if row < col+nn-1 {
-					p.diagTile(ws, kb, as, bs, row, mm, col, nn)
+					p.diagTile(ws, kb, as, bs, row, mm, col, nn, mirror)
 					continue
 				}
 			}
 			// The tile kernel's wrapper takes edge tiles (mm < mr or
 			// nn < nr) too: masked edge kernels, or a scratch tile.
 			p.tile(kb, mm, nn, as, bs, p.c.Data[row*ld+col:], ld)
+			if mirror {
+				// The tile is on and below the diagonal (row ≥ col+nn-1) and
+				// in L1: C[col+j, row+i] = C[row+i, col+j].
+				p.transpose(p.c.Data[col*ld+row:], ld, p.c.Data[row*ld+col:], ld, mm, nn)
+			}
 		}
 	}
 }
@@ -447,8 +465,9 @@ func (p *gemmProblem[T]) macroFused(ws *workspace[T], ic, mb, jc, jn, pc, kb, jE
 const fuseAhead = 2
 
 // diagTile computes a micro-tile that straddles the diagonal into scratch
-// and adds only its lower part (i ≥ j) to C.
-func (p *gemmProblem[T]) diagTile(ws *workspace[T], kb int, as, bs []T, row, mm, col, nn int) {
+// and adds only its lower part (i ≥ j) to C; with mirror set it then
+// copies the strict lower part onto the upper triangle.
+func (p *gemmProblem[T]) diagTile(ws *workspace[T], kb int, as, bs []T, row, mm, col, nn int, mirror bool) {
 	mr, nr, ld := p.mr, p.nr, p.c.Stride
 	t := ws.tile[:mr*nr]
 	clear(t)
@@ -461,6 +480,21 @@ func (p *gemmProblem[T]) diagTile(ws *workspace[T], kb int, as, bs []T, row, mm,
 		ci := p.c.Data[(row+i)*ld+col : (row+i)*ld+col+last]
 		for j, v := range t[i*nr : i*nr+last] {
 			ci[j] += v
+		}
+	}
+	if !mirror {
+		return
+	}
+	for j := range nn {
+		// C[col+j, i] = C[i, col+j] for the rows i > col+j of the tile.
+		lo := max(row, col+j+1)
+		if lo >= row+mm {
+			break // and so for the columns right of it
+		}
+		d := p.c.Data[(col+j)*ld+lo : (col+j)*ld+row+mm]
+		s := p.c.Data[lo*ld+col+j:]
+		for i := range d {
+			d[i] = s[i*ld]
 		}
 	}
 }

@@ -5,9 +5,11 @@ import "fmt"
 // Gram computes the Gram matrix of the rows of A: C = A·Aᵀ, C[i, j] being
 // the inner product of rows i and j. A is n×k and C n×n. Only the
 // micro-tiles on and below the diagonal are computed (about half the flops
-// of Gemm) and the upper triangle is then mirrored from the lower one, so C
-// is exactly symmetric. It returns an error wrapping ErrShape if C is not
-// n×n and an error if C shares storage with A.
+// of Gemm), and each is copied onto the upper triangle as soon as it is
+// final, so C is exactly symmetric. A consumer that reads one triangle only
+// (a Cholesky factorization) saves the copy with SyrkLower. It returns an
+// error wrapping ErrShape if C is not n×n and an error if C shares storage
+// with A.
 func Gram[T Float](a, c Matrix[T]) error {
 	return gramWith(gemmConfig{}, a, c)
 }
@@ -71,8 +73,10 @@ const (
 // mirrorRect copies the elements of the strict lower triangle of the square
 // matrix c that lie in rows [i0, i1) and columns [j0, j1) onto their mirror
 // images: C[j, i] = C[i, j] for i0 ≤ i < i1, j0 ≤ j < min(j1, i). The
-// writes, which miss the cache, are long row segments; the reads are the
-// block of C just computed, still in cache.
+// writes are long row segments. Gram's small and degenerate products
+// (k = 0, the direct loop) use it; the blocked path mirrors each micro-tile
+// instead (gemmProblem.macro), where mirroring each mc×nc block after it
+// was computed read the block back from L3 with a cache miss per row.
 func mirrorRect[T Float](c Matrix[T], i0, i1, j0, j1 int) {
 	var buf [mirrorCols * mirrorRows]T
 	ld := c.Stride

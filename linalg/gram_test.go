@@ -117,6 +117,75 @@ func TestGram(t *testing.T) {
 	}
 }
 
+// TestGramBlocked checks Gram's blocked path, whose mirror copies each
+// finished micro-tile onto the upper triangle, for every kernel set, both
+// types, 1 and 2 threads, sizes around the tile edges and the diagonal,
+// forced small blocks (several k blocks: the mirror must copy the final
+// tile only) and default ones, with A and C views of larger matrices: C
+// must be exactly symmetric, its lower triangle bitwise that of
+// SyrkLower, close to the reference, and nothing outside the view written.
+func TestGramBlocked(t *testing.T) {
+	for _, ks := range asm.Available() {
+		t.Run(ks.Name()+"/float32", func(t *testing.T) { testGramBlocked[float32](t, ks) })
+		t.Run(ks.Name()+"/float64", func(t *testing.T) { testGramBlocked[float64](t, ks) })
+	}
+}
+
+func testGramBlocked[T Float](t *testing.T, ks *asm.Kernels) {
+	mr, nr, _ := kernelFor[T](ks)
+	q := max(mr, nr)
+	ns := []int{1, mr - 1, mr, mr + 1, nr - 1, nr + 1, 2*q + 3, 5*q + 1}
+	ks2 := []int{1, 7, 33}
+	if testing.Short() {
+		ns, ks2 = []int{mr + 1, 2*q + 3}, []int{7, 33}
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, blk := range []blocking{{}, {mc: 2 * mr, kc: 7, nc: 2 * nr}} {
+		for _, th := range []int{1, 2} {
+			cfg := gemmConfig{kern: ks, threads: th, blk: blk, noSmall: true, split: true}
+			for _, n := range ns {
+				if n < 1 {
+					continue
+				}
+				for _, k := range ks2 {
+					name := fmt.Sprintf("blk=%+v threads=%d n=%d k=%d", blk, th, n, k)
+					a := randMatrix[T](rng, n+3, k+2, 5).Slice(2, n+2, 1, k+1)
+					big := New[T](n+4, n+9)
+					for i := range big.Data {
+						big.Data[i] = T(math.NaN())
+					}
+					c := big.Slice(3, n+3, 5, n+5)
+					if err := gramWith(cfg, a, c); err != nil {
+						t.Fatal(err)
+					}
+					low := New[T](n, n)
+					if err := syrkLowerWith(cfg, "SyrkLower", 1, a, 0, low); err != nil {
+						t.Fatal(err)
+					}
+					for i := range n {
+						for j := range n {
+							g, w := c.At(i, j), low.At(max(i, j), min(i, j))
+							if !sameBits(float64(g), float64(w)) {
+								t.Fatalf("%s: C[%d,%d] = %v, SyrkLower's C[%d,%d] = %v", name, i, j, g, max(i, j), min(i, j), w)
+							}
+						}
+					}
+					for i := range big.Rows {
+						for j := range big.Cols {
+							if (i < 3 || i >= n+3 || j < 5 || j >= n+5) && !math.IsNaN(float64(big.At(i, j))) {
+								t.Fatalf("%s: element (%d,%d) outside C written", name, i, j)
+							}
+						}
+					}
+					want := New[T](n, n)
+					gemmRef(false, true, 1, a, a, 0, want)
+					checkProduct(t, name, k, c, want, absProduct(false, true, 1, a, a, 0, want))
+				}
+			}
+		}
+	}
+}
+
 // TestMirrorRect mirrors the lower triangle through rectangles of
 // assorted shapes and checks the whole matrix.
 func TestMirrorRect(t *testing.T) {

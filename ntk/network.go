@@ -403,17 +403,36 @@ func (net *Network[T]) EmpiricalNTK(x1, x2 linalg.Matrix[T]) (linalg.Matrix[T], 
 		}
 		s := net.scale(l)
 		s2 := T(s * s)
-		for i, v := range dd.Data {
-			k.Data[i] += s2*v*aa.Data[i] + sb2*v
+		if !same {
+			for i, v := range dd.Data {
+				k.Data[i] += s2*v*aa.Data[i] + sb2*v
+			}
+			continue
+		}
+		for i := range n1 { // the lower triangle, j ≤ i
+			kr, dr, ar := k.Data[i*n2:i*n2+i+1], dd.Data[i*n2:i*n2+i+1], aa.Data[i*n2:i*n2+i+1]
+			for j, v := range dr {
+				kr[j] += s2*v*ar[j] + sb2*v
+			}
+		}
+	}
+	if same {
+		// One mirror of the sum rather than one per product.
+		for i0 := 0; i0 < n1; i0 += gramRows {
+			i1 := min(i0+gramRows, n1)
+			for j0 := 0; j0 < i1; j0 += gramCols {
+				mirrorTile(k, i0, i1, j0, min(j0+gramCols, i1))
+			}
 		}
 	}
 	return k, nil
 }
 
-// gram sets c = a·bᵀ, through the symmetric Gram product when a is b.
+// gram sets c = a·bᵀ; when a is b (same), only the lower triangle of the
+// symmetric product, which is all EmpiricalNTK reads of it.
 func gram[T linalg.Float](a, b, c linalg.Matrix[T], same bool) error {
 	if same {
-		return linalg.Gram(a, c)
+		return linalg.SyrkLower(1, a, 0, c)
 	}
 	return linalg.CrossGram(a, b, c)
 }

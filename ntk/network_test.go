@@ -127,6 +127,63 @@ func TestEmpiricalNTKGradients(t *testing.T) {
 	}
 }
 
+// TestEmpiricalNTKGram: the Gram Θ̂(X, X), whose products are computed in
+// their lower triangles and whose sum is mirrored once, equals bit for bit
+// the sum of full symmetric products (linalg.Gram) taken over the whole
+// matrix, for both types, one and several hidden layers, and more rows
+// than one mirror tile.
+func TestEmpiricalNTKGram(t *testing.T) {
+	t.Run("float32", func(t *testing.T) { testEmpiricalNTKGram[float32](t) })
+	t.Run("float64", func(t *testing.T) { testEmpiricalNTKGram[float64](t) })
+}
+
+func testEmpiricalNTKGram[T linalg.Float](t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, tc := range []struct{ n, depth int }{{1, 1}, {gramRows + 37, 1}, {2*gramRows + 5, 2}} {
+		net, err := NewNetwork[T](5, 7, tc.depth, 1.2, 0.3, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x64 := randX(rng, tc.n, 5)
+		x := linalg.New[T](tc.n, 5)
+		for i, v := range x64.Data {
+			x.Data[i] = T(v)
+		}
+		got, err := net.EmpiricalNTK(x, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := net.Forward(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := net.deltas(p)
+		want := linalg.New[T](tc.n, tc.n)
+		dd, aa := linalg.New[T](tc.n, tc.n), linalg.New[T](tc.n, tc.n)
+		sb2 := T(net.BiasStd * net.BiasStd)
+		for l := 0; l <= net.Depth; l++ {
+			if err := linalg.Gram(d[l], dd); err != nil {
+				t.Fatal(err)
+			}
+			if err := linalg.Gram(p.A[l], aa); err != nil {
+				t.Fatal(err)
+			}
+			s := net.scale(l)
+			s2 := T(s * s)
+			for i, v := range dd.Data {
+				want.Data[i] += s2*v*aa.Data[i] + sb2*v
+			}
+		}
+		for i := range tc.n {
+			for j := range tc.n {
+				if g, w := got.At(i, j), want.At(i, j); math.Float64bits(float64(g)) != math.Float64bits(float64(w)) {
+					t.Fatalf("n=%d depth=%d: Θ̂[%d,%d] = %v, the full products give %v", tc.n, tc.depth, i, j, g, w)
+				}
+			}
+		}
+	}
+}
+
 // TestEmpiricalNTKConvergence: Θ̂ → Θ as the width m grows, with a relative
 // error falling like 1/√m. The table for m = 2⁸…2¹⁴ (2¹² with -short) is
 // logged; the error is averaged over seeds.

@@ -1,0 +1,14 @@
+package asm
+
+// transposeGo is the Go twin of Transpose32 and Transpose64:
+// dst[j*ldd+i] = src[i*lds+j] for i < m, j < n, one row of dst at a time.
+// Arguments are checked by the exported wrappers; m and n are positive.
+func transposeGo[T float32 | float64](dst []T, ldd int, src []T, lds, m, n int) {
+	for j := range n {
+		d := dst[j*ldd : j*ldd+m]
+		s := src[j:]
+		for i := range d {
+			d[i] = s[i*lds]
+		}
+	}
+}

@@ -46,17 +46,7 @@ func testGemmFused[T Float](t *testing.T, dtype string, tol float64) {
 							}
 							return c
 						}
-						want := run(1, true)
-						for th := 1; th <= 3; th++ {
-							got := run(th, false)
-							for i := range m {
-								for j := range n {
-									if g, w := got.At(i, j), want.At(i, j); math.Float64bits(float64(g)) != math.Float64bits(float64(w)) {
-										t.Fatalf("%s threads=%d: C[%d,%d] = %v, pack-first path gives %v", name, th, i, j, g, w)
-									}
-								}
-							}
-						}
+						want := agreesWithPlain(t, name, "pack-first path", m, n, run)
 						ref := c0.Clone()
 						gemmRef(false, false, 1.25, a, b, 0.5, ref)
 						for i := range m {
@@ -71,4 +61,24 @@ func testGemmFused[T Float](t *testing.T, dtype string, tol float64) {
 			}
 		}
 	}
+}
+
+// agreesWithPlain runs the plain path, run(1, true), and the path under
+// test on 1 to 3 threads, run(th, false), and fails unless every element of
+// the m×n results agrees bitwise; it returns the plain result. plain names
+// the plain path in the failure.
+func agreesWithPlain[T Float](t *testing.T, name, plain string, m, n int, run func(threads int, plain bool) Matrix[T]) Matrix[T] {
+	t.Helper()
+	want := run(1, true)
+	for th := 1; th <= 3; th++ {
+		got := run(th, false)
+		for i := range m {
+			for j := range n {
+				if g, w := got.At(i, j), want.At(i, j); math.Float64bits(float64(g)) != math.Float64bits(float64(w)) {
+					t.Fatalf("%s threads=%d: C[%d,%d] = %v, %s gives %v", name, th, i, j, g, plain, w)
+				}
+			}
+		}
+	}
+	return want
 }

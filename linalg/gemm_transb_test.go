@@ -2,7 +2,6 @@ package linalg
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -40,17 +39,7 @@ func testGemmTransBPrefetch[T Float](t *testing.T, dtype string) {
 							}
 							return c
 						}
-						want := run(1, true)
-						for th := 1; th <= 3; th++ {
-							got := run(th, false)
-							for i := range m {
-								for j := range n {
-									if g, w := got.At(i, j), want.At(i, j); math.Float64bits(float64(g)) != math.Float64bits(float64(w)) {
-										t.Fatalf("%s threads=%d: C[%d,%d] = %v, the plain path gives %v", name, th, i, j, g, w)
-									}
-								}
-							}
-						}
+						agreesWithPlain(t, name, "the plain path", m, n, run)
 					}
 				}
 			}

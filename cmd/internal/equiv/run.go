@@ -237,9 +237,7 @@ func Remaining(dir string, cfg Config) float64 {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return 1
 	}
-	saved, err1 := json.Marshal(s.Config)
-	want, err2 := json.Marshal(cfg)
-	if err1 != nil || err2 != nil || !bytes.Equal(saved, want) {
+	if !equalConfigs(s.Config, cfg) {
 		return 1
 	}
 	var total, left float64
@@ -254,6 +252,21 @@ func Remaining(dir string, cfg Config) float64 {
 		return 1
 	}
 	return left / total
+}
+
+// SameConfig reports whether dir holds an experiment of exactly cfg (its
+// config.json), whose checkpoints a resumed run of cfg may continue: a run
+// at another scale or with other settings must start afresh.
+func SameConfig(dir string, cfg Config) bool {
+	saved, err := ReadConfig(dir)
+	return err == nil && equalConfigs(saved, cfg)
+}
+
+// equalConfigs compares two configurations as they are saved.
+func equalConfigs(a, b Config) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
 // removeRunState deletes the checkpoints and finished-run records an

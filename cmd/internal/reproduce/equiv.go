@@ -1,9 +1,7 @@
 package reproduce
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -63,24 +61,11 @@ func equivRun(ctx context.Context, env *Env, preset string, estimate bool) (*equ
 	}
 	data := &equiv.Data{Name: "mnist01", X: train.X, Y: train.Y, XTest: test.X, YTest: test.Y}
 	out := filepath.Join(env.Dir, "equiv")
-	resume := env.Resume && !estimate && sameConfig(out, cfg)
+	resume := env.Resume && !estimate && equiv.SameConfig(out, cfg)
 	if resume {
 		env.logf("%s: continuing from the checkpoints in %s", preset, out)
 	}
 	return equiv.Run(ctx, cfg, data, equiv.Options{Out: out, Resume: resume, EstimateOnly: estimate, NoQuickHint: true, Log: logWriter{env}})
-}
-
-// sameConfig reports whether dir holds the checkpoints of an equiv run of
-// exactly cfg: a run at another scale or with other settings (an older
-// version, other flags) is not continued but started afresh.
-func sameConfig(dir string, cfg equiv.Config) bool {
-	saved, err := equiv.ReadConfig(dir)
-	if err != nil {
-		return false
-	}
-	a, errA := json.Marshal(saved)
-	b, errB := json.Marshal(cfg)
-	return errA == nil && errB == nil && bytes.Equal(a, b)
 }
 
 // fig1QuickSteps caps the steps of each fig1 run, and figA1QuickEpochs

@@ -390,25 +390,25 @@ func TestSameConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if sameConfig(dir, cfg) {
+	if equiv.SameConfig(dir, cfg) {
 		t.Error("a directory without config.json was taken as the same run")
 	}
 	if err := equiv.WriteConfig(dir, cfg); err != nil {
 		t.Fatal(err)
 	}
-	if !sameConfig(dir, cfg) {
+	if !equiv.SameConfig(dir, cfg) {
 		t.Error("the configuration just written was not recognised")
 	}
 	other := cfg
 	other.MaxSteps++
-	if sameConfig(dir, other) {
+	if equiv.SameConfig(dir, other) {
 		t.Error("a run with other settings would continue these checkpoints")
 	}
 	paper, err := equiv.Preset("fig1", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sameConfig(dir, paper) {
+	if equiv.SameConfig(dir, paper) {
 		t.Error("a paper-scale run would continue quick checkpoints")
 	}
 }

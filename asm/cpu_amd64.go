@@ -54,8 +54,10 @@ func avx512Kernels() *Kernels {
 		packBTrans32: packBTransAVX512F32,
 		packBTrans64: packBTransAVX512F64,
 
-		transpose32: transposeAVX512F32,
-		transpose64: transposeAVX512F64,
+		transpose32:       transposeAVX512F32,
+		transpose64:       transposeAVX512F64,
+		scaledTranspose32: scaledTransposeAVX512F32,
+		scaledTranspose64: scaledTransposeAVX512F64,
 
 		acos64:        acos64AVX512,
 		arcCosLayer64: arcCosLayer64AVX512,

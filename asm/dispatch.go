@@ -47,12 +47,20 @@ type Kernels struct {
 	gemmPF32 func(k int, a, b, c []float32, ldc int, pf []float32, ldpf, rows int)
 	gemmPF64 func(k int, a, b, c []float64, ldc int, pf []float64, ldpf, rows int)
 
+	// transpose32 and transpose64 copy a block transposed, the scaled
+	// ones multiplying by alpha (transpose.go); hasTranspose32 and
+	// hasTranspose64 record that the set has its own, rather than the Go
+	// twins.
+	transpose32       func(dst []float32, ldd int, src []float32, lds, m, n int)
+	transpose64       func(dst []float64, ldd int, src []float64, lds, m, n int)
+	scaledTranspose32 func(dst []float32, ldd int, src []float32, lds, m, n int, alpha float32)
+	scaledTranspose64 func(dst []float64, ldd int, src []float64, lds, m, n int, alpha float64)
+	hasTranspose32    bool
+	hasTranspose64    bool
+
 	// packBTrans32 and packBTrans64 pack one NR-wide sliver of Bᵀ
 	// (packbt.go); hasPackBTrans32 and hasPackBTrans64 record that the
 	// set has its own, rather than the Go twin.
-	transpose32 func(dst []float32, ldd int, src []float32, lds, m, n int)
-	transpose64 func(dst []float64, ldd int, src []float64, lds, m, n int)
-
 	packBTrans32    func(dst, src []float32, ld, kb int)
 	packBTrans64    func(dst, src []float64, ld, kb int)
 	hasPackBTrans32 bool

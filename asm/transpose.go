@@ -34,8 +34,50 @@ func (k *Kernels) Transpose64(dst []float64, ldd int, src []float64, lds, m, n i
 	k.transpose64(dst, ldd, src, lds, m, n)
 }
 
+// ScaledTranspose32 is Transpose32 that also multiplies by alpha:
+//
+//	dst[j*ldd+i] = alpha·src[i*lds+j]                for i < m, j < n
+//
+// each product rounded once, so that the result is bitwise that of a loop
+// computing alpha*src[i*lds+j]; for alpha = 1 it is Transpose32 (a copy,
+// no multiplication). It packs a sliver of eight rows of A for the GEMM
+// micro-kernels (ldd = 8), where the old loop interleaved rows element by
+// element. It panics as Transpose32 does.
+func (k *Kernels) ScaledTranspose32(dst []float32, ldd int, src []float32, lds, m, n int, alpha float32) {
+	checkTranspose("ScaledTranspose32", len(dst), ldd, len(src), lds, m, n)
+	if m == 0 || n == 0 {
+		return
+	}
+	k.scaledTranspose32(dst, ldd, src, lds, m, n, alpha)
+}
+
+// ScaledTranspose64 is ScaledTranspose32 for float64.
+func (k *Kernels) ScaledTranspose64(dst []float64, ldd int, src []float64, lds, m, n int, alpha float64) {
+	checkTranspose("ScaledTranspose64", len(dst), ldd, len(src), lds, m, n)
+	if m == 0 || n == 0 {
+		return
+	}
+	k.scaledTranspose64(dst, ldd, src, lds, m, n, alpha)
+}
+
+// HasTranspose32 reports whether Transpose32 and ScaledTranspose32 have
+// kernels of their own in this set (for m = 8). Without one it runs the Go twin, and a caller with
+// a tuned loop of its own may keep that.
+func (k *Kernels) HasTranspose32() bool { return k.hasTranspose32 }
+
+// HasTranspose64 is HasTranspose32 for Transpose64.
+func (k *Kernels) HasTranspose64() bool { return k.hasTranspose64 }
+
 // fillTranspose gives a kernel set without transpose kernels the Go twins.
 func fillTranspose(k *Kernels) {
+	k.hasTranspose32 = k.transpose32 != nil
+	k.hasTranspose64 = k.transpose64 != nil
+	if k.scaledTranspose32 == nil {
+		k.scaledTranspose32 = scaledTransposeGo[float32]
+	}
+	if k.scaledTranspose64 == nil {
+		k.scaledTranspose64 = scaledTransposeGo[float64]
+	}
 	if k.transpose32 == nil {
 		k.transpose32 = transposeGo[float32]
 	}

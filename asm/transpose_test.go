@@ -11,17 +11,31 @@ import (
 // AVX-512 kernels take, widths around their 16- and 8-column blocks, odd
 // and wide leading dimensions, src and dst aligned and one element off a
 // 64-byte boundary, src ending right after its last element and every
-// element of dst outside the block left as it was.
+// element of dst outside the block left as it was. ScaledTranspose32 and
+// ScaledTranspose64 get the same checks with alpha = 1 (a copy) and with
+// other factors (each element alpha·src, rounded once, NaN and ±Inf
+// included).
 func TestTranspose(t *testing.T) {
 	for _, k := range available {
-		testTranspose(t, k.name+"/float32", k.Transpose32)
-		testTranspose(t, k.name+"/float64", k.Transpose64)
+		testTranspose(t, k.name+"/float32", k.Transpose32, 1)
+		testTranspose(t, k.name+"/float64", k.Transpose64, 1)
+		for _, alpha := range []float64{1, -0.37, 1e-3, 3} {
+			testTranspose(t, fmt.Sprintf("%s/float32/alpha=%g", k.name, alpha), func(dst []float32, ldd int, src []float32, lds, m, n int) {
+				k.ScaledTranspose32(dst, ldd, src, lds, m, n, float32(alpha))
+			}, float32(alpha))
+			testTranspose(t, fmt.Sprintf("%s/float64/alpha=%g", k.name, alpha), func(dst []float64, ldd int, src []float64, lds, m, n int) {
+				k.ScaledTranspose64(dst, ldd, src, lds, m, n, alpha)
+			}, alpha)
+		}
 	}
-	testTranspose(t, "twin/float32", transposeGo[float32])
-	testTranspose(t, "twin/float64", transposeGo[float64])
+	testTranspose(t, "twin/float32", transposeGo[float32], 1)
+	testTranspose(t, "twin/float64", transposeGo[float64], 1)
+	testTranspose(t, "twin/float32/alpha=-0.37", func(dst []float32, ldd int, src []float32, lds, m, n int) {
+		scaledTransposeGo(dst, ldd, src, lds, m, n, -0.37)
+	}, -0.37)
 }
 
-func testTranspose[T float](t *testing.T, name string, f func(dst []T, ldd int, src []T, lds, m, n int)) {
+func testTranspose[T float](t *testing.T, name string, f func(dst []T, ldd int, src []T, lds, m, n int), alpha T) {
 	rng := rand.New(rand.NewPCG(17, 19))
 	for _, m := range []int{1, 2, 7, 8, 9, 16} {
 		for _, n := range []int{1, 3, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 48, 50} {
@@ -44,6 +58,9 @@ func testTranspose[T float](t *testing.T, name string, f func(dst []T, ldd int, 
 				for i := range m {
 					for j := range n {
 						want[j*ldd+i] = src[i*lds+j]
+						if alpha != 1 {
+							want[j*ldd+i] = alpha * src[i*lds+j]
+						}
 					}
 				}
 				for i := range dst {
@@ -53,6 +70,18 @@ func testTranspose[T float](t *testing.T, name string, f func(dst []T, ldd int, 
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestHasTranspose checks which sets report transpose kernels of their
+// own: the AVX-512 set, in both element types, and no other.
+func TestHasTranspose(t *testing.T) {
+	for _, k := range available {
+		want := k.name == "avx512"
+		if k.HasTranspose32() != want || k.HasTranspose64() != want {
+			t.Errorf("%s: HasTranspose32, HasTranspose64 = %v, %v; want %v",
+				k.name, k.HasTranspose32(), k.HasTranspose64(), want)
 		}
 	}
 }
@@ -127,6 +156,18 @@ func TestTransposePanics(t *testing.T) {
 					k.Transpose32(make([]float32, c.ldst), c.ldd, make([]float32, c.lsrc), c.lds, c.m, c.n)
 				} else {
 					k.Transpose64(make([]float64, c.ldst), c.ldd, make([]float64, c.lsrc), c.lds, c.m, c.n)
+				}
+			})
+			t.Run(fmt.Sprintf("%s/%s/scaled", c.name, typ), func(t *testing.T) {
+				defer func() {
+					if r := recover(); (r != nil) != c.panics {
+						t.Fatalf("panic %v, want panic %v", r, c.panics)
+					}
+				}()
+				if typ == "float32" {
+					k.ScaledTranspose32(make([]float32, c.ldst), c.ldd, make([]float32, c.lsrc), c.lds, c.m, c.n, 2)
+				} else {
+					k.ScaledTranspose64(make([]float64, c.ldst), c.ldd, make([]float64, c.lsrc), c.lds, c.m, c.n, 2)
 				}
 			})
 		}

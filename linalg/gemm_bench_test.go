@@ -112,3 +112,34 @@ func benchGemmSmall[T Float](b *testing.B, dtype string, shapes [][3]int) {
 		}
 	}
 }
+
+// BenchmarkPackA times packing op(A) = A, 128×10000 in k blocks of 512,
+// scaled by alpha, with packA's interleaving loop ("loop") and with
+// packAOp on the active set ("kernel": its scaled-transpose kernel when
+// the set has one and mr is 8).
+func BenchmarkPackA(b *testing.B) {
+	const m, k, kc = 128, 10000, 512
+	a := randMatrix[float32](rand.New(rand.NewPCG(1, 1)), m, k, 0)
+	ks := asm.Active()
+	for _, alpha := range []float32{1, 0.01} {
+		p := &gemmProblem[float32]{a: a, alpha: alpha}
+		p.mr, p.nr, p.tile = kernelFor[float32](ks)
+		p.scaledTranspose = scaledTransposeFor[float32](ks)
+		p.packRows8 = p.mr == 8 && ks.HasTranspose32()
+		ws := make([]float32, roundUp(m, p.mr)*kc)
+		b.Run(fmt.Sprintf("alpha=%g/loop", alpha), func(b *testing.B) {
+			for b.Loop() {
+				for pc := 0; pc < k; pc += kc {
+					packA(ws, a, false, alpha, 0, m, pc, min(kc, k-pc), p.mr)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("alpha=%g/kernel", alpha), func(b *testing.B) {
+			for b.Loop() {
+				for pc := 0; pc < k; pc += kc {
+					p.packAOp(ws, 0, m, pc, min(kc, k-pc))
+				}
+			}
+		})
+	}
+}

@@ -59,6 +59,11 @@ type gemmProblem[T Float] struct {
 	// transpose is the kernel set's Transpose32 or Transpose64, for the
 	// mirror.
 	transpose func(dst []T, ldd int, src []T, lds, m, n int)
+	// packRows8 is set when op(A) = A, mr is 8 and the set's transpose
+	// kernels are its own (not the Go twins): packAOp then packs each full
+	// sliver of A as a scaled transposed copy of its eight rows.
+	packRows8       bool
+	scaledTranspose func(dst []T, ldd int, src []T, lds, m, n int, alpha T)
 	// fused, when the kernel set has one, computes a full tile reading its
 	// B sliver from op(B) = B and packing it on the way, and pf a full tile
 	// from packed slivers that prefetches rows of B (see macroFused).
@@ -89,6 +94,24 @@ func transposeFor[T Float](ks *asm.Kernels) func(dst []T, ldd int, src []T, lds,
 		return any(ks.Transpose32).(func([]T, int, []T, int, int, int))
 	}
 	return any(ks.Transpose64).(func([]T, int, []T, int, int, int))
+}
+
+// scaledTransposeFor returns the scaled transpose kernel of ks for T.
+func scaledTransposeFor[T Float](ks *asm.Kernels) func(dst []T, ldd int, src []T, lds, m, n int, alpha T) {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return any(ks.ScaledTranspose32).(func([]T, int, []T, int, int, int, T))
+	}
+	return any(ks.ScaledTranspose64).(func([]T, int, []T, int, int, int, T))
+}
+
+// hasTransposeFor reports whether ks has a transpose kernel of its own for T.
+func hasTransposeFor[T Float](ks *asm.Kernels) bool {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return ks.HasTranspose32()
+	}
+	return ks.HasTranspose64()
 }
 
 // fusedFor returns the fused pack-and-compute kernel of ks for T and the
@@ -145,6 +168,8 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 	}
 	p.mr, p.nr, p.tile = kernelFor[T](ks)
 	p.transpose = transposeFor[T](ks)
+	p.packRows8 = !p.tA && p.mr == 8 && hasTransposeFor[T](ks)
+	p.scaledTranspose = scaledTransposeFor[T](ks)
 	p.noFused = cfg.noFused
 	if !p.lower {
 		p.fused, p.pf = fusedFor[T](ks)
@@ -338,7 +363,7 @@ func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 		}
 		for pc := 0; pc < p.k; pc += kc {
 			kb := min(kc, p.k-pc)
-			packA(ws.a, p.a, p.tA, p.alpha, ic, mb, pc, kb, p.mr)
+			p.packAOp(ws.a, ic, mb, pc, kb)
 			for jc := r.j0; jc < j1; jc += nc {
 				jn := min(nc, j1-jc)
 				fuse := p.fused != nil && !p.noFused && mb >= p.mr && mb*kb <= p.fuseMax

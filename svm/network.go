@@ -610,21 +610,16 @@ func maxFinite[T linalg.Float]() float64 {
 }
 
 // maxAbs returns max |x[i]| in float64 (0 for an empty x), NaN if x holds
-// a NaN, over linalg.Threads() goroutines for long vectors.
+// a NaN, over linalg.Threads() goroutines for long vectors. It compares
+// bit patterns: with the sign bit cleared, the patterns of |x| order as
+// unsigned integers as the values do, and every NaN's lies above +Inf's,
+// so one integer maximum per element finds both (about 10× faster than
+// the builtin max with its NaN rules, on 10⁸ float32).
 func maxAbs[T linalg.Float](x []T) float64 {
 	var mu sync.Mutex
 	var m float64
 	linalg.ParallelFor(len(x), 1<<18, func(lo, hi int) {
-		var v T
-		nan := false
-		for _, e := range x[lo:hi] {
-			nan = nan || e != e
-			v = max(v, e, -e)
-		}
-		r := float64(v)
-		if nan {
-			r = math.NaN()
-		}
+		r := maxAbsBits(x[lo:hi])
 		mu.Lock()
 		if m == m && (r != r || r > m) { // a NaN, once found, stays
 			m = r
@@ -632,6 +627,35 @@ func maxAbs[T linalg.Float](x []T) float64 {
 		mu.Unlock()
 	})
 	return m
+}
+
+// maxAbsBits is maxAbs on one goroutine.
+func maxAbsBits[T linalg.Float](x []T) float64 {
+	switch x := any(x).(type) {
+	case []float32:
+		var u0, u1 uint32
+		i := 0
+		for ; i+2 <= len(x); i += 2 {
+			u0 = max(u0, math.Float32bits(x[i])&^(1<<31))
+			u1 = max(u1, math.Float32bits(x[i+1])&^(1<<31))
+		}
+		if i < len(x) {
+			u0 = max(u0, math.Float32bits(x[i])&^(1<<31))
+		}
+		return float64(math.Float32frombits(max(u0, u1))) // a NaN pattern converts to NaN
+	case []float64:
+		var u0, u1 uint64
+		i := 0
+		for ; i+2 <= len(x); i += 2 {
+			u0 = max(u0, math.Float64bits(x[i])&^(1<<63))
+			u1 = max(u1, math.Float64bits(x[i+1])&^(1<<63))
+		}
+		if i < len(x) {
+			u0 = max(u0, math.Float64bits(x[i])&^(1<<63))
+		}
+		return math.Float64frombits(max(u0, u1))
+	}
+	panic("unreachable")
 }
 
 // addScaled sets w ← w + δ·w0 and checks the result for NaN and ±Inf as

@@ -1037,3 +1037,53 @@ func TestNetworkFusedBound(t *testing.T) {
 	}
 	check("after a step from a loaded state")
 }
+
+// TestMaxAbs checks maxAbs against a plain loop on both element types:
+// empty, odd and even lengths, signs, zeros of both signs, subnormals,
+// ±Inf, and a NaN anywhere (the result is NaN, even beside an Inf), on
+// lengths that span several ParallelFor chunks.
+func TestMaxAbs(t *testing.T) {
+	specials := []float64{0, math.Copysign(0, -1), 5e-324, -1e-40, 3, -7.5, math.Inf(1), math.Inf(-1), math.NaN()}
+	for _, n := range []int{0, 1, 2, 3, 17, 1<<18 + 5, 3 << 18} {
+		for _, sp := range specials {
+			for _, at := range []int{0, n / 2, n - 1} {
+				if n == 0 && at != 0 {
+					continue
+				}
+				x64 := make([]float64, n)
+				for i := range x64 {
+					x64[i] = float64(i%13) - 6.25
+				}
+				if n > 0 {
+					x64[at] = sp
+				}
+				x32 := make([]float32, n)
+				for i, v := range x64 {
+					x32[i] = float32(v)
+				}
+				want := func(x []float64) float64 {
+					m := 0.0
+					for _, v := range x {
+						if v != v {
+							return math.NaN()
+						}
+						m = math.Max(m, math.Abs(v))
+					}
+					return m
+				}
+				w32 := make([]float64, n)
+				for i, v := range x32 {
+					w32[i] = float64(v)
+				}
+				for _, c := range []struct {
+					name      string
+					got, want float64
+				}{{"float64", maxAbs(x64), want(x64)}, {"float32", maxAbs(x32), want(w32)}} {
+					if c.got != c.want && !(c.got != c.got && c.want != c.want) {
+						t.Errorf("%s n=%d x[%d]=%v: maxAbs = %v, want %v", c.name, n, at, sp, c.got, c.want)
+					}
+				}
+			}
+		}
+	}
+}

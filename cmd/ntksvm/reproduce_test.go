@@ -22,7 +22,7 @@ func TestReproduceBadFlags(t *testing.T) {
 	}{
 		{[]string{"--quick", "--paper"}, "--quick and --paper exclude each other"},
 		{[]string{"--only", "table9"}, "unknown experiment table9"},
-		{[]string{"--only", "figB2,figB2"}, "figB2 (repeated)"},
+		{[]string{"--only", "figB2,figB2"}, "figB2 named more than once"},
 		{[]string{"--only", ""}, ""},
 		{[]string{"--out", file}, "want a directory"},
 		{[]string{"--bogus"}, "flag provided but not defined"},

@@ -2,6 +2,7 @@ package reproduce
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -98,29 +99,36 @@ func (r *Registry) Lookup(name string) *Entry {
 
 // Select returns the entries named in only, a comma-separated list, in
 // registration order; an empty list selects all. It returns an error naming
-// every unknown or repeated name and the known ones.
+// every unknown name (with the known ones) and every name given twice.
 func (r *Registry) Select(only string) ([]*Entry, error) {
 	if strings.TrimSpace(only) == "" {
 		return r.Entries(), nil
 	}
 	want := map[string]bool{}
-	var bad []string
+	var unknown, twice []string
 	for _, n := range strings.Split(only, ",") {
 		n = strings.TrimSpace(n)
 		switch {
 		case n == "":
-			bad = append(bad, `""`)
+			unknown = append(unknown, `""`)
 		case r.Lookup(n) == nil:
-			bad = append(bad, n)
+			unknown = append(unknown, n)
 		case want[n]:
-			bad = append(bad, n+" (repeated)")
+			twice = append(twice, n)
 		}
 		want[n] = true
 	}
-	if len(bad) > 0 {
+	var msgs []string
+	if len(unknown) > 0 {
 		known := r.Names()
 		sort.Strings(known)
-		return nil, fmt.Errorf("unknown experiment %s; known: %s", strings.Join(bad, ", "), strings.Join(known, ", "))
+		msgs = append(msgs, fmt.Sprintf("unknown experiment %s; known: %s", strings.Join(unknown, ", "), strings.Join(known, ", ")))
+	}
+	if len(twice) > 0 {
+		msgs = append(msgs, fmt.Sprintf("%s named more than once", strings.Join(twice, ", ")))
+	}
+	if len(msgs) > 0 {
+		return nil, errors.New(strings.Join(msgs, "; "))
 	}
 	var sel []*Entry
 	for _, e := range r.entries {

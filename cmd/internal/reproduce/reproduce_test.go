@@ -266,7 +266,8 @@ func TestSelect(t *testing.T) {
 		{"e2,e0", []string{"e0", "e2"}, ""},
 		{" e1 ", []string{"e1"}, ""},
 		{"e1,bogus", nil, "unknown experiment bogus; known: e0, e1, e2"},
-		{"e1,e1", nil, "e1 (repeated)"},
+		{"e1,e1", nil, "e1 named more than once"},
+		{"e1,bogus,e1", nil, "unknown experiment bogus; known: e0, e1, e2; e1 named more than once"},
 		{"e1,", nil, `""`},
 	} {
 		sel, err := reg.Select(tc.only)

@@ -192,13 +192,7 @@ func TestCertifyErrors(t *testing.T) {
 // points of MNIST 0/1 at 100 test points with --verify. It needs MNIST in
 // $NTKSVM_MNIST_DIR: skipped without it, failed when $CI is set.
 func TestCertifyMNIST(t *testing.T) {
-	dir := os.Getenv(mnist.EnvDir)
-	if _, _, err := mnist.Load(dir); dir == "" || err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("MNIST not found in $%s=%q (CI is set): %v", mnist.EnvDir, dir, err)
-		}
-		t.Skipf("MNIST not found in $%s=%q", mnist.EnvDir, dir)
-	}
+	mnist.RealDataDirForTest(t)
 	if testing.Short() {
 		t.Skip("short")
 	}

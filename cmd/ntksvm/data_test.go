@@ -93,13 +93,7 @@ func TestDataInfo(t *testing.T) {
 }
 
 func TestDataReal(t *testing.T) {
-	dir := os.Getenv(mnist.EnvDir)
-	if dir == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but %s is not set", mnist.EnvDir)
-		}
-		t.Skipf("%s not set", mnist.EnvDir)
-	}
+	dir := mnist.RealDataDirForTest(t)
 	code, out, errOut := runCLI(t, "data", "info", "--mnist", dir)
 	if code != 0 || strings.Count(out, "checksum OK") != 4 || !strings.Contains(out, "paper task 0 vs 1: 12665 train, 2115 test") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)

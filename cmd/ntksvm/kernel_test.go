@@ -182,13 +182,7 @@ func TestBenchNTKAndTrain(t *testing.T) {
 // itself through the CLI and checks rows against the paper's closed form
 // (eq. 63). It needs $NTKSVM_MNIST_DIR; it fails without it when $CI is set.
 func TestKernelMNIST(t *testing.T) {
-	dir := os.Getenv("NTKSVM_MNIST_DIR")
-	if dir == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI is set but NTKSVM_MNIST_DIR is not set")
-		}
-		t.Skip("NTKSVM_MNIST_DIR not set")
-	}
+	dir := mnist.RealDataDirForTest(t)
 	if testing.Short() {
 		t.Skip("2115×2115 kernel: not with -short")
 	}

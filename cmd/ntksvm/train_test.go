@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
 )
@@ -341,13 +342,7 @@ func TestBenchSVM(t *testing.T) {
 // points and predicts the test set. It needs $NTKSVM_MNIST_DIR; it fails
 // without it when $CI is set.
 func TestTrainMNIST(t *testing.T) {
-	dir := os.Getenv("NTKSVM_MNIST_DIR")
-	if dir == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI is set but NTKSVM_MNIST_DIR is not set")
-		}
-		t.Skip("NTKSVM_MNIST_DIR not set")
-	}
+	mnist.RealDataDirForTest(t)
 	model := filepath.Join(t.TempDir(), "m")
 	code, out, errOut := runCLI(t, "train", "--data", "mnist01", "--first", "300", "--lambda", "0.064", "--bias", "--out", model)
 	if code != 0 {

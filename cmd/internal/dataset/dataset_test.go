@@ -153,13 +153,7 @@ func TestMessages(t *testing.T) {
 // training and 2,115 test points of 784 pixels. Without the data it skips,
 // or fails when $CI is set.
 func TestRealMNIST(t *testing.T) {
-	dir := os.Getenv(mnist.EnvDir)
-	if dir == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but %s is not", mnist.EnvDir)
-		}
-		t.Skipf("%s not set", mnist.EnvDir)
-	}
+	mnist.RealDataDirForTest(t)
 	tr, err := Load("mnist01", Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -129,18 +129,13 @@ func reluOne(ctx context.Context, dtype string, threads, runs int, x, dst []floa
 			fns = append(fns, func(lo, hi int) { k.ReLU64(dst[lo:hi], x[lo:hi]) })
 		}
 	}
-	times := make([][]float64, len(fns))
-	for r := -1; r < runs; r++ { // run -1 is the warm-up
-		for i, fn := range fns {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			t0 := time.Now()
-			parallelRange(n, threads, fn)
-			if r >= 0 {
-				times[i] = append(times[i], time.Since(t0).Seconds())
-			}
-		}
+	timed := make([]func(), len(fns))
+	for i, fn := range fns {
+		timed[i] = func() { parallelRange(n, threads, fn) }
+	}
+	times, err := roundTimes(ctx, runs, timed...)
+	if err != nil {
+		return nil, err
 	}
 	bytes := float64(2 * n * esz) // read x, write dst
 	copyGBps := bytes / median(times[0]) / 1e9

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
-	"time"
 
 	"github.com/ntksvm/ntksvm/asm"
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
@@ -275,25 +274,15 @@ func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, 
 	return nil
 }
 
-// pairedMedians times a and b alternately, runs times each after one
-// untimed warm-up of each, and returns their median wall times in seconds:
-// alternating keeps a changing machine load from favouring either.
+// pairedMedians times a and b alternately (roundTimes), runs times each
+// after one untimed warm-up of each, and returns their median wall times
+// in seconds.
 func pairedMedians(ctx context.Context, runs int, a, b func()) (ta, tb float64, err error) {
-	a()
-	b()
-	var as, bs []float64
-	for range runs {
-		if err := ctx.Err(); err != nil {
-			return 0, 0, err
-		}
-		t0 := time.Now()
-		a()
-		t1 := time.Now()
-		b()
-		t2 := time.Now()
-		as, bs = append(as, t1.Sub(t0).Seconds()), append(bs, t2.Sub(t1).Seconds())
+	times, err := roundTimes(ctx, runs, a, b)
+	if err != nil {
+		return 0, 0, err
 	}
-	return median(as), median(bs), nil
+	return median(times[0]), median(times[1]), nil
 }
 
 // gemmCall is one bare GEMM of the network benchmark.

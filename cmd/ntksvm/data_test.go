@@ -115,11 +115,7 @@ func TestDataFetchErrors(t *testing.T) {
 	down := httptest.NewServer(http.NotFoundHandler())
 	defer down.Close()
 	dir := t.TempDir()
-	for _, tc := range []struct {
-		args []string
-		code int
-		want string
-	}{
+	checkRefusals(t, nil, []cliRefusal{
 		{[]string{"data"}, 2, "needs a subcommand"},
 		{[]string{"data", "nope"}, 2, "unknown data subcommand"},
 		{[]string{"data", "fetch"}, 2, "needs the dataset name"},
@@ -128,12 +124,7 @@ func TestDataFetchErrors(t *testing.T) {
 		{[]string{"data", "fetch", "mnist", "extra"}, 2, "unexpected argument"},
 		{[]string{"data", "fetch", "--mnist", dir, "--mirror", down.URL, "mnist"}, 1, "could not download train-images-idx3-ubyte from any mirror"},
 		{[]string{"data", "info", "stray"}, 2, "unexpected argument"},
-	} {
-		code, _, errOut := runCLI(t, tc.args...)
-		if code != tc.code || !strings.Contains(errOut, tc.want) {
-			t.Errorf("%q: exit %d, stderr %q; want %d and %q", tc.args, code, errOut, tc.code, tc.want)
-		}
-	}
+	})
 	if es, _ := os.ReadDir(dir); len(es) != 0 {
 		t.Errorf("failed fetch left %d files", len(es))
 	}

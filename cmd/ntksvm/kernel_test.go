@@ -97,11 +97,7 @@ func TestKernelCommandErrors(t *testing.T) {
 	garbage := filepath.Join(dir, "garbage.npy")
 	os.WriteFile(garbage, []byte("not a numpy file"), 0o644)
 	out := filepath.Join(dir, "K.npy")
-	for _, tc := range []struct {
-		args []string
-		code int
-		msg  string
-	}{
+	checkRefusals(t, []string{"kernel"}, []cliRefusal{
 		{[]string{"--out", out}, 2, "--data is required"},
 		{[]string{"--train", good}, 2, "--out is required"},
 		{[]string{"--train", good, "--out", filepath.Join(dir, "K.txt")}, 2, ".npy"},
@@ -115,15 +111,8 @@ func TestKernelCommandErrors(t *testing.T) {
 		{[]string{"--train", good, "--test", other, "--out", out}, 1, "features"},
 		{[]string{"--train", "mnist01-test", "--out", out}, 2, "want mnist01"},
 		{[]string{"--train", good, "--out", out, "--mem-cap", "8"}, 1, "memory cap"},
-	} {
-		code, _, stderr := runCLI(t, append([]string{"kernel"}, tc.args...)...)
-		if code != tc.code || !strings.Contains(stderr, tc.msg) {
-			t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", tc.args, code, stderr, tc.code, tc.msg)
-		}
-	}
-	if _, err := os.Stat(out); !os.IsNotExist(err) {
-		t.Errorf("a failed run left %s behind", out)
-	}
+	})
+	checkNoOutput(t, out)
 }
 
 func TestParseBytes(t *testing.T) {

@@ -265,18 +265,7 @@ func equalConfigs(a, b Config) bool {
 // earlier run left in dir, so that a fresh run can never be continued, by a
 // later resume, from another configuration's state.
 func removeRunState(dir string) error {
-	for _, pat := range []string{"run*.ckpt", "run*.done"} {
-		files, err := filepath.Glob(filepath.Join(dir, pat))
-		if err != nil {
-			return err
-		}
-		for _, f := range files {
-			if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return err
-			}
-		}
-	}
-	return nil
+	return output.RemoveMatching(dir, "run*.ckpt", "run*.done")
 }
 
 // WriteConfig writes cfg to DIR/config.json atomically: what a resumed run

@@ -60,6 +60,24 @@ func PrepareRun(out string, log, progress *io.Writer, now *func() time.Time) err
 	return nil
 }
 
+// RemoveMatching deletes the files in dir whose names match any of the
+// patterns (filepath.Match syntax): the state an earlier run left, which a
+// fresh run must not continue from. A file already gone is no error.
+func RemoveMatching(dir string, patterns ...string) error {
+	for _, pat := range patterns {
+		files, err := filepath.Glob(filepath.Join(dir, pat))
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // CheckPath reports, before any work is done, why path cannot be written
 // as an output file: it is a directory, or its directory does not exist or
 // is not a directory.

@@ -82,3 +82,22 @@ func TestPrepareRun(t *testing.T) {
 		t.Errorf("a given log was replaced: %v", err)
 	}
 }
+
+func TestRemoveMatching(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"run1.ckpt", "run2.done", "summary.json"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := RemoveMatching(dir, "run*.ckpt", "run*.done", "none*"); err != nil {
+		t.Fatal(err)
+	}
+	es, _ := os.ReadDir(dir)
+	if len(es) != 1 || es[0].Name() != "summary.json" {
+		t.Errorf("left %v, want only summary.json", es)
+	}
+	if err := RemoveMatching(dir, "[bad"); err == nil {
+		t.Error("a malformed pattern gave no error")
+	}
+}

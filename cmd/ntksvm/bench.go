@@ -90,6 +90,15 @@ func addCommonFlags(fs *flag.FlagSet) *benchCommon {
 	return c
 }
 
+// parse parses a benchmark's command line args into fs, which holds the
+// common flags c, and validates the common flags.
+func (c *benchCommon) parse(fs *flag.FlagSet, args []string) error {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	return c.check()
+}
+
 // check validates the common flags.
 func (c *benchCommon) check() error {
 	if c.threads < 1 || c.threads > 4096 {

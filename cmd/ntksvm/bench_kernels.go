@@ -54,10 +54,7 @@ func runReluBench(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "bench relu", "[--n N] [--threads T] [--runs R] [--json]")
 	n := fs.Int("n", 100_000_000, "number of elements (float32 and float64 runs; needs 16·n bytes)")
 	c := addCommonFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := c.check(); err != nil {
+	if err := c.parse(fs, args); err != nil {
 		return err
 	}
 	if *n < 1 || *n > maxReluN {
@@ -209,10 +206,7 @@ func runMicroBench(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "bench micro", "[--k K] [--threads T] [--runs R] [--json]")
 	k := fs.Int("k", 256, "depth of the packed panels (the GEMM kc)")
 	c := addCommonFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := c.check(); err != nil {
+	if err := c.parse(fs, args); err != nil {
 		return err
 	}
 	if *k < 1 || *k > maxMicroK {

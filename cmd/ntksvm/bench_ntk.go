@@ -80,10 +80,7 @@ func runNTKBench(ctx context.Context, e *env, args []string) error {
 	var mo mnistOpt
 	fs.Var(&mo, "mnist", "use the real MNIST 0/1 train set (first --n rows) instead of random data; --mnist=DIR names its directory")
 	c := addCommonFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := c.check(); err != nil {
+	if err := c.parse(fs, args); err != nil {
 		return err
 	}
 	if *f32 && *f64 {
@@ -191,10 +188,7 @@ func runTrainBench(ctx context.Context, e *env, args []string) error {
 	regName := fs.String("reg", "paper", "penalty of the update: paper, theory, lastlayer or none")
 	lambda := fs.Float64("lambda", 0.001, "λ of the penalty")
 	c := addCommonFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := c.check(); err != nil {
+	if err := c.parse(fs, args); err != nil {
 		return err
 	}
 	reg, err := svm.ParseRegularization(*regName)

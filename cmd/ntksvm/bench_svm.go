@@ -63,10 +63,10 @@ func runSVMBench(ctx context.Context, e *env, args []string) error {
 	noSolve := fs.Bool("no-solve", false, "skip the exact SVM solves")
 	gap := fs.Float64("gap", 1e-3, "relative duality gap of the exact solves")
 	c := addCommonFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
+	if err := c.parse(fs, args); err != nil {
 		return err
 	}
-	if err := checkSVMBenchFlags(c, *n, *lambda, *gap, *dataName); err != nil {
+	if err := checkSVMBenchFlags(*n, *lambda, *gap, *dataName); err != nil {
 		return err
 	}
 	linalg.SetThreads(c.threads)
@@ -252,11 +252,9 @@ func svmBenchSteps(ctx context.Context, k64 linalg.Matrix[float64], k32 linalg.M
 	return nil
 }
 
-// checkSVMBenchFlags validates the flags of "bench svm".
-func checkSVMBenchFlags(c *benchCommon, n int, lambda, gap float64, dataName string) error {
-	if err := c.check(); err != nil {
-		return err
-	}
+// checkSVMBenchFlags validates the flags of "bench svm" beyond the common
+// ones.
+func checkSVMBenchFlags(n int, lambda, gap float64, dataName string) error {
 	if n < 2 || n > 60000 {
 		return usageError("--n %d: want 2…60000 (the float64 Gram needs 8·n² bytes)", n)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/ntksvm/ntksvm/linalg"
@@ -143,15 +142,19 @@ func TestKernelSearchSame(t *testing.T) {
 // TestKernelSearchMNIST compares the search with the reference on every
 // MNIST 0/1 test point, for KRR machines on the first 2,000 training
 // points at the λ of Table 3's ends. It needs MNIST in $NTKSVM_MNIST_DIR
-// (skipped without it, or with -short).
+// (skipped without it, or with -short; failed when it names no readable
+// MNIST files).
 func TestKernelSearchMNIST(t *testing.T) {
-	dir := os.Getenv(mnist.EnvDir)
-	if testing.Short() || dir == "" {
+	dir, set, err := mnist.RealDataDir()
+	if testing.Short() || !set {
 		t.Skipf("needs $%s and no -short", mnist.EnvDir)
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 	train, test, err := mnist.LoadBinary[float64](dir, 0, 1, mnist.Options{})
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	const n = 2000
 	x := train.X.Slice(0, n, 0, train.X.Cols)

@@ -30,5 +30,7 @@
 // os.UserCacheDir()/ntksvm/mnist. When a file is missing the error lists
 // every name tried, where, and how to provide the data. [Fetch] downloads the
 // four files from public mirrors, verifies their content checksums and
-// writes them atomically.
+// writes them atomically. The tests that need the real files find them
+// through [RealDataDir] or [RealDataDirForTest]: in $NTKSVM_MNIST_DIR,
+// skipping when it is unset and failing when it names no readable files.
 package mnist

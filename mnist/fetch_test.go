@@ -215,7 +215,7 @@ func TestFetchReal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("decodes 57 MB twice")
 	}
-	src := mnistDir(t)
+	src := RealDataDirForTest(t)
 	s := httptest.NewServer(http.FileServer(http.Dir(src)))
 	defer s.Close()
 	for _, f := range Files {

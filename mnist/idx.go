@@ -321,3 +321,17 @@ func ReadFile(path string) (*IDX, error) {
 	}
 	return f, nil
 }
+
+// EncodeIDX returns an uncompressed IDX file of unsigned bytes (type code
+// 0x08) with the given dimensions, outermost first, and data: what Read
+// parses. It writes the header and the data as given, without checking
+// one against the other, so it also makes the malformed files that Read
+// must refuse.
+func EncodeIDX(dims []uint32, data []byte) []byte {
+	b := make([]byte, 0, 4+4*len(dims)+len(data))
+	b = append(b, 0, 0, 0x08, byte(len(dims)))
+	for _, d := range dims {
+		b = binary.BigEndian.AppendUint32(b, d)
+	}
+	return append(b, data...)
+}

@@ -3,7 +3,6 @@ package mnist
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -13,14 +12,11 @@ import (
 	"testing"
 )
 
-// idxBytes builds an IDX file with type code typ, the given dimensions and
-// data (not checked against the dimensions, so headers can lie).
+// idxBytes is EncodeIDX with type code typ (0x08 is EncodeIDX's own).
 func idxBytes(typ byte, dims []uint32, data []byte) []byte {
-	b := []byte{0, 0, typ, byte(len(dims))}
-	for _, d := range dims {
-		b = binary.BigEndian.AppendUint32(b, d)
-	}
-	return append(b, data...)
+	b := EncodeIDX(dims, data)
+	b[2] = typ
+	return b
 }
 
 // gz compresses b.

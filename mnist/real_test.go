@@ -2,32 +2,11 @@ package mnist
 
 import (
 	"math"
-	"os"
 	"testing"
 )
 
-// mnistDir returns $NTKSVM_MNIST_DIR for the tests that need the real data:
-// missing data fails the test when CI=true and skips it otherwise.
-func mnistDir(tb testing.TB) string {
-	tb.Helper()
-	dir := os.Getenv(EnvDir)
-	if dir == "" {
-		if os.Getenv("CI") == "true" {
-			tb.Fatalf("CI=true but %s is not set: the real-data tests need MNIST", EnvDir)
-		}
-		tb.Skipf("%s not set: skipping the real-data test", EnvDir)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			tb.Fatalf("CI=true but the MNIST directory is missing: %v", err)
-		}
-		tb.Skipf("MNIST directory missing: %v", err)
-	}
-	return dir
-}
-
 func TestRealMNIST(t *testing.T) {
-	dir := mnistDir(t)
+	dir := RealDataDirForTest(t)
 	train, test, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -84,11 +63,15 @@ func TestRealMNIST(t *testing.T) {
 }
 
 // BenchmarkLoadBinary01 loads the paper's task (0 against 1, both splits,
-// float64) from $NTKSVM_MNIST_DIR; it skips when that is unset.
+// float64) from $NTKSVM_MNIST_DIR; it skips when that is unset (even in
+// CI) and fails when it names no readable MNIST files.
 func BenchmarkLoadBinary01(b *testing.B) {
-	dir := os.Getenv(EnvDir)
-	if dir == "" {
+	dir, set, err := RealDataDir()
+	if !set {
 		b.Skipf("%s not set", EnvDir)
+	}
+	if err != nil {
+		b.Fatal(err)
 	}
 	for b.Loop() {
 		train, test, err := LoadBinary[float64](dir, 0, 1, Options{})

@@ -28,13 +28,7 @@ import (
 // network did (hinge 0.998 → 0.841, bound 0.913); seed 0 (0.0121) reaches
 // only hinge 0.877 and bound 0.943. NTKSVM_FIGB2_SEED picks another seed.
 func TestExtractMNISTFigB2(t *testing.T) {
-	dir := os.Getenv(mnist.EnvDir)
-	if dir == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but %s is not: the MNIST acceptance test cannot run", mnist.EnvDir)
-		}
-		t.Skipf("%s not set", mnist.EnvDir)
-	}
+	dir := mnist.RealDataDirForTest(t)
 	if testing.Short() {
 		t.Skip("the Fig. B.2 run is long (and longer under -race or purego); it runs without -short")
 	}

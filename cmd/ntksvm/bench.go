@@ -90,6 +90,15 @@ func addCommonFlags(fs *flag.FlagSet) *benchCommon {
 	return c
 }
 
+// parse parses a benchmark's command line args into fs, which holds the
+// common flags c, and validates the common flags.
+func (c *benchCommon) parse(fs *flag.FlagSet, args []string) error {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	return c.check()
+}
+
 // check validates the common flags.
 func (c *benchCommon) check() error {
 	if c.threads < 1 || c.threads > 4096 {
@@ -121,17 +130,35 @@ type gflopsRow struct {
 // medianTime runs fn runs times (after one untimed warm-up) and returns the
 // median wall time in seconds. It stops early with ctx's error.
 func medianTime(ctx context.Context, runs int, fn func()) (float64, error) {
-	fn()
-	ts := make([]float64, 0, runs)
-	for range runs {
-		if err := ctx.Err(); err != nil {
-			return 0, err
-		}
-		t0 := time.Now()
-		fn()
-		ts = append(ts, time.Since(t0).Seconds())
+	times, err := roundTimes(ctx, runs, fn)
+	if err != nil {
+		return 0, err
 	}
-	return median(ts), nil
+	return median(times[0]), nil
+}
+
+// roundTimes runs fns in turn, runs rounds after one untimed warm-up
+// round, and returns the wall time in seconds of each function in each
+// round, times[i][r] for fns[i] in round r: alternating keeps a changing
+// machine load from favouring any of them, and the ratios of one round
+// compare measurements taken moments apart. It stops early with ctx's
+// error.
+func roundTimes(ctx context.Context, runs int, fns ...func()) ([][]float64, error) {
+	for _, fn := range fns {
+		fn()
+	}
+	times := make([][]float64, len(fns))
+	for range runs {
+		for i, fn := range fns {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			t0 := time.Now()
+			fn()
+			times[i] = append(times[i], time.Since(t0).Seconds())
+		}
+	}
+	return times, nil
 }
 
 // median returns the median of xs (the mean of the middle two for an even

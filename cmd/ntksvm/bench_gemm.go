@@ -76,10 +76,7 @@ func runGemmBench(ctx context.Context, e *env, args []string) error {
 	f32 := fs.Bool("float32", false, "only float32")
 	f64 := fs.Bool("float64", false, "only float64")
 	c := addCommonFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := c.check(); err != nil {
+	if err := c.parse(fs, args); err != nil {
 		return err
 	}
 	cases, err := gemmCases(*sweep, *shapes, *f32, *f64)

@@ -54,10 +54,7 @@ func runReluBench(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "bench relu", "[--n N] [--threads T] [--runs R] [--json]")
 	n := fs.Int("n", 100_000_000, "number of elements (float32 and float64 runs; needs 16·n bytes)")
 	c := addCommonFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := c.check(); err != nil {
+	if err := c.parse(fs, args); err != nil {
 		return err
 	}
 	if *n < 1 || *n > maxReluN {
@@ -129,18 +126,13 @@ func reluOne(ctx context.Context, dtype string, threads, runs int, x, dst []floa
 			fns = append(fns, func(lo, hi int) { k.ReLU64(dst[lo:hi], x[lo:hi]) })
 		}
 	}
-	times := make([][]float64, len(fns))
-	for r := -1; r < runs; r++ { // run -1 is the warm-up
-		for i, fn := range fns {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			t0 := time.Now()
-			parallelRange(n, threads, fn)
-			if r >= 0 {
-				times[i] = append(times[i], time.Since(t0).Seconds())
-			}
-		}
+	timed := make([]func(), len(fns))
+	for i, fn := range fns {
+		timed[i] = func() { parallelRange(n, threads, fn) }
+	}
+	times, err := roundTimes(ctx, runs, timed...)
+	if err != nil {
+		return nil, err
 	}
 	bytes := float64(2 * n * esz) // read x, write dst
 	copyGBps := bytes / median(times[0]) / 1e9
@@ -214,10 +206,7 @@ func runMicroBench(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "bench micro", "[--k K] [--threads T] [--runs R] [--json]")
 	k := fs.Int("k", 256, "depth of the packed panels (the GEMM kc)")
 	c := addCommonFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := c.check(); err != nil {
+	if err := c.parse(fs, args); err != nil {
 		return err
 	}
 	if *k < 1 || *k > maxMicroK {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -11,13 +9,6 @@ import (
 
 	"github.com/ntksvm/ntksvm/asm"
 )
-
-func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var o, e bytes.Buffer
-	code = runMain(context.Background(), &env{stdout: &o, stderr: &e}, args)
-	return code, o.String(), e.String()
-}
 
 // TestBenchKernelsJSON runs both kernel benchmarks at toy sizes and checks
 // that every kernel set, dtype and thread count gives one well-formed line.

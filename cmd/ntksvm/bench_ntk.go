@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
-	"time"
 
 	"github.com/ntksvm/ntksvm/asm"
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
@@ -81,10 +80,7 @@ func runNTKBench(ctx context.Context, e *env, args []string) error {
 	var mo mnistOpt
 	fs.Var(&mo, "mnist", "use the real MNIST 0/1 train set (first --n rows) instead of random data; --mnist=DIR names its directory")
 	c := addCommonFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := c.check(); err != nil {
+	if err := c.parse(fs, args); err != nil {
 		return err
 	}
 	if *f32 && *f64 {
@@ -192,10 +188,7 @@ func runTrainBench(ctx context.Context, e *env, args []string) error {
 	regName := fs.String("reg", "paper", "penalty of the update: paper, theory, lastlayer or none")
 	lambda := fs.Float64("lambda", 0.001, "λ of the penalty")
 	c := addCommonFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := c.check(); err != nil {
+	if err := c.parse(fs, args); err != nil {
 		return err
 	}
 	reg, err := svm.ParseRegularization(*regName)
@@ -275,25 +268,15 @@ func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, 
 	return nil
 }
 
-// pairedMedians times a and b alternately, runs times each after one
-// untimed warm-up of each, and returns their median wall times in seconds:
-// alternating keeps a changing machine load from favouring either.
+// pairedMedians times a and b alternately (roundTimes), runs times each
+// after one untimed warm-up of each, and returns their median wall times
+// in seconds.
 func pairedMedians(ctx context.Context, runs int, a, b func()) (ta, tb float64, err error) {
-	a()
-	b()
-	var as, bs []float64
-	for range runs {
-		if err := ctx.Err(); err != nil {
-			return 0, 0, err
-		}
-		t0 := time.Now()
-		a()
-		t1 := time.Now()
-		b()
-		t2 := time.Now()
-		as, bs = append(as, t1.Sub(t0).Seconds()), append(bs, t2.Sub(t1).Seconds())
+	times, err := roundTimes(ctx, runs, a, b)
+	if err != nil {
+		return 0, 0, err
 	}
-	return median(as), median(bs), nil
+	return median(times[0]), median(times[1]), nil
 }
 
 // gemmCall is one bare GEMM of the network benchmark.

@@ -63,10 +63,10 @@ func runSVMBench(ctx context.Context, e *env, args []string) error {
 	noSolve := fs.Bool("no-solve", false, "skip the exact SVM solves")
 	gap := fs.Float64("gap", 1e-3, "relative duality gap of the exact solves")
 	c := addCommonFlags(fs)
-	if err := parseFlags(fs, args); err != nil {
+	if err := c.parse(fs, args); err != nil {
 		return err
 	}
-	if err := checkSVMBenchFlags(c, *n, *lambda, *gap, *dataName); err != nil {
+	if err := checkSVMBenchFlags(*n, *lambda, *gap, *dataName); err != nil {
 		return err
 	}
 	linalg.SetThreads(c.threads)
@@ -232,23 +232,17 @@ func svmBenchSteps(ctx context.Context, k64 linalg.Matrix[float64], k32 linalg.M
 		}
 		// Step and baseline alternate, so that both see the same load; the
 		// percentage is the median of the per-pair ratios.
-		var tSteps, tBases, ratios []float64
-		sink := read()
-		km.MulVec(g, alpha)
-		for range c.runs {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			t0 := time.Now()
-			km.MulVec(g, alpha)
-			t1 := time.Now()
-			sink += read()
-			t2 := time.Now()
-			tSteps = append(tSteps, t1.Sub(t0).Seconds())
-			tBases = append(tBases, t2.Sub(t1).Seconds())
-			ratios = append(ratios, t2.Sub(t1).Seconds()/t1.Sub(t0).Seconds())
+		var sink float64
+		times, err := roundTimes(ctx, c.runs, func() { km.MulVec(g, alpha) }, func() { sink += read() })
+		if err != nil {
+			return err
 		}
 		svmSink = sink
+		tSteps, tBases := times[0], times[1]
+		ratios := make([]float64, len(tSteps))
+		for r := range ratios {
+			ratios[r] = tBases[r] / tSteps[r]
+		}
 		tStep, tBase := median(tSteps), median(tBases)
 		if err := emit(svmBenchRow{Op: "step", Dtype: dt, Seconds: tStep, GBps: bytes / tStep / 1e9,
 			BaseGBps: bytes / tBase / 1e9, Pct: 100 * median(ratios)}); err != nil {
@@ -258,11 +252,9 @@ func svmBenchSteps(ctx context.Context, k64 linalg.Matrix[float64], k32 linalg.M
 	return nil
 }
 
-// checkSVMBenchFlags validates the flags of "bench svm".
-func checkSVMBenchFlags(c *benchCommon, n int, lambda, gap float64, dataName string) error {
-	if err := c.check(); err != nil {
-		return err
-	}
+// checkSVMBenchFlags validates the flags of "bench svm" beyond the common
+// ones.
+func checkSVMBenchFlags(n int, lambda, gap float64, dataName string) error {
 	if n < 2 || n > 60000 {
 		return usageError("--n %d: want 2…60000 (the float64 Gram needs 8·n² bytes)", n)
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"math/rand/v2"
 	"os"
@@ -14,14 +12,6 @@ import (
 	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/ntk"
 )
-
-// certifyCLI runs the command line and returns the exit code and outputs.
-func certifyCLI(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var o, e bytes.Buffer
-	code := runMain(context.Background(), &env{stdout: &o, stderr: &e}, args)
-	return code, o.String(), e.String()
-}
 
 // certifyWriteData writes n pixel-like points in [0, 1]^d with ±1 labels (the
 // first pixel carries the label) and returns the --data spec.
@@ -50,7 +40,7 @@ func certifyWriteData(t *testing.T, dir, name string, n, d int, seed uint64) str
 func certifyTrain(t *testing.T, data, out string, extra ...string) {
 	t.Helper()
 	args := append([]string{"train", "--machine", "krr", "--lambda", "1", "--data", data, "--out", out}, extra...)
-	if code, _, e := certifyCLI(t, args...); code != 0 {
+	if code, _, e := runCLI(t, args...); code != 0 {
 		t.Fatalf("train: exit %d: %s", code, e)
 	}
 }
@@ -79,7 +69,7 @@ func TestCertifyKernelCLI(t *testing.T) {
 		} {
 			csv := filepath.Join(dir, "c.csv")
 			args := append([]string{"certify", "--model", model, "--data", test, "--json", "--verify", "6", "--out", csv}, tc...)
-			code, out, e := certifyCLI(t, args...)
+			code, out, e := runCLI(t, args...)
 			if code != 0 {
 				t.Fatalf("L=%s %v: exit %d: %s", depth, tc, code, e)
 			}
@@ -125,7 +115,7 @@ func TestCertifyNetworkCLI(t *testing.T) {
 		{"--net0", np0, "--f0", "clean"},
 	} {
 		args := append([]string{"certify", "--net", np, "--data", test, "--json", "--verify", "5"}, tc...)
-		code, out, e := certifyCLI(t, args...)
+		code, out, e := runCLI(t, args...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", tc, code, e)
 		}
@@ -135,8 +125,8 @@ func TestCertifyNetworkCLI(t *testing.T) {
 		}
 	}
 	// --init-seed 9 regenerates exactly net0.
-	_, a, _ := certifyCLI(t, "certify", "--net", np, "--data", test, "--json", "--init-seed", "9")
-	_, b, _ := certifyCLI(t, "certify", "--net", np, "--data", test, "--json", "--net0", np0)
+	_, a, _ := runCLI(t, "certify", "--net", np, "--data", test, "--json", "--init-seed", "9")
+	_, b, _ := runCLI(t, "certify", "--net", np, "--data", test, "--json", "--net0", np0)
 	if sa, sb := certifyJSON(t, a), certifyJSON(t, b); sa.MeanDelta != sb.MeanDelta {
 		t.Errorf("--init-seed 9 gives mean δ %v, --net0 %v", sa.MeanDelta, sb.MeanDelta)
 	}
@@ -162,11 +152,7 @@ func TestCertifyErrors(t *testing.T) {
 	if err := linalg.WriteNpyVector(flipped, y); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		args []string
-		code int
-		msg  string
-	}{
+	checkRefusals(t, []string{"certify"}, []cliRefusal{
 		{[]string{"--model", model, "--data", other}, 1, "trained on 8"},
 		{[]string{"--model", nngp, "--data", train}, 1, "NTK machines only"},
 		{[]string{"--model", model, "--data", train, "--init", "-0.5"}, 2, "initial radius"},
@@ -180,34 +166,23 @@ func TestCertifyErrors(t *testing.T) {
 		{[]string{"--model", model, "--data", xOnly, "--correct-only"}, 2, "needs labels"},
 		{[]string{"--model", model, "--data", xOnly + "," + flipped, "--correct-only"}, 1, "no points"},
 		{[]string{"--model", filepath.Join(dir, "missing"), "--data", train}, 1, "missing"},
-	} {
-		code, _, e := certifyCLI(t, append([]string{"certify"}, tc.args...)...)
-		if code != tc.code || !strings.Contains(e, tc.msg) {
-			t.Errorf("%v: exit %d (want %d), stderr %q (want %q)", tc.args, code, tc.code, e, tc.msg)
-		}
-	}
+	})
 }
 
 // TestCertifyMNIST certifies a KRR machine trained on the first 1,000
 // points of MNIST 0/1 at 100 test points with --verify. It needs MNIST in
 // $NTKSVM_MNIST_DIR: skipped without it, failed when $CI is set.
 func TestCertifyMNIST(t *testing.T) {
-	dir := os.Getenv(mnist.EnvDir)
-	if _, _, err := mnist.Load(dir); dir == "" || err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("MNIST not found in $%s=%q (CI is set): %v", mnist.EnvDir, dir, err)
-		}
-		t.Skipf("MNIST not found in $%s=%q", mnist.EnvDir, dir)
-	}
+	mnist.RealDataDirForTest(t)
 	if testing.Short() {
 		t.Skip("short")
 	}
 	model := filepath.Join(t.TempDir(), "krr")
 	args := []string{"train", "--machine", "krr", "--lambda", "1000", "--data", "mnist01", "--first", "1000", "--out", model}
-	if code, _, e := certifyCLI(t, args...); code != 0 {
+	if code, _, e := runCLI(t, args...); code != 0 {
 		t.Fatalf("train: %s", e)
 	}
-	code, out, e := certifyCLI(t, "certify", "--model", model, "--data", "mnist01-test", "--points", "100", "--json", "--verify", "4")
+	code, out, e := runCLI(t, "certify", "--model", model, "--data", "mnist01-test", "--points", "100", "--json", "--verify", "4")
 	if code != 0 {
 		t.Fatalf("certify: exit %d: %s", code, e)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/binary"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,15 +12,6 @@ import (
 
 	"github.com/ntksvm/ntksvm/mnist"
 )
-
-// idxFile builds an IDX file of unsigned bytes.
-func idxFile(dims []uint32, data []byte) []byte {
-	b := []byte{0, 0, 8, byte(len(dims))}
-	for _, d := range dims {
-		b = binary.BigEndian.AppendUint32(b, d)
-	}
-	return append(b, data...)
-}
 
 func gzipBytes(b []byte) []byte {
 	var buf bytes.Buffer
@@ -41,10 +31,10 @@ func fakeMNIST(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
-	write("train-images-idx3-ubyte.gz", gzipBytes(idxFile([]uint32{4, 2, 2}, make([]byte, 16))))
-	write("train-labels-idx1-ubyte", idxFile([]uint32{4}, []byte{0, 1, 2, 1}))
-	write("t10k-images-idx3-ubyte", idxFile([]uint32{2, 2, 2}, make([]byte, 8)))
-	write("t10k-labels-idx1-ubyte.gz", gzipBytes(idxFile([]uint32{2}, []byte{1, 0})))
+	write("train-images-idx3-ubyte.gz", gzipBytes(mnist.EncodeIDX([]uint32{4, 2, 2}, make([]byte, 16))))
+	write("train-labels-idx1-ubyte", mnist.EncodeIDX([]uint32{4}, []byte{0, 1, 2, 1}))
+	write("t10k-images-idx3-ubyte", mnist.EncodeIDX([]uint32{2, 2, 2}, make([]byte, 8)))
+	write("t10k-labels-idx1-ubyte.gz", gzipBytes(mnist.EncodeIDX([]uint32{2}, []byte{1, 0})))
 	return dir
 }
 
@@ -84,7 +74,7 @@ func TestDataInfo(t *testing.T) {
 	}
 
 	// A broken file is reported with its problem; the others still are.
-	os.WriteFile(filepath.Join(dir, "t10k-labels-idx1-ubyte.gz"), idxFile([]uint32{3}, []byte{1, 0}), 0o644)
+	os.WriteFile(filepath.Join(dir, "t10k-labels-idx1-ubyte.gz"), mnist.EncodeIDX([]uint32{3}, []byte{1, 0}), 0o644)
 	code, out, _ = runCLI(t, "data", "info", "--mnist", dir)
 	if code != 1 || !strings.Contains(out, "ERROR: "+filepath.Join(dir, "t10k-labels-idx1-ubyte.gz")+": invalid IDX file: truncated") ||
 		!strings.Contains(out, "4 images of 2×2") {
@@ -93,13 +83,7 @@ func TestDataInfo(t *testing.T) {
 }
 
 func TestDataReal(t *testing.T) {
-	dir := os.Getenv(mnist.EnvDir)
-	if dir == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but %s is not set", mnist.EnvDir)
-		}
-		t.Skipf("%s not set", mnist.EnvDir)
-	}
+	dir := mnist.RealDataDirForTest(t)
 	code, out, errOut := runCLI(t, "data", "info", "--mnist", dir)
 	if code != 0 || strings.Count(out, "checksum OK") != 4 || !strings.Contains(out, "paper task 0 vs 1: 12665 train, 2115 test") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
@@ -121,11 +105,7 @@ func TestDataFetchErrors(t *testing.T) {
 	down := httptest.NewServer(http.NotFoundHandler())
 	defer down.Close()
 	dir := t.TempDir()
-	for _, tc := range []struct {
-		args []string
-		code int
-		want string
-	}{
+	checkRefusals(t, nil, []cliRefusal{
 		{[]string{"data"}, 2, "needs a subcommand"},
 		{[]string{"data", "nope"}, 2, "unknown data subcommand"},
 		{[]string{"data", "fetch"}, 2, "needs the dataset name"},
@@ -134,12 +114,7 @@ func TestDataFetchErrors(t *testing.T) {
 		{[]string{"data", "fetch", "mnist", "extra"}, 2, "unexpected argument"},
 		{[]string{"data", "fetch", "--mnist", dir, "--mirror", down.URL, "mnist"}, 1, "could not download train-images-idx3-ubyte from any mirror"},
 		{[]string{"data", "info", "stray"}, 2, "unexpected argument"},
-	} {
-		code, _, errOut := runCLI(t, tc.args...)
-		if code != tc.code || !strings.Contains(errOut, tc.want) {
-			t.Errorf("%q: exit %d, stderr %q; want %d and %q", tc.args, code, errOut, tc.code, tc.want)
-		}
-	}
+	})
 	if es, _ := os.ReadDir(dir); len(es) != 0 {
 		t.Errorf("failed fetch left %d files", len(es))
 	}

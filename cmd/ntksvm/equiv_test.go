@@ -95,13 +95,7 @@ func TestEquivBadFlags(t *testing.T) {
 // TestEquivCommand runs the command on real MNIST when it is there (a
 // small, fast setting); with CI set the data must be there.
 func TestEquivCommand(t *testing.T) {
-	dir := os.Getenv(mnist.EnvDir)
-	if dir == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but %s is not: the real-MNIST test cannot run", mnist.EnvDir)
-		}
-		t.Skipf("%s not set", mnist.EnvDir)
-	}
+	mnist.RealDataDirForTest(t)
 	out := t.TempDir()
 	var o, e bytes.Buffer
 	err := runEquiv(context.Background(), &env{stdout: &o, stderr: &e},

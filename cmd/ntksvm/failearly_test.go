@@ -194,22 +194,13 @@ func TestDegenerateInput(t *testing.T) {
 	os.WriteFile(huge, []byte("1 1073741824:1\n-1 1:1\n"), 0o644)
 	defer func(f func() (uint64, bool)) { availableMemory = f }(availableMemory)
 	availableMemory = func() (uint64, bool) { return 1 << 30, true }
-	for _, tc := range []struct {
-		args []string
-		code int
-		want string
-	}{
+	checkRefusals(t, []string{"train", "--out", out, "--lambda", "0.1"}, []cliRefusal{
 		{[]string{"--data", empty + "," + ey}, 1, "0 points × 3 features: no data"},
 		{[]string{"--data", bp + "," + yp}, 1, "the kernel overflows"},
 		{[]string{"--data", data, "--depth", "200", "--precision", "float32"}, 1, "the kernel is 0 on every training point"},
 		{[]string{"--data", vec + "," + yp}, 1, "shape [20] is not a matrix of inputs"},
 		{[]string{"--data", huge}, 1, "memory is available"},
-	} {
-		code, _, stderr := runCLI(t, append([]string{"train", "--out", out, "--lambda", "0.1"}, tc.args...)...)
-		if code != tc.code || !strings.Contains(stderr, tc.want) {
-			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args, code, stderr, tc.code, tc.want)
-		}
-	}
+	})
 	code, _, stderr := runCLI(t, "train", "--out", out, "--lambda", "0.1", "--data", data, "--depth", "90", "--machine", "krr")
 	if code != 0 || !strings.Contains(stderr, "warning: the kernel is at most") {
 		t.Errorf("depth 90: exit %d, stderr %q; want a warning", code, stderr)

@@ -97,11 +97,7 @@ func TestKernelCommandErrors(t *testing.T) {
 	garbage := filepath.Join(dir, "garbage.npy")
 	os.WriteFile(garbage, []byte("not a numpy file"), 0o644)
 	out := filepath.Join(dir, "K.npy")
-	for _, tc := range []struct {
-		args []string
-		code int
-		msg  string
-	}{
+	checkRefusals(t, []string{"kernel"}, []cliRefusal{
 		{[]string{"--out", out}, 2, "--data is required"},
 		{[]string{"--train", good}, 2, "--out is required"},
 		{[]string{"--train", good, "--out", filepath.Join(dir, "K.txt")}, 2, ".npy"},
@@ -115,15 +111,8 @@ func TestKernelCommandErrors(t *testing.T) {
 		{[]string{"--train", good, "--test", other, "--out", out}, 1, "features"},
 		{[]string{"--train", "mnist01-test", "--out", out}, 2, "want mnist01"},
 		{[]string{"--train", good, "--out", out, "--mem-cap", "8"}, 1, "memory cap"},
-	} {
-		code, _, stderr := runCLI(t, append([]string{"kernel"}, tc.args...)...)
-		if code != tc.code || !strings.Contains(stderr, tc.msg) {
-			t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", tc.args, code, stderr, tc.code, tc.msg)
-		}
-	}
-	if _, err := os.Stat(out); !os.IsNotExist(err) {
-		t.Errorf("a failed run left %s behind", out)
-	}
+	})
+	checkNoOutput(t, out)
 }
 
 func TestParseBytes(t *testing.T) {
@@ -182,13 +171,7 @@ func TestBenchNTKAndTrain(t *testing.T) {
 // itself through the CLI and checks rows against the paper's closed form
 // (eq. 63). It needs $NTKSVM_MNIST_DIR; it fails without it when $CI is set.
 func TestKernelMNIST(t *testing.T) {
-	dir := os.Getenv("NTKSVM_MNIST_DIR")
-	if dir == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI is set but NTKSVM_MNIST_DIR is not set")
-		}
-		t.Skip("NTKSVM_MNIST_DIR not set")
-	}
+	dir := mnist.RealDataDirForTest(t)
 	if testing.Short() {
 		t.Skip("2115×2115 kernel: not with -short")
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
 )
@@ -230,11 +231,7 @@ func TestTrainBadInput(t *testing.T) {
 	dir := t.TempDir()
 	_, _, data := svmTestData(t, dir, 10, 2, 4)
 	out := filepath.Join(dir, "m")
-	for _, tc := range []struct {
-		args []string
-		code int
-		want string
-	}{
+	checkRefusals(t, []string{"train"}, []cliRefusal{
 		{[]string{"--data", data}, 2, "--out is required"},
 		{[]string{"--data", data, "--out", out, "--machine", "svm3"}, 2, "--machine"},
 		{[]string{"--data", data, "--out", out, "--machine", "logistic"}, 2, "no exact solver"},
@@ -245,15 +242,8 @@ func TestTrainBadInput(t *testing.T) {
 		{[]string{"--data", data, "--out", out, "--precision", "float16"}, 2, "--precision"},
 		{[]string{"--data", filepath.Join(dir, "none.npy"), "--out", out}, 1, "none.npy"},
 		{[]string{"--data", data, "--out", out, "--solver", "subgradient", "--lr", "-1"}, 2, "--lr"},
-	} {
-		code, _, errOut := runCLI(t, append([]string{"train"}, tc.args...)...)
-		if code != tc.code || !strings.Contains(errOut, tc.want) {
-			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args, code, errOut, tc.code, tc.want)
-		}
-	}
-	if _, err := os.Stat(out); !os.IsNotExist(err) {
-		t.Errorf("a failed train left %s", out)
-	}
+	})
+	checkNoOutput(t, out)
 }
 
 func TestPredictRejectsBadModel(t *testing.T) {
@@ -341,13 +331,7 @@ func TestBenchSVM(t *testing.T) {
 // points and predicts the test set. It needs $NTKSVM_MNIST_DIR; it fails
 // without it when $CI is set.
 func TestTrainMNIST(t *testing.T) {
-	dir := os.Getenv("NTKSVM_MNIST_DIR")
-	if dir == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("CI is set but NTKSVM_MNIST_DIR is not set")
-		}
-		t.Skip("NTKSVM_MNIST_DIR not set")
-	}
+	mnist.RealDataDirForTest(t)
 	model := filepath.Join(t.TempDir(), "m")
 	code, out, errOut := runCLI(t, "train", "--data", "mnist01", "--first", "300", "--lambda", "0.064", "--bias", "--out", model)
 	if code != 0 {

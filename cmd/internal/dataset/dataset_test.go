@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"math"
 	"os"
@@ -15,24 +14,16 @@ import (
 	"github.com/ntksvm/ntksvm/svm"
 )
 
-func idxFile(dims []uint32, data []byte) []byte {
-	b := []byte{0, 0, 8, byte(len(dims))}
-	for _, d := range dims {
-		b = binary.BigEndian.AppendUint32(b, d)
-	}
-	return append(b, data...)
-}
-
 // fakeMNIST writes a small non-canonical MNIST: train labels 0,1,2,1 and
 // test labels 1,0, images of 2×2 pixels.
 func fakeMNIST(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, b := range map[string][]byte{
-		"train-images-idx3-ubyte": idxFile([]uint32{4, 2, 2}, []byte{0, 0, 0, 255, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}),
-		"train-labels-idx1-ubyte": idxFile([]uint32{4}, []byte{0, 1, 2, 1}),
-		"t10k-images-idx3-ubyte":  idxFile([]uint32{2, 2, 2}, make([]byte, 8)),
-		"t10k-labels-idx1-ubyte":  idxFile([]uint32{2}, []byte{1, 0}),
+		"train-images-idx3-ubyte": mnist.EncodeIDX([]uint32{4, 2, 2}, []byte{0, 0, 0, 255, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}),
+		"train-labels-idx1-ubyte": mnist.EncodeIDX([]uint32{4}, []byte{0, 1, 2, 1}),
+		"t10k-images-idx3-ubyte":  mnist.EncodeIDX([]uint32{2, 2, 2}, make([]byte, 8)),
+		"t10k-labels-idx1-ubyte":  mnist.EncodeIDX([]uint32{2}, []byte{1, 0}),
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			t.Fatal(err)
@@ -153,13 +144,7 @@ func TestMessages(t *testing.T) {
 // training and 2,115 test points of 784 pixels. Without the data it skips,
 // or fails when $CI is set.
 func TestRealMNIST(t *testing.T) {
-	dir := os.Getenv(mnist.EnvDir)
-	if dir == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but %s is not", mnist.EnvDir)
-		}
-		t.Skipf("%s not set", mnist.EnvDir)
-	}
+	mnist.RealDataDirForTest(t)
 	tr, err := Load("mnist01", Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/cmd/internal/plot"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 )
@@ -26,15 +27,6 @@ const (
 	SweepSVG    = "sweep.svg" // gap against width, log–log, with the fit
 )
 
-func writeJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
-}
-
 func unmarshalJSON(b []byte, v any) error { return json.Unmarshal(b, v) }
 
 // write writes every output file of the summary so far.
@@ -47,7 +39,7 @@ func WriteOutputs(dir string, s *Summary) error {
 		name string
 		fn   func(io.Writer) error
 	}{
-		{SummaryFile, func(w io.Writer) error { return writeJSON(w, s) }},
+		{SummaryFile, func(w io.Writer) error { return output.WriteJSON(w, s) }},
 		{CurvesFile, func(w io.Writer) error { return WriteCurves(w, s) }},
 		{GapFile, func(w io.Writer) error { return gapChart(s).WriteSVG(w, 640, 420) }},
 	}

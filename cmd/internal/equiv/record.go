@@ -1,8 +1,9 @@
 package equiv
 
 import (
-	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"math"
+
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 )
 
 // Num is a float64 written to JSON as null when it is NaN or ±Inf.
@@ -75,30 +76,16 @@ func (r *RunResult) finish() {
 		var m Gap
 		for _, e := range r.Evals {
 			g := e.Gaps[j]
-			m.TrainMax = maxNum(m.TrainMax, g.TrainMax)
-			m.TrainMean = maxNum(m.TrainMean, g.TrainMean)
-			m.TestMax = maxNum(m.TestMax, g.TestMax)
-			m.TestMean = maxNum(m.TestMean, g.TestMean)
+			m.TrainMax = output.MaxNum(m.TrainMax, g.TrainMax)
+			m.TrainMean = output.MaxNum(m.TrainMean, g.TrainMean)
+			m.TestMax = output.MaxNum(m.TestMax, g.TestMax)
+			m.TestMean = output.MaxNum(m.TestMean, g.TestMean)
 		}
 		r.MaxGap[j] = m
 		if len(r.Evals) > 0 {
 			r.FinalGap[j] = r.Evals[len(r.Evals)-1].Gaps[j]
 		}
 	}
-}
-
-// maxNum is max that ignores NaN in b (a missing test set) unless a is 0.
-func maxNum(a, b Num) Num {
-	if isNaN(float64(b)) {
-		if a == 0 {
-			return b
-		}
-		return a
-	}
-	if isNaN(float64(a)) || b > a {
-		return b
-	}
-	return a
 }
 
 // gap returns |f − g| over the training and test outputs.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/internal/checkpoint"
@@ -113,17 +114,8 @@ func Run(ctx context.Context, cfg Config, data *Data, opt Options) (*Summary, er
 	if opt.Out == "" {
 		return nil, configErr("no output directory")
 	}
-	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+	if err := output.PrepareRun(opt.Out, &opt.Log, &opt.Progress, &opt.Now); err != nil {
 		return nil, err
-	}
-	if opt.Log == nil {
-		opt.Log = io.Discard
-	}
-	if opt.Progress == nil {
-		opt.Progress = io.Discard
-	}
-	if opt.Now == nil {
-		opt.Now = time.Now
 	}
 	if !opt.Resume && !opt.EstimateOnly {
 		if err := removeRunState(opt.Out); err != nil {
@@ -273,25 +265,14 @@ func equalConfigs(a, b Config) bool {
 // earlier run left in dir, so that a fresh run can never be continued, by a
 // later resume, from another configuration's state.
 func removeRunState(dir string) error {
-	for _, pat := range []string{"run*.ckpt", "run*.done"} {
-		files, err := filepath.Glob(filepath.Join(dir, pat))
-		if err != nil {
-			return err
-		}
-		for _, f := range files {
-			if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return err
-			}
-		}
-	}
-	return nil
+	return output.RemoveMatching(dir, "run*.ckpt", "run*.done")
 }
 
 // WriteConfig writes cfg to DIR/config.json atomically: what a resumed run
 // reads back with ReadConfig.
 func WriteConfig(dir string, cfg Config) error {
 	return atomicfile.WriteFile(filepath.Join(dir, "config.json"), func(w io.Writer) error {
-		return writeJSON(w, cfg)
+		return output.WriteJSON(w, cfg)
 	})
 }
 
@@ -677,7 +658,7 @@ func (e *experiment[T]) train(ctx context.Context, i int, d *svm.Driver) error {
 	est := time.Duration(float64(total-done)*stepDur.Seconds()*1e9) +
 		time.Duration(float64(remEvals)*e.perEval*evalW*1e9)
 	e.logf("run %d/%d (m = %d, η = %g, %d steps, %d evaluations): first steps %.3gs (update %.3gs, evaluation %.3gs); about %s to go",
-		i+1, len(e.sum.Runs), rec.Width, rec.LR, total, len(d.LogAt), first.Seconds(), stepDur.Seconds(), evalDur.Seconds(), roundDur(est))
+		i+1, len(e.sum.Runs), rec.Width, rec.LR, total, len(d.LogAt), first.Seconds(), stepDur.Seconds(), evalDur.Seconds(), progress.RoundDuration(est))
 	if d.CheckpointEvery == 0 {
 		switch {
 		case e.opt.CheckpointEvery > 0:
@@ -741,7 +722,7 @@ func (e *experiment[T]) estimate(from, done int) {
 	e.sum.Estimate = secs
 	dur := time.Duration(secs * 1e9)
 	e.logf("estimated time of the %d run(s): about %s on this machine (from the timed first step, %d threads)",
-		len(e.sum.Runs)-from, roundDur(dur), linalg.Threads())
+		len(e.sum.Runs)-from, progress.RoundDuration(dur), linalg.Threads())
 	if dur > LongRun && !e.cfg.Quick && e.cfg.Preset != "custom" && !e.opt.NoQuickHint {
 		q, _ := Preset(e.cfg.Preset, true)
 		e.logf("NOTE: the %s preset at paper scale takes longer than %v here; --quick runs a reduced setting (%s)",
@@ -764,17 +745,6 @@ func joinReductions(r []string) string {
 		s += x
 	}
 	return s
-}
-
-// roundDur rounds d for display.
-func roundDur(d time.Duration) time.Duration {
-	switch {
-	case d > time.Hour:
-		return d.Round(time.Minute)
-	case d > time.Minute:
-		return d.Round(time.Second)
-	}
-	return d.Round(10 * time.Millisecond)
 }
 
 // writeGob writes v to path atomically.

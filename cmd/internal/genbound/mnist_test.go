@@ -3,7 +3,6 @@ package genbound
 import (
 	"context"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/ntksvm/ntksvm/mnist"
@@ -17,13 +16,7 @@ import (
 // the training hinge falls from about 0.998 to about 0.840. (Seed 0 trains
 // more slowly at width 100: hinge 0.877, authors' bound 0.943.)
 func TestRunMNISTFigB2(t *testing.T) {
-	dir := os.Getenv(mnist.EnvDir)
-	if dir == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but %s is not: the MNIST acceptance test cannot run", mnist.EnvDir)
-		}
-		t.Skipf("%s not set", mnist.EnvDir)
-	}
+	dir := mnist.RealDataDirForTest(t)
 	if testing.Short() {
 		t.Skip("the Fig. B.2 run is long (and longer under -race or purego); it runs without -short")
 	}

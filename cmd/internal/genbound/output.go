@@ -3,12 +3,12 @@ package genbound
 import (
 	"bufio"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strconv"
 
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/cmd/internal/plot"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 )
@@ -21,7 +21,7 @@ func write(dir string, s *Summary) error {
 		fn   func(io.Writer) error
 	}{
 		{CurvesFile, func(w io.Writer) error { return WriteCurves(w, s.Points) }},
-		{SummaryFile, func(w io.Writer) error { return writeJSON(w, s) }},
+		{SummaryFile, func(w io.Writer) error { return output.WriteJSON(w, s) }},
 		{FigureFile, func(w io.Writer) error { return Figure(s).WriteSVG(w) }},
 	}
 	for _, f := range files {
@@ -30,12 +30,6 @@ func write(dir string, s *Summary) error {
 		}
 	}
 	return nil
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 // CurvesHeader is the header of curves.csv: one column per field of

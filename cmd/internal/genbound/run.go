@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"time"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
@@ -67,17 +67,8 @@ func Run(ctx context.Context, cfg Config, data *Data, opt Options) (*Summary, er
 	if opt.Out == "" {
 		return nil, configErr("no output directory")
 	}
-	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+	if err := output.PrepareRun(opt.Out, &opt.Log, &opt.Progress, &opt.Now); err != nil {
 		return nil, err
-	}
-	if opt.Log == nil {
-		opt.Log = io.Discard
-	}
-	if opt.Progress == nil {
-		opt.Progress = io.Discard
-	}
-	if opt.Now == nil {
-		opt.Now = time.Now
 	}
 	if cfg.Float64 {
 		return run[float64](ctx, cfg, p, ds, opt)
@@ -211,7 +202,7 @@ func (w *walker[T]) record(k int, t float64) error {
 		w.sum.StepSeconds = step.Seconds()
 		w.sum.Estimate = step.Seconds() * float64(w.cfg.Steps)
 		fmt.Fprintf(w.opt.Log, "first step (update, extraction and bound) %.3gs: about %s for the %d steps (n = %d, %d test points, m = %d, %d threads)\n",
-			step.Seconds(), roundDur(time.Duration(w.sum.Estimate*1e9)), w.cfg.Steps, w.ds.x.Rows, w.ds.xt.Rows, w.cfg.Width, linalg.Threads())
+			step.Seconds(), progress.RoundDuration(time.Duration(w.sum.Estimate*1e9)), w.cfg.Steps, w.ds.x.Rows, w.ds.xt.Rows, w.cfg.Width, linalg.Threads())
 		w.pr = progress.New(w.opt.Progress, w.opt.Terminal, "genbound", int64(w.cfg.Steps)).Unit("steps").Clock(w.opt.Now).From(1)
 	default:
 		w.pr.Add(1)
@@ -247,15 +238,4 @@ func clippedLoss(l svm.Loss, out, y []float64) float64 {
 		s += min(1, l.Value(v, y[i]))
 	}
 	return s / float64(len(out))
-}
-
-// roundDur rounds d for display.
-func roundDur(d time.Duration) time.Duration {
-	switch {
-	case d > time.Hour:
-		return d.Round(time.Minute)
-	case d > time.Minute:
-		return d.Round(time.Second)
-	}
-	return d.Round(10 * time.Millisecond)
 }

@@ -2,9 +2,10 @@ package genbound
 
 import (
 	"fmt"
-	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"io"
 	"math"
+
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/svm"
@@ -176,8 +177,8 @@ func (s *Summary) finish(ex interface {
 		return
 	}
 	for _, p := range s.Points {
-		s.MaxGapTrain = maxNum(s.MaxGapTrain, p.GapTrainMax)
-		s.MaxGapTest = maxNum(s.MaxGapTest, p.GapTestMax)
+		s.MaxGapTrain = output.MaxNum(s.MaxGapTrain, p.GapTrainMax)
+		s.MaxGapTest = output.MaxNum(s.MaxGapTest, p.GapTestMax)
 	}
 	s.First = s.Points[min(1, len(s.Points)-1)]
 	s.Last = s.Points[len(s.Points)-1]
@@ -203,20 +204,6 @@ func terms(loss, cx, conf, v Num) Terms {
 		t.Dominant = ""
 	}
 	return t
-}
-
-// maxNum is max ignoring NaN in b.
-func maxNum(a, b Num) Num {
-	if math.IsNaN(float64(b)) {
-		if a == 0 {
-			return b
-		}
-		return a
-	}
-	if math.IsNaN(float64(a)) || b > a {
-		return b
-	}
-	return a
 }
 
 // logResult writes the result lines.

@@ -30,3 +30,19 @@ func (n *Num) UnmarshalJSON(b []byte) error {
 	*n = Num(f)
 	return err
 }
+
+// MaxNum is the larger of a and b, ignoring a NaN b (a missing value, such
+// as the gap on an empty test set) unless a is 0, its starting value; a
+// NaN a gives way to b.
+func MaxNum(a, b Num) Num {
+	if math.IsNaN(float64(b)) {
+		if a == 0 {
+			return b
+		}
+		return a
+	}
+	if math.IsNaN(float64(a)) || b > a {
+		return b
+	}
+	return a
+}

@@ -26,3 +26,17 @@ func TestNumJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestMaxNum(t *testing.T) {
+	nan := Num(math.NaN())
+	for _, tc := range []struct{ a, b, want Num }{
+		{0, 2, 2}, {3, 2, 3}, {1, nan, 1}, {nan, 2, 2},
+	} {
+		if got := MaxNum(tc.a, tc.b); got != tc.want {
+			t.Errorf("MaxNum(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+	if got := MaxNum(0, nan); !math.IsNaN(float64(got)) {
+		t.Errorf("MaxNum(0, NaN) = %v, want NaN (nothing but missing values so far)", got)
+	}
+}

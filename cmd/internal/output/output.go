@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 )
@@ -26,6 +27,55 @@ func WriteJSONLine(w io.Writer, v any) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
+}
+
+// WriteJSON writes v as JSON indented by two spaces, ending in a newline:
+// the form of the summaries and configurations the experiments save.
+func WriteJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// PrepareRun readies an experiment's outputs before its work starts: it
+// creates the output directory out (and its parents), and fills in the
+// defaults of the options that may be left nil: io.Discard for the log
+// and the progress writers, time.Now for the clock.
+func PrepareRun(out string, log, progress *io.Writer, now *func() time.Time) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	if *log == nil {
+		*log = io.Discard
+	}
+	if *progress == nil {
+		*progress = io.Discard
+	}
+	if *now == nil {
+		*now = time.Now
+	}
+	return nil
+}
+
+// RemoveMatching deletes the files in dir whose names match any of the
+// patterns (filepath.Match syntax): the state an earlier run left, which a
+// fresh run must not continue from. A file already gone is no error.
+func RemoveMatching(dir string, patterns ...string) error {
+	for _, pat := range patterns {
+		files, err := filepath.Glob(filepath.Join(dir, pat))
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // CheckPath reports, before any work is done, why path cannot be written

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestCheckPath(t *testing.T) {
@@ -49,5 +50,54 @@ func TestWriteFileAndTable(t *testing.T) {
 	WriteJSONLine(&sb, map[string]int{"n": 3})
 	if sb.String() != "{\"n\":3}\n" {
 		t.Errorf("JSON line %q", sb.String())
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	var b strings.Builder
+	if err := WriteJSON(&b, map[string]any{"a": 1, "b": "<x>"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n  \"a\": 1,\n  \"b\": \"\\u003cx\\u003e\"\n}\n"; b.String() != want {
+		t.Errorf("WriteJSON wrote %q, want %q", b.String(), want)
+	}
+}
+
+func TestPrepareRun(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "a", "b")
+	var log, progress io.Writer
+	var now func() time.Time
+	if err := PrepareRun(out, &log, &progress, &now); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(out); err != nil || !fi.IsDir() {
+		t.Errorf("output directory: %v", err)
+	}
+	if log != io.Discard || progress != io.Discard || now == nil {
+		t.Errorf("defaults not filled in: %v %v %v", log, progress, now == nil)
+	}
+	var kept strings.Builder
+	log = &kept
+	if err := PrepareRun(out, &log, &progress, &now); err != nil || log != &kept {
+		t.Errorf("a given log was replaced: %v", err)
+	}
+}
+
+func TestRemoveMatching(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"run1.ckpt", "run2.done", "summary.json"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := RemoveMatching(dir, "run*.ckpt", "run*.done", "none*"); err != nil {
+		t.Fatal(err)
+	}
+	es, _ := os.ReadDir(dir)
+	if len(es) != 1 || es[0].Name() != "summary.json" {
+		t.Errorf("left %v, want only summary.json", es)
+	}
+	if err := RemoveMatching(dir, "[bad"); err == nil {
+		t.Error("a malformed pattern gave no error")
 	}
 }

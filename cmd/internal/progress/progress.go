@@ -11,6 +11,18 @@ import (
 	"time"
 )
 
+// RoundDuration rounds an estimated or elapsed time for display: to the
+// minute above an hour, to the second above a minute, else to 10 ms.
+func RoundDuration(d time.Duration) time.Duration {
+	switch {
+	case d > time.Hour:
+		return d.Round(time.Minute)
+	case d > time.Minute:
+		return d.Round(time.Second)
+	}
+	return d.Round(10 * time.Millisecond)
+}
+
 // Bar reports how far a long job has got: on a terminal, a bar redrawn in
 // place at most ten times a second; otherwise (a log, a pipe) one plain
 // line per tenth of the total, or every logInterval when the total is

@@ -68,3 +68,15 @@ func TestBarUnitRateETA(t *testing.T) {
 		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
 	}
 }
+
+func TestRoundDuration(t *testing.T) {
+	for _, tc := range []struct{ in, want time.Duration }{
+		{1234567 * time.Microsecond, 1230 * time.Millisecond},
+		{61*time.Second + 600*time.Millisecond, 62 * time.Second},
+		{time.Hour + 89*time.Second, time.Hour + time.Minute},
+	} {
+		if got := RoundDuration(tc.in); got != tc.want {
+			t.Errorf("RoundDuration(%v) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}

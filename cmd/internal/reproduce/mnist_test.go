@@ -2,7 +2,6 @@ package reproduce
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/ntksvm/ntksvm/mnist"
@@ -12,13 +11,7 @@ import (
 // $NTKSVM_MNIST_DIR (skipped without them, failed when CI is set) and
 // checks that no row differs from the paper beyond its tolerance.
 func TestFigB2MNIST(t *testing.T) {
-	dir := os.Getenv(mnist.EnvDir)
-	if dir == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but %s is not: the MNIST test cannot run", mnist.EnvDir)
-		}
-		t.Skipf("%s not set", mnist.EnvDir)
-	}
+	dir := mnist.RealDataDirForTest(t)
 	if testing.Short() {
 		t.Skip("trains two networks (about 20 s)")
 	}

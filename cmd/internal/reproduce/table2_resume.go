@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/internal/checkpoint"
 	"github.com/ntksvm/ntksvm/svm"
@@ -43,18 +44,7 @@ func t2StatePath(dir string, width, epochs int, ext string) string {
 // removeT2State deletes the widths' checkpoints and results a previous run
 // left in dir.
 func removeT2State(dir string) error {
-	for _, pat := range []string{"nn*-e*.ckpt", "nn*-e*.json"} {
-		files, err := filepath.Glob(filepath.Join(dir, pat))
-		if err != nil {
-			return err
-		}
-		for _, f := range files {
-			if err := os.Remove(f); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
-		}
-	}
-	return nil
+	return output.RemoveMatching(dir, "nn*-e*.ckpt", "nn*-e*.json")
 }
 
 // loadT2Width returns the saved result of a width finished by an earlier

@@ -94,7 +94,7 @@ func intFunc(fs *flag.FlagSet, dst *int, name, usage string) {
 func (f *equivFlags) config(set map[string]bool) (equiv.Config, error) {
 	c, err := equiv.Preset(f.preset, f.quick)
 	if err != nil {
-		return c, usageError("--preset: %v", err)
+		return c, configError(err, equiv.ErrConfig)
 	}
 	str := map[string]*string{"loss": &c.Loss, "reg": &c.Reg, "objective": &c.Objective, "decay": &c.Decay, "kernel": &c.Kernel}
 	strVal := map[string]string{"loss": f.loss, "reg": f.reg, "objective": f.objective, "decay": f.decay, "kernel": f.kernel}
@@ -144,7 +144,7 @@ func (f *equivFlags) config(set map[string]bool) (equiv.Config, error) {
 		return c, err
 	}
 	if err := c.Validate(); err != nil {
-		return c, usageError("%v", err)
+		return c, configError(err, equiv.ErrConfig)
 	}
 	return c, nil
 }

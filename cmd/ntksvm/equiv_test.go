@@ -88,6 +88,8 @@ func TestEquivBadFlags(t *testing.T) {
 		err := runEquiv(context.Background(), &env{stdout: &out, stderr: &errb}, strings.Fields(args))
 		if !errors.Is(err, errUsage) {
 			t.Errorf("%s: err = %v, want a usage error", args, err)
+		} else if strings.Contains(err.Error(), "bad configuration") {
+			t.Errorf("%s: err = %v, with the package's prefix after the command's", args, err)
 		}
 	}
 }

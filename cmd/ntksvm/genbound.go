@@ -59,7 +59,7 @@ func (f *genboundFlags) add(fs *flag.FlagSet, e *env) {
 func (f *genboundFlags) config(fs *flag.FlagSet) (genbound.Config, error) {
 	c, err := genbound.Preset(f.preset)
 	if err != nil {
-		return c, usageError("%v", err)
+		return c, configError(err, genbound.ErrConfig)
 	}
 	set := map[string]func(){
 		"loss": func() { c.Loss = f.c.Loss }, "epsilon": func() { c.Epsilon = f.c.Epsilon },
@@ -77,7 +77,7 @@ func (f *genboundFlags) config(fs *flag.FlagSet) (genbound.Config, error) {
 		}
 	})
 	if err := c.Validate(); err != nil {
-		return c, usageError("%v", err)
+		return c, configError(err, genbound.ErrConfig)
 	}
 	return c, nil
 }

@@ -193,6 +193,13 @@ func kernelNames() []string {
 	return s
 }
 
+// configError is usageError for an error from an experiment package's
+// Preset or Validate, without that package's "…: bad configuration"
+// prefix (sentinel), which the command's own prefix makes redundant.
+func configError(err, sentinel error) error {
+	return usageError("%s", strings.TrimPrefix(err.Error(), sentinel.Error()+": "))
+}
+
 // newFlagSet returns a flag set for command name whose errors are returned,
 // not printed and exited on, and whose usage goes to e.stderr.
 func newFlagSet(e *env, name, usage string) *flag.FlagSet {

@@ -178,17 +178,23 @@ type ExtractReport struct {
 
 // Extractor accumulates the kernel of Theorem 4.1 along a training run.
 // It holds O(n²) numbers (O(n*·n) more with a test set) and never forms a
-// per-sample gradient: the running kernel and the last integrand (float64),
-// the constant input Gram X·Xᵀ of the first layer and two Gram scratch
-// matrices (of T), one more n×n of T for a network with several hidden
-// layers, O(n·m) for DecayToInit, and for DecayToInitAll a copy of W_0
-// (the network's parameters once more) and two tangent buffers of
-// (n or n*)×m. One Observe costs a forward pass (and, for DecayToInitAll,
-// a tangent pass of the same cost) and,
-// per layer, two n×n×m Gram products and a pass over the n² numbers; for
-// n = 1000, d = 784, one hidden layer of 100, that is about twice a
-// full-batch training step. Θ̂ is the per-layer GEMM
-// identity of ntk.Network.EmpiricalNTK,
+// per-sample gradient: the running kernel (float64); the last integrand,
+// on training×training as the last Θ̂ (of T: Θ̂ is symmetric, the
+// integrand is not) and the n weights of its columns, on test×training
+// in float64; the constant input Gram X·Xᵀ of the first layer and two
+// Gram scratch matrices (of T), one more n×n of T for a network with
+// several hidden layers, O(n·m) for DecayToInit, and for DecayToInitAll a
+// copy of W_0 (the network's parameters once more) and two tangent
+// buffers of (n or n*)×m. One Observe costs a forward pass (and, for
+// DecayToInitAll, a tangent pass of the same cost) and, per layer, two
+// n×n×m Gram products and a pass over the n² numbers; for n = 1000,
+// d = 784, one hidden layer of 100, that is about twice a full-batch
+// training step. On training×training, where Θ̂ is symmetric, the Gram
+// products and the elementwise assembly of Θ̂ cover the lower triangle
+// only, and Θ̂ is mirrored once before the accumulation; the running
+// kernel is not symmetric (column j carries the weight |l'ⱼ|) and is
+// accumulated in full. Θ̂ is the per-layer GEMM identity of
+// ntk.Network.EmpiricalNTK,
 //
 //	Θ̂ = Σ_l (σ_w²/fan_in_l)·(Δ_l Δ_lᵀ) ⊙ (A_l A_lᵀ) + σ_b²·Δ_l Δ_lᵀ,
 //
@@ -200,9 +206,11 @@ type Extractor[T linalg.Float] struct {
 	x, xt      linalg.Matrix[T]
 	y          []float64
 	n, nt      int
-	xx, xtx    linalg.Matrix[T] // X·Xᵀ, X*·Xᵀ
+	xx, xtx    linalg.Matrix[T] // X·Xᵀ (its lower triangle), X*·Xᵀ
 	acc, accT  []float64        // K_T at the last observation (n×n, n*×n)
-	prev, prvT []float64        // last integrand, same shapes
+	prvT       []float64        // last integrand on test×training
+	thp        linalg.Matrix[T] // Θ̂ on training×training at the last observation
+	wprev      []float64        // the column weights w at the last observation
 	th, thT    linalg.Matrix[T] // Θ̂ scratch
 	dd, aa     linalg.Matrix[T] // Gram scratch
 	ddT, aaT   linalg.Matrix[T]
@@ -253,11 +261,12 @@ func NewExtractor[T linalg.Float](x linalg.Matrix[T], y []float64, test linalg.M
 	}
 	e := &Extractor[T]{cfg: cfg, x: x, xt: test, y: append([]float64(nil), y...), n: n, nt: test.Rows}
 	e.xx = linalg.New[T](n, n)
-	if err := linalg.Gram(x, e.xx); err != nil {
+	if err := linalg.SyrkLower(1, x, 0, e.xx); err != nil { // grams reads its lower triangle only
 		return nil, err
 	}
-	e.acc, e.prev = make([]float64, n*n), make([]float64, n*n)
+	e.acc, e.wprev = make([]float64, n*n), make([]float64, n)
 	e.dd, e.aa = linalg.New[T](n, n), linalg.New[T](n, n) // th: on the first Observe of a deep network
+	e.thp = linalg.New[T](n, n)
 	if e.nt > 0 {
 		nt := e.nt
 		e.xtx = linalg.New[T](nt, n)
@@ -366,7 +375,14 @@ func (e *Extractor[T]) Observe(net *ntk.Network[T], t float64, batch []int) erro
 		return err
 	}
 	h := t - e.t
-	e.advance(e.acc, e.prev, tp, first, h)
+	e.advanceSym(tp.symmetric(), first, h)
+	// The Θ̂ just assembled is the next observation's previous one; its
+	// matrix (dd or th) is the next grams' scratch.
+	if net.Depth == 1 {
+		e.dd, e.thp = e.thp, e.dd
+	} else {
+		e.th, e.thp = e.thp, e.th
+	}
 	if e.nt > 0 {
 		if tp, err = e.grams(net, e.pT, e.pass, e.xtx, e.ddT, e.aaT, e.thT); err != nil {
 			return err
@@ -517,18 +533,27 @@ func extractSign(v float64) int {
 	return 0
 }
 
+// rule returns the factors of one interval of the quadrature, h long:
+// the decay e^{−λh} and the weights of the previous and the current
+// integrand.
+func (e *Extractor[T]) rule(h float64) (decay, wp, wc float64) {
+	decay = math.Exp(-e.cfg.Decay * h)
+	wp, wc = h/2, h/2
+	if e.cfg.Rule == Left {
+		wp, wc = h, 0
+	}
+	return decay, wp, wc
+}
+
 // advance moves the running kernel acc from the last observation to this
 // one, h later: acc ← e^{−λh}·(acc + h/2·prev) + h/2·cur (Trapezoid) or
 // e^{−λh}·(acc + h·prev) (Left), where cur = Θ̂ with its columns scaled by
 // the current weights; prev ← cur. Θ̂ is assembled here from the parts
-// grams left (see thetaParts), in the same pass over memory.
+// grams left (see thetaParts), in the same pass over memory. It serves
+// the test×training block; advanceSym the training×training one.
 func (e *Extractor[T]) advance(acc, prev []float64, tp thetaParts[T], first bool, h float64) {
 	cols := e.n
-	decay := math.Exp(-e.cfg.Decay * h)
-	wp, wc := h/2, h/2
-	if e.cfg.Rule == Left {
-		wp, wc = h, 0
-	}
+	decay, wp, wc := e.rule(h)
 	row := make([]T, cols)
 	for i := range acc[:len(acc)/cols] {
 		tp.row(row, i)
@@ -554,7 +579,80 @@ type thetaParts[T linalg.Float] struct {
 	s0, sL, sb2 T
 }
 
-// row writes row i of Θ̂ into dst.
+// advanceSym is advance on training×training, e.acc, for the symmetric Θ̂
+// th (from thetaParts.symmetric). The previous integrand is not stored:
+// its element (i, j) is recomputed as Θ̂_prev(i, j)·w_prev[j] from e.thp
+// and e.wprev, the same product advance stores, so the running kernel is
+// bitwise the same while the pass reads a symmetric matrix of T instead
+// of reading and writing an n×n of float64. The caller makes th the next
+// e.thp; here e.wprev ← w.
+func (e *Extractor[T]) advanceSym(th linalg.Matrix[T], first bool, h float64) {
+	n := e.n
+	decay, wp, wc := e.rule(h)
+	if !first {
+		for i := range n {
+			row := th.Data[i*th.Stride : i*th.Stride+n]
+			pr := e.thp.Data[i*e.thp.Stride : i*e.thp.Stride+n]
+			a, w, wv := e.acc[i*n:(i+1)*n], e.w[:n], e.wprev[:n]
+			for j, v := range row {
+				c := float64(v) * w[j]
+				p := float64(pr[j]) * wv[j]
+				a[j] = decay*(a[j]+wp*p) + wc*c
+			}
+		}
+	}
+	copy(e.wprev, e.w)
+}
+
+// symRows×symCols is the shape of the tiles symmetric mirrors: a tile of
+// float64 (256 KiB) stays in L2 while its columns are copied to rows.
+const (
+	symRows = 256
+	symCols = 128
+)
+
+// symmetric assembles Θ̂ on training×training from the lower triangles
+// grams left, into the lower triangle of dd (one hidden layer) or th
+// (several), each element being read before it is written, and mirrors it
+// onto the upper triangle once, a block of symRows rows at a time while
+// the block is in cache. It returns that matrix.
+func (tp thetaParts[T]) symmetric() linalg.Matrix[T] {
+	dst := tp.th
+	if tp.oneHidden {
+		dst = tp.dd
+	}
+	n, ld := dst.Rows, dst.Stride
+	for i0 := 0; i0 < n; i0 += symRows {
+		i1 := min(i0+symRows, n)
+		for i := i0; i < i1; i++ {
+			tp.row(dst.Data[i*ld:i*ld+i+1], i)
+		}
+		for j0 := 0; j0 < i1; j0 += symCols {
+			extractMirror(dst, i0, i1, j0, min(j0+symCols, i1))
+		}
+	}
+	return dst
+}
+
+// extractMirror copies the elements (i, j), i0 ≤ i < i1, j0 ≤ j < min(j1,
+// i), of m onto (j, i).
+func extractMirror[T linalg.Float](m linalg.Matrix[T], i0, i1, j0, j1 int) {
+	ld := m.Stride
+	for j := j0; j < j1; j++ {
+		lo := max(i0, j+1)
+		if lo >= i1 {
+			continue
+		}
+		dst := m.Data[j*ld+lo : j*ld+i1]
+		for k := range dst {
+			dst[k] = m.Data[(lo+k)*ld+j]
+		}
+	}
+}
+
+// row writes the first len(dst) elements of row i of Θ̂ into dst, which
+// may be those of row i of dd or th (each element is read before it is
+// written).
 func (tp thetaParts[T]) row(dst []T, i int) {
 	n := len(dst)
 	ar := tp.aa.Data[i*tp.aa.Stride : i*tp.aa.Stride+n]
@@ -573,14 +671,23 @@ func (tp thetaParts[T]) row(dst []T, i int) {
 }
 
 // theta writes Θ̂(X1, X2) into th for the passes p1 (rows) and p2
-// (columns); see grams.
+// (columns); see grams. When p1 is p2 it assembles the lower triangle
+// and mirrors it onto the upper one.
 func (e *Extractor[T]) theta(net *ntk.Network[T], p1, p2 *ntk.Pass[T], x12, dd, aa, th linalg.Matrix[T]) error {
 	tp, err := e.grams(net, p1, p2, x12, dd, aa, th)
 	if err != nil {
 		return err
 	}
+	same := p1 == p2
 	for i := range th.Rows {
-		tp.row(th.Data[i*th.Stride:i*th.Stride+th.Cols], i)
+		cols := th.Cols
+		if same {
+			cols = i + 1
+		}
+		tp.row(th.Data[i*th.Stride:i*th.Stride+cols], i)
+	}
+	if same {
+		extractMirror(th, 0, th.Rows, 0, th.Rows)
 	}
 	return nil
 }
@@ -593,7 +700,9 @@ func (e *Extractor[T]) theta(net *ntk.Network[T], p1, p2 *ntk.Pass[T], x12, dd, 
 // using the precomputed input product x12 = X1·X2ᵀ for layer 0, the Gram
 // (symmetric) products when p1 is p2, and Δ = 1 for the output layer. With
 // several hidden layers their terms are summed into th; dd and aa are
-// scratch.
+// scratch. When p1 is p2 everything is symmetric and only the lower
+// triangles (j ≤ i) of dd, aa and th are computed, and only that of x12
+// is read: thetaParts.symmetric (or theta) assembles Θ̂ from them.
 func (e *Extractor[T]) grams(net *ntk.Network[T], p1, p2 *ntk.Pass[T], x12, dd, aa, th linalg.Matrix[T]) (thetaParts[T], error) {
 	same := p1 == p2
 	d1, err := extractDeltas(net, p1, &e.dbuf[0])
@@ -631,9 +740,13 @@ func (e *Extractor[T]) grams(net *ntk.Network[T], p1, p2 *ntk.Pass[T], x12, dd, 
 		}
 		s2 := scale(l)
 		for i := range th.Rows {
-			tr := th.Data[i*th.Stride : i*th.Stride+th.Cols]
-			pr := prod.Data[i*prod.Stride : i*prod.Stride+th.Cols]
-			dr := dd.Data[i*dd.Stride : i*dd.Stride+th.Cols]
+			cols := th.Cols
+			if same {
+				cols = i + 1 // the lower triangle
+			}
+			tr := th.Data[i*th.Stride : i*th.Stride+cols]
+			pr := prod.Data[i*prod.Stride : i*prod.Stride+cols]
+			dr := dd.Data[i*dd.Stride : i*dd.Stride+cols]
 			if l == 0 { // the first layer writes, the others add
 				for j := range tr {
 					tr[j] = s2*dr[j]*pr[j] + tp.sb2*dr[j]
@@ -649,10 +762,12 @@ func (e *Extractor[T]) grams(net *ntk.Network[T], p1, p2 *ntk.Pass[T], x12, dd, 
 	return tp, err
 }
 
-// gram sets c = a·bᵀ, by the symmetric Gram product when same.
+// extractGram sets c = a·bᵀ; when a is b (same), only the lower triangle
+// of the symmetric product (linalg.SyrkLower), which is all grams reads of
+// it. The upper triangle is left as it was.
 func extractGram[T linalg.Float](a, b, c linalg.Matrix[T], same bool) error {
 	if same {
-		return linalg.Gram(a, c)
+		return linalg.SyrkLower(1, a, 0, c)
 	}
 	return linalg.CrossGram(a, b, c)
 }

@@ -144,14 +144,14 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 	if p.k == 0 || p.alpha == 0 {
 		p.scale(region{0, p.m, 0, p.n})
 		if p.mirror {
-			mirrorRect(p.c, 0, p.m, 0, p.n)
+			MirrorLower(p.c, 0, p.m, 0, p.n)
 		}
 		return
 	}
 	if !cfg.noSmall && p.m*p.n*p.k <= smallWork {
 		p.direct()
 		if p.mirror {
-			mirrorRect(p.c, 0, p.m, 0, p.n)
+			MirrorLower(p.c, 0, p.m, 0, p.n)
 		}
 		return
 	}

@@ -186,9 +186,9 @@ func testGramBlocked[T Float](t *testing.T, ks *asm.Kernels) {
 	}
 }
 
-// TestMirrorRect mirrors the lower triangle through rectangles of
+// TestMirrorLower mirrors the lower triangle through rectangles of
 // assorted shapes and checks the whole matrix.
-func TestMirrorRect(t *testing.T) {
+func TestMirrorLower(t *testing.T) {
 	for _, n := range []int{1, 2, mirrorCols - 1, mirrorCols + 1, 3*mirrorCols + 5, mirrorRows + 3, 600} {
 		for _, step := range [][2]int{{n, n}, {7, 5}, {mirrorCols, 3 * mirrorCols}, {33, 20}, {mirrorRows + 1, 40}} {
 			c := New[float64](n, n)
@@ -199,7 +199,7 @@ func TestMirrorRect(t *testing.T) {
 			}
 			for i0 := 0; i0 < n; i0 += step[0] {
 				for j0 := 0; j0 < n; j0 += step[1] {
-					mirrorRect(c, i0, min(i0+step[0], n), j0, min(j0+step[1], n))
+					MirrorLower(c, i0, min(i0+step[0], n), j0, min(j0+step[1], n))
 				}
 			}
 			for i := range n {
@@ -236,5 +236,33 @@ func TestGramErrors(t *testing.T) {
 		if errors.Is(tc.err, ErrShape) != tc.shape {
 			t.Errorf("%s: %q wraps ErrShape = %v, want %v", tc.name, tc.err, !tc.shape, tc.shape)
 		}
+	}
+}
+
+// TestMirrorLowerPanics checks MirrorLower's argument checks: a square
+// matrix and ranges within it.
+func TestMirrorLowerPanics(t *testing.T) {
+	sq, wide := New[float64](4, 4), New[float64](3, 4)
+	for _, c := range []struct {
+		name           string
+		m              Matrix[float64]
+		i0, i1, j0, j1 int
+		panics         bool
+	}{
+		{"whole", sq, 0, 4, 0, 4, false},
+		{"empty", sq, 2, 2, 0, 4, false},
+		{"not square", wide, 0, 3, 0, 3, true},
+		{"rows past the end", sq, 0, 5, 0, 4, true},
+		{"negative column", sq, 0, 4, -1, 4, true},
+		{"reversed rows", sq, 3, 1, 0, 4, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer func() {
+				if r := recover(); (r != nil) != c.panics {
+					t.Fatalf("panic %v, want panic %v", r, c.panics)
+				}
+			}()
+			MirrorLower(c.m, c.i0, c.i1, c.j0, c.j1)
+		})
 	}
 }

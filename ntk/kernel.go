@@ -168,7 +168,7 @@ func GramInto[T linalg.Float](ctx context.Context, x linalg.Matrix[T], p Params,
 			}
 			if !o.Lower {
 				for _, m := range outs {
-					mirrorTile(m, i0, i1, j0, j1)
+					linalg.MirrorLower(m, i0, i1, j0, j1)
 				}
 			}
 		}
@@ -183,22 +183,6 @@ const (
 	gramRows = 256
 	gramCols = 128
 )
-
-// mirrorTile copies the pairs (i, j), i0 ≤ i < i1, j0 ≤ j < min(j1, i), to
-// (j, i).
-func mirrorTile[T linalg.Float](m linalg.Matrix[T], i0, i1, j0, j1 int) {
-	ld := m.Stride
-	for j := j0; j < j1; j++ {
-		lo := max(i0, j+1)
-		if lo >= i1 {
-			continue
-		}
-		dst := m.Data[j*ld+lo : j*ld+i1]
-		for k := range dst {
-			dst[k] = m.Data[(lo+k)*ld+j]
-		}
-	}
-}
 
 // seg returns row i, columns [j0, j1), of m, or nil if m is not given.
 func seg[T linalg.Float](m linalg.Matrix[T], i, j0, j1 int) []T {

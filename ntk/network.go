@@ -421,7 +421,7 @@ func (net *Network[T]) EmpiricalNTK(x1, x2 linalg.Matrix[T]) (linalg.Matrix[T], 
 		for i0 := 0; i0 < n1; i0 += gramRows {
 			i1 := min(i0+gramRows, n1)
 			for j0 := 0; j0 < i1; j0 += gramCols {
-				mirrorTile(k, i0, i1, j0, min(j0+gramCols, i1))
+				linalg.MirrorLower(k, i0, i1, j0, min(j0+gramCols, i1))
 			}
 		}
 	}

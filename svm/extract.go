@@ -604,12 +604,10 @@ func (e *Extractor[T]) advanceSym(th linalg.Matrix[T], first bool, h float64) {
 	copy(e.wprev, e.w)
 }
 
-// symRows×symCols is the shape of the tiles symmetric mirrors: a tile of
-// float64 (256 KiB) stays in L2 while its columns are copied to rows.
-const (
-	symRows = 256
-	symCols = 128
-)
+// symRows is how many rows of Θ̂ symmetric assembles before it mirrors
+// them (linalg.MirrorLower, whose tiles are as tall), while they are in
+// cache.
+const symRows = 256
 
 // symmetric assembles Θ̂ on training×training from the lower triangles
 // grams left, into the lower triangle of dd (one hidden layer) or th
@@ -627,27 +625,9 @@ func (tp thetaParts[T]) symmetric() linalg.Matrix[T] {
 		for i := i0; i < i1; i++ {
 			tp.row(dst.Data[i*ld:i*ld+i+1], i)
 		}
-		for j0 := 0; j0 < i1; j0 += symCols {
-			extractMirror(dst, i0, i1, j0, min(j0+symCols, i1))
-		}
+		linalg.MirrorLower(dst, i0, i1, 0, i1)
 	}
 	return dst
-}
-
-// extractMirror copies the elements (i, j), i0 ≤ i < i1, j0 ≤ j < min(j1,
-// i), of m onto (j, i).
-func extractMirror[T linalg.Float](m linalg.Matrix[T], i0, i1, j0, j1 int) {
-	ld := m.Stride
-	for j := j0; j < j1; j++ {
-		lo := max(i0, j+1)
-		if lo >= i1 {
-			continue
-		}
-		dst := m.Data[j*ld+lo : j*ld+i1]
-		for k := range dst {
-			dst[k] = m.Data[(lo+k)*ld+j]
-		}
-	}
 }
 
 // row writes the first len(dst) elements of row i of Θ̂ into dst, which
@@ -687,7 +667,7 @@ func (e *Extractor[T]) theta(net *ntk.Network[T], p1, p2 *ntk.Pass[T], x12, dd, 
 		tp.row(th.Data[i*th.Stride:i*th.Stride+cols], i)
 	}
 	if same {
-		extractMirror(th, 0, th.Rows, 0, th.Rows)
+		linalg.MirrorLower(th, 0, th.Rows, 0, th.Rows)
 	}
 	return nil
 }

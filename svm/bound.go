@@ -69,7 +69,8 @@ type GenBound struct {
 	// The data-dependent version: Lemma B.2 applied, for the smallest grid
 	// value GridB ≥ B, with confidence δ/GridLevels, valid for all grid
 	// levels at once by the union bound. GridValue is +Inf when B is above
-	// the grid.
+	// the grid, and the four are NaN with AuthorsCode (the authors' script
+	// has no such version) or an indefinite kernel.
 	GridB          float64
 	GridRademacher float64 // (GridB/n)·√Trace
 	GridConfidence float64 // 3c·√(ln(2·GridLevels/δ)/(2n))

@@ -51,6 +51,8 @@ func avx512Kernels() *Kernels {
 		gemmPF32:    gemmPFAVX512F32,
 		gemmPF64:    gemmPFAVX512F64,
 
+		gemmRows32: gemmRowsAVX512F32,
+
 		packBTrans32: packBTransAVX512F32,
 		packBTrans64: packBTransAVX512F64,
 

@@ -73,6 +73,12 @@ type Kernels struct {
 	gemmDirect32 func(k, m, n int, alpha float32, a []float32, rs, ps int, b []float32, ldb int, beta float32, c []float32, ldc int)
 	gemmDirect64 func(k, m, n int, alpha float64, a []float64, rs, ps int, b []float64, ldb int, beta float64, c []float64, ldc int)
 
+	// gemmRows32 accumulates one 6×64 tile from six rows of a strided
+	// matrix and a packed sliver (gemmrows.go); hasGemmRows32 records
+	// that the set has its own, rather than the Go twin.
+	gemmRows32    func(k int, a []float32, lda int, b, c []float32, ldc int, pf []float32)
+	hasGemmRows32 bool
+
 	// fmaPeak32 and fmaPeak64 run n iterations of a register-only loop of
 	// independent FMAs and return the number of floating-point operations
 	// done (2 per lane per FMA); used to measure the machine's peak.
@@ -125,6 +131,7 @@ func init() {
 		fillArcCos(k)
 		fillDot(k)
 		fillGemmPack(k)
+		fillGemmRows(k)
 		fillPackBTrans(k)
 		fillTranspose(k)
 	}

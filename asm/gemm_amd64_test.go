@@ -10,9 +10,9 @@ import (
 	"testing"
 )
 
-// TestGemmAsmGenerated checks that gemm_amd64.s and gemmpack_amd64.s are
-// what their generator writes, so that nobody edits a generated file by
-// hand.
+// TestGemmAsmGenerated checks that gemm_amd64.s, gemmpack_amd64.s and
+// gemmrows_amd64.s are what their generator writes, so that nobody edits
+// a generated file by hand.
 func TestGemmAsmGenerated(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the Go tool")
@@ -27,6 +27,7 @@ func TestGemmAsmGenerated(t *testing.T) {
 	}{
 		{nil, "gemm_amd64.s"},
 		{[]string{"-pack"}, "gemmpack_amd64.s"},
+		{[]string{"-rows"}, "gemmrows_amd64.s"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			cmd := strings.Join(append([]string{"go run gemm_gen_amd64.go"}, tc.args...), " ")

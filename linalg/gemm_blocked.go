@@ -15,6 +15,13 @@ type gemmConfig struct {
 	noSmall bool         // never take the direct small-matrix path
 	split   bool         // use all threads however small the work (tests)
 	noFused bool         // pack B first where the fused kernel would, with the same blocks (tests)
+	// rows > 0 takes the transposed path (gemm_rows.go) wherever the
+	// shape and kernel set allow it, rows < 0 never (tests); 0 where it
+	// pays.
+	rows int
+	// rowsPanel, if positive, is the number of rows of B that the
+	// transposed path takes through all k blocks at a time (tests).
+	rowsPanel int
 }
 
 const (
@@ -74,6 +81,10 @@ type gemmProblem[T Float] struct {
 	// sliver once per B sliver, so the block must stay in L2.
 	fuseMax int
 	noFused bool // gemmConfig.noFused
+	// rows, if set, is the GemmRows32 kernel of the transposed path that
+	// region takes (gemm_rows.go).
+	rows      func(kc int, a []T, lda int, b, c []T, ldc int, pf []T)
+	rowsPanel int // gemmConfig.rowsPanel
 }
 
 // kernelFor returns the micro-tile shape and micro-kernel of ks for T.
@@ -186,6 +197,10 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 		p.blk = blockSizes(p.mr, p.nr, int(unsafeSizeof(z)))
 		p.blk.kc = p.fusedKC(p.blk.kc)
 		p.blk.nc = p.transNC(p.blk.nc)
+	}
+	if cfg.rows >= 0 && p.useRows() && (cfg.rows > 0 || rowsPays(p.m)) {
+		p.rows = rowsFor[T](ks)
+		p.rowsPanel = roundUp(cfg.rowsPanel, asm.RowsMR)
 	}
 	flops := 2 * float64(p.m) * float64(p.n) * float64(p.k)
 	if p.lower {
@@ -350,6 +365,10 @@ func (p *gemmProblem[T]) scale(r region) {
 // by few rows) only a partial last B sliver is packed first: the full ones
 // are packed by the tiles that use them, see macroFused.
 func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
+	if p.rows != nil {
+		p.regionRows(ws, r)
+		return
+	}
 	p.scale(r)
 	// Blocks of about equal size rather than full ones and a runt.
 	mc := balanced(r.i1-r.i0, p.blk.mc, p.mr)

@@ -49,7 +49,9 @@ func testGemmTransBPrefetch[T Float](t *testing.T, dtype string) {
 
 // BenchmarkGemmTransBSkinny is the forward pass of a wide hidden layer,
 // 128×10000 times the transpose of a 10000×10000 float32 weight (400 MB,
-// from memory), with and without the prefetch of the next block of B.
+// from memory): by default (the transposed path of gemm_rows.go on
+// AVX-512), and on the packed path with and without the prefetch of the
+// next block of B.
 func BenchmarkGemmTransBSkinny(b *testing.B) {
 	const m, k, n = 128, 10000, 10000
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -59,9 +61,16 @@ func BenchmarkGemmTransBSkinny(b *testing.B) {
 		w.Data[i] = float32(i%13) - 6
 	}
 	c := New[float32](m, n)
-	for _, pf := range []bool{true, false} {
-		b.Run(fmt.Sprintf("prefetch=%v", pf), func(b *testing.B) {
-			cfg := gemmConfig{noFused: !pf}
+	for _, tc := range []struct {
+		name string
+		cfg  gemmConfig
+	}{
+		{"default", gemmConfig{}},
+		{"prefetch=true", gemmConfig{rows: -1}},
+		{"prefetch=false", gemmConfig{rows: -1, noFused: true}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			cfg := tc.cfg
 			for b.Loop() {
 				if err := gemmWith(cfg, NoTrans, Trans, 1, a, w, 0, c); err != nil {
 					b.Fatal(err)

@@ -134,6 +134,12 @@ func runEquiv(ctx context.Context, env *Env, preset string) (*Result, error) {
 	}
 	res.Notes = append(res.Notes, "Both sides use the authors' regularisation (train_sgd.py): the network's penalty λ/2‖W_last/√m‖² decays its outputs at λ/m, "+
 		"while the SVM's α decays at λ on its batch, so the two sides separate late in training by design; f₀ is subtracted from the network and the SVM starts at α = 0.")
+	if preset == "figA1" {
+		res.Notes = append(res.Notes, "The early training hinge does not follow the authors' example figure (plot_sgd.png: 0.4 near step 10; here near step 50): "+
+			"a NumPy re-implementation of the SVM side gives ours on the raw [0, 1] pixels (0.886 at step 10, 0.396 at step 60), "+
+			"and the figure's early curve only with inputs normalised as (x − 0.1307)/0.3081 (0.49 at step 5, 0.14 at step 10), "+
+			"so that figure was most likely made with the authors' normalize option on, unlike their shipped configurations; Tables 2 and 3 match with raw pixels.")
+	}
 	figs, err := equivFigures(filepath.Join(env.Dir, "equiv"), preset)
 	if err != nil {
 		return nil, err

@@ -23,6 +23,7 @@ type NotSPDError struct {
 	Threshold float64 // pivots ≤ Threshold fail: (j+1)·u·a_jj, u the unit roundoff
 }
 
+// Error names the failing pivot, its value and the threshold it missed.
 func (e *NotSPDError) Error() string {
 	return fmt.Sprintf("linalg: Cholesky: matrix is not positive definite: pivot %d is %g (must exceed %g)",
 		e.Index, e.Pivot, e.Threshold)

@@ -225,3 +225,88 @@ func TestFusedPackBAVX2(t *testing.T) {
 		t.Error("avx2 reports no fused float64 kernel")
 	}
 }
+
+// TestGemmRowPrefetch checks GemmRowPrefetch of every set against one
+// GemmTile call per tile, bitwise: rows of 0 to 7 tiles, prefetches that
+// stay in the row (ahead 1, 2, more than the row) and reach into a next
+// row of tiles of none to all of its rows, and writes only to the tiles
+// (C wider than the row, canaries around it).
+func TestGemmRowPrefetch(t *testing.T) {
+	for _, k := range available {
+		mr, nr := k.Tile32()
+		testRowPrefetch(t, k.name+"/float32", mr, nr, k.GemmTile32, k.GemmRowPrefetch32)
+		mr, nr = k.Tile64()
+		testRowPrefetch(t, k.name+"/float64", mr, nr, k.GemmTile64, k.GemmRowPrefetch64)
+	}
+}
+
+func testRowPrefetch[T float](t *testing.T, name string, mr, nr int, tile func(kc, m, n int, a, b, c []T, ldc int),
+	row func(kc int, a, b, c []T, ldc, n, ahead int, pf []T, pfRows, pfTiles int)) {
+	rng := rand.New(rand.NewPCG(13, uint64(mr*nr)))
+	fill := func(n int) []T {
+		s := make([]T, n)
+		for i := range s {
+			s[i] = T(rng.Float64()*2 - 1)
+		}
+		return s
+	}
+	for _, kc := range []int{0, 1, 7, 64, 129} {
+		for n := range 8 {
+			ldc := (n+1)*nr + 5
+			a, b, c0 := fill(kc*mr), fill(n*kc*nr), fill(2*mr*ldc)
+			want := append([]T(nil), c0...)
+			for q := range n {
+				tile(kc, mr, nr, a, b[q*kc*nr:], want[q*nr:], ldc)
+			}
+			for _, ahead := range []int{1, 2, 9} {
+				for _, pfRows := range []int{0, 3, mr} {
+					c, ok := guarded[T](len(c0), 1)
+					copy(c, c0)
+					row(kc, a, b, c, ldc, n, ahead, c[mr*ldc:], pfRows, n)
+					if i := firstDiff(c, want); i >= 0 {
+						t.Fatalf("%s k=%d n=%d ahead=%d pfRows=%d: c differs at %d: %v, want %v", name, kc, n, ahead, pfRows, i, c[i], want[i])
+					}
+					if !ok() {
+						t.Fatalf("%s k=%d n=%d ahead=%d pfRows=%d: wrote outside C", name, kc, n, ahead, pfRows)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestGemmRowPrefetchPanics(t *testing.T) {
+	k := Active()
+	mr, nr := k.Tile64()
+	a := make([]float64, 4*mr)
+	b := make([]float64, 3*4*nr)
+	c := make([]float64, (mr-1)*4*nr+3*nr)
+	for _, tc := range []struct {
+		name string
+		fn   func()
+	}{
+		{"negative k", func() { k.GemmRowPrefetch64(-1, a, b, c, 4*nr, 3, 2, nil, 0, 0) }},
+		{"negative n", func() { k.GemmRowPrefetch64(4, a, b, c, 4*nr, -1, 2, nil, 0, 0) }},
+		{"ahead 0", func() { k.GemmRowPrefetch64(4, a, b, c, 4*nr, 3, 0, nil, 0, 0) }},
+		{"ldc < NR", func() { k.GemmRowPrefetch64(4, a, b, c, nr-1, 3, 2, nil, 0, 0) }},
+		{"negative pfRows", func() { k.GemmRowPrefetch64(4, a, b, c, 4*nr, 3, 2, nil, -1, 0) }},
+		{"negative pfTiles", func() { k.GemmRowPrefetch64(4, a, b, c, 4*nr, 3, 2, nil, 0, -1) }},
+		{"short a", func() { k.GemmRowPrefetch64(4, a[:4*mr-1], b, c, 4*nr, 3, 2, nil, 0, 0) }},
+		{"short b", func() { k.GemmRowPrefetch64(4, a, b[:len(b)-1], c, 4*nr, 3, 2, nil, 0, 0) }},
+		{"short c", func() { k.GemmRowPrefetch64(4, a, b, c[:len(c)-1], 4*nr, 3, 2, nil, 0, 0) }},
+		{"short pf", func() { k.GemmRowPrefetch64(4, a, b, c, 4*nr, 3, 2, c[:2*nr], 2, 1) }},
+		{"float32 short c", func() {
+			m32, n32 := k.Tile32()
+			k.GemmRowPrefetch32(1, make([]float32, m32), make([]float32, 2*n32), make([]float32, m32*n32), n32, 2, 1, nil, 0, 0)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Fatal("no panic")
+				}
+			}()
+			tc.fn()
+		})
+	}
+}

@@ -76,6 +76,9 @@ type gemmProblem[T Float] struct {
 	// from packed slivers that prefetches rows of B (see macroFused).
 	fused func(kc int, a, b []T, ldb int, bp, c []T, ldc int)
 	pf    func(kc int, a, b, c []T, ldc int, pf []T, ldpf, rows int)
+	// pfRow is the set's GemmRowPrefetch32 or 64, pf over a row of tiles
+	// (macroPrefetchC); set with pf.
+	pfRow func(kc int, a, b, c []T, ldc, n, ahead int, pf []T, pfRows, pfTiles int)
 	// fuseMax is the largest packed block of A, in elements, for which
 	// the fused path is taken: its B-sliver-outer order reads every A
 	// sliver once per B sliver, so the block must stay in L2.
@@ -145,6 +148,15 @@ func fusedFor[T Float](ks *asm.Kernels) (fused func(kc int, a, b []T, ldb int, b
 		any(ks.GemmTilePrefetch64).(func(int, []T, []T, []T, int, []T, int, int))
 }
 
+// pfRowFor returns the row-of-tiles prefetching kernel of ks for T.
+func pfRowFor[T Float](ks *asm.Kernels) func(kc int, a, b, c []T, ldc, n, ahead int, pf []T, pfRows, pfTiles int) {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return any(ks.GemmRowPrefetch32).(func(int, []T, []T, []T, int, int, int, []T, int, int))
+	}
+	return any(ks.GemmRowPrefetch64).(func(int, []T, []T, []T, int, int, int, []T, int, int))
+}
+
 // region is a block [i0, i1)×[j0, j1) of C computed by one worker.
 type region struct{ i0, i1, j0, j1 int }
 
@@ -184,6 +196,9 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 	p.noFused = cfg.noFused
 	if !p.lower {
 		p.fused, p.pf = fusedFor[T](ks)
+		if p.pf != nil {
+			p.pfRow = pfRowFor[T](ks)
+		}
 		if p.tB {
 			p.fused = nil // pf only: see macroTransPF
 		}
@@ -197,6 +212,7 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 		p.blk = blockSizes(p.mr, p.nr, int(unsafeSizeof(z)))
 		p.blk.kc = p.fusedKC(p.blk.kc)
 		p.blk.nc = p.transNC(p.blk.nc)
+		p.blk.nc = p.prefetchCNC(p.blk.nc)
 	}
 	if cfg.rows >= 0 && p.useRows() && (cfg.rows > 0 || rowsPays(p.m)) {
 		p.rows = rowsFor[T](ks)

@@ -4,49 +4,88 @@ package linalg
 // product (kb = k ≤ kc): the M-tall products of small k, such as a
 // network's weight update W ← β·W + α·Gᵀ·A over a batch of 128, where C is
 // far larger than the caches and every tile reads and writes its part of
-// C exactly once, from memory. Besides its arithmetic, each full tile
-// prefetches the C tile pfAheadC tiles on in macro's order (next columns,
-// then the next rows), so that the tile kernel finds its C in L2 rather
-// than waiting on memory when it adds its sums. Prefetches are hints: the
-// result is bitwise that of macro. Measured on the 10000×128×10000
-// float32 update at 1 thread (AMD EPYC, AVX-512; CPU time on a loaded
-// host), medians of 9 runs interleaved with macro: 0.272 s → 0.248 s
-// with 2 tiles ahead (1: 0.257, 3: 0.250).
+// C exactly once, from memory. The full tiles of a row of tiles go to the
+// kernel set in one GemmRowPrefetch call. In a short row (fewer than
+// hwPrefetchTiles full tiles) each tile prefetches the C tile pfAheadC
+// tiles on in macro's order (next columns, then the next rows), so that
+// the tile kernel finds its C in L2 rather than waiting on memory when it
+// adds its sums; long rows, such as the whole-row panels that prefetchCNC
+// gives the update, leave C to the hardware prefetcher. Prefetches are
+// hints and the tiles independent: the result is bitwise that of macro.
+//
+// Measured on the 10000×128×10000 float32 update at 1 thread (AMD EPYC,
+// AVX-512; CPU time on a loaded host). With panels of 4 tiles (nc 192)
+// and one GemmTilePrefetch call a tile, medians of 9 runs interleaved with
+// macro: 0.272 s → 0.248 s with 2 tiles ahead (1: 0.257, 3: 0.250). With
+// K = 128 a tile is about 850 ns of arithmetic, and a GemmTilePrefetch
+// call cost about 20 ns a tile more than the kernel alone: one call per
+// row of tiles took the update from 0.2383 s to 0.2351 s (thread CPU time,
+// medians of 6 alternated rounds of 5 runs); see prefetchCNC and
+// hwPrefetchTiles for the rest.
 func (p *gemmProblem[T]) macroPrefetchC(ws *workspace[T], ic, mb, jc, jn, kb int) {
 	mr, nr, ld := p.mr, p.nr, p.c.Stride
-	tj := (jn + nr - 1) / nr // tiles per row of tiles
-	tiles := (mb + mr - 1) / mr * tj
-	t := 0 // index of the current tile in macro's order
+	full := jn / nr // full columns of tiles
 	for ir := 0; ir < mb; ir += mr {
 		mm := min(mr, mb-ir)
 		as := ws.a[ir*kb : ir*kb+kb*mr]
 		row := ic + ir
-		for jr := 0; jr < jn; jr += nr {
-			nn := min(nr, jn-jr)
-			bs := ws.b[jr*kb : jr*kb+kb*nr]
-			cs := p.c.Data[row*ld+jc+jr:]
-			next := t + pfAheadC
-			t++
-			if mm < mr || nn < nr {
-				p.tile(kb, mm, nn, as, bs, cs, ld)
-				continue
-			}
-			// The tile to fetch: runs of nr elements in its rows that lie
-			// in the block (none if it is a partial last column of tiles,
-			// whose run would reach past the block, or past the last tile).
-			rows := 0
-			nrow, ncol := ic+next/tj*mr, jc+next%tj*nr
-			if next < tiles && ncol+nr <= jc+jn {
-				rows = min(mr, ic+mb-nrow)
+		jr := 0
+		if mm == mr && full > 0 {
+			// The full tiles of the row in one call, the last ones
+			// fetching the first of the next row of tiles (none after
+			// the block's last); none at all in long rows.
+			ahead, pfRows := pfAheadC, min(mr, ic+mb-row-mr)
+			if full >= hwPrefetchTiles {
+				ahead, pfRows = full, 0
 			}
 			var pf []T
-			if rows > 0 {
-				pf = p.c.Data[nrow*ld+ncol:]
+			if pfRows > 0 {
+				pf = p.c.Data[(row+mr)*ld+jc:]
+			} else {
+				pfRows = 0
 			}
-			p.pf(kb, as, bs, cs, ld, pf, ld, rows)
+			p.pfRow(kb, as, ws.b[:full*kb*nr], p.c.Data[row*ld+jc:], ld, full, ahead, pf, pfRows, full)
+			jr = full * nr
+		}
+		for ; jr < jn; jr += nr {
+			nn := min(nr, jn-jr)
+			p.tile(kb, mm, nn, as, ws.b[jr*kb:jr*kb+kb*nr], p.c.Data[row*ld+jc+jr:], ld)
 		}
 	}
 }
 
 // pfAheadC is how many tiles ahead macroPrefetchC fetches C.
 const pfAheadC = 2
+
+// hwPrefetchTiles is the length, in full tiles, from which macroPrefetchC
+// leaves the C of a row of tiles to the hardware prefetcher: each of the
+// MR rows of C is then a sequential stream of at least this many NR runs,
+// which it follows, and the tiles take the plain kernel (no DIVQ, four
+// k steps a pass). On the 10000×128×10000 float32 update at 1 thread
+// (whole-row panels, 208 full tiles a row; thread CPU time, medians of
+// 5–7 runs, four interleaved sets): 0.2329/0.2339/0.2342/0.2368 s with the
+// prefetches 2 tiles ahead against 0.2314/0.2317/0.2321/0.2330 s without
+// (ahead 1, 3, 4, 6: 0.2346–0.2356 against 0.2341 for 2). With panels of
+// 4 tiles (nc 192) the two were within the noise (0.2504 and 0.2522 s),
+// with 10 and 20 tiles (nc 480, 960) none was faster (0.2474 against
+// 0.2519, 0.2471 against 0.2552) on a noisy host: short rows keep them.
+const hwPrefetchTiles = 8
+
+// prefetchCNC returns the width of the panels of B for the products that
+// macroPrefetchC computes (a single k block, a block of A too large for
+// macroFused): nc, or as much of the row of C as a packed panel of at most
+// a quarter of L3 holds. The tiles then walk C along its rows, so that
+// the A sliver stays in L1 for a whole row of tiles (one GemmRowPrefetch
+// call) and each of the MR rows of C is a long sequential stream, while
+// the B slivers come from L3. On the 10000×128×10000 float32 update at 1
+// thread (AMD EPYC, AVX-512; kc 512, nc 192 → 10032; thread CPU time,
+// medians of 5): 0.2362 s → 0.2322 s (nc 1920: 0.2389, 4992: 0.2346).
+func (p *gemmProblem[T]) prefetchCNC(nc int) int {
+	if p.pf == nil || p.tB || p.lower || p.k > p.blk.kc || min(p.m, p.blk.mc)*p.k <= p.fuseMax {
+		return nc
+	}
+	var z T
+	_, _, l3 := cacheSizes()
+	wide := (l3 / 4) / (p.k * int(unsafeSizeof(z))) / p.nr * p.nr
+	return max(nc, min(wide, roundUp(p.n, p.nr)))
+}

@@ -13,7 +13,8 @@ import (
 // (macroPrefetchC: a single k block and a block of A too large for
 // macroFused) against the plain path, bitwise, in both element types on
 // every kernel set and 1–3 threads: op(A) = Aᵀ (the update shape) and A,
-// M and N not multiples of the tile and multiples, N below the tile, C
+// M and N not multiples of the tile and multiples, N below the tile, rows
+// of tiles short (prefetched) and long (hwPrefetchTiles), C
 // with padding that must stay intact, the default blocks and blocks that
 // cut M and N, beta 1 and not 1; and the plain path against a reference.
 func TestGemmPrefetchC(t *testing.T) {
@@ -31,7 +32,8 @@ func testGemmPrefetchC[T Float](t *testing.T, dtype string, tol float64) {
 			continue // no prefetching kernel: the plain path
 		}
 		mr, nr, _ := kernelFor[T](kern)
-		ns := []int{nr - 1, 2 * nr, 3*nr + 7}
+		// The last: rows long enough to leave C to the hardware prefetcher.
+		ns := []int{nr - 1, 2 * nr, 3*nr + 7, hwPrefetchTiles*nr + 5}
 		// k = 129: M a multiple of MR; k = 200: not.
 		for _, k := range []int{129, 200} {
 			ms := []int{roundUp(fuseMax/k, mr) + 5*mr}

@@ -38,7 +38,7 @@ type CheckpointFunc func(step int, write func(w io.Writer) error) error
 //
 //  1. if ctx is done: write a checkpoint (if Checkpoint is set) and return
 //     ctx's error, wrapped;
-//  2. ηₛ = LR, or 1/(PegasosLambda·s); tₛ = tₛ₋₁ + ηₛ;
+//  2. ηₛ = LR, or 1/(PegasosLambda·s); tₛ = s·LR, or tₛ₋₁ + ηₛ;
 //  3. if s is in LogAt and Log is set: Evaluate every stepper, in order,
 //     then Log(s, tₛ, epoch of step s's batch, evals): the evaluation at a
 //     step comes before that step's update, so step 1 is the initial state
@@ -100,7 +100,7 @@ type Driver struct {
 
 	// The position: what SaveState writes besides the steppers' states.
 	step      int     // updates applied
-	t         float64 // Σ η over them
+	t         float64 // Σ η over them (step·LR for a constant step)
 	havePrev  bool    // prevObj holds an early-stop check
 	prevObj   float64 // the objective at the last check
 	converged bool    // stopped by Tol
@@ -112,7 +112,7 @@ type Driver struct {
 // RunStats is where a Driver stands.
 type RunStats struct {
 	Steps     int     // updates applied
-	T         float64 // Σ η over them
+	T         float64 // Σ η over them (Steps·LR for a constant step, without summation error)
 	Converged bool    // stopped early by Tol
 }
 
@@ -219,6 +219,9 @@ func (d *Driver) Run(ctx context.Context) (RunStats, error) {
 		}
 		eta := d.eta(s)
 		t := d.t + eta
+		if d.PegasosLambda <= 0 {
+			t = float64(s) * eta // a constant step: s·η, not a sum that drifts by ulps over 10⁵ steps
+		}
 		epoch := s - 1
 		if d.Stream != nil {
 			epoch = d.Stream.nextEpoch()

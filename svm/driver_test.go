@@ -270,7 +270,11 @@ func TestDriverResume(t *testing.T) {
 				if err := res.LoadState(bytes.NewReader(cp)); err != nil {
 					t.Fatalf("resume from step %d: %v", at, err)
 				}
-				if s := res.Stats(); s.Steps != at || bitsDiff([]float64{s.T}, []float64{want[at][1] - res.eta(at+1)}) >= 0 {
+				wantT := 0.0 // the t of step at, which its log line carries
+				if at > 0 {
+					wantT = want[at-1][1]
+				}
+				if s := res.Stats(); s.Steps != at || bitsDiff([]float64{s.T}, []float64{wantT}) >= 0 {
 					t.Fatalf("resumed at %+v, want step %d", s, at)
 				}
 				var rest flatLog
@@ -490,6 +494,43 @@ func TestDriverCancelCheckpointFails(t *testing.T) {
 	d.CheckpointEvery = 2
 	if _, err := d.Run(context.Background()); !errors.Is(err, disk) || d.Stats().Steps != 2 {
 		t.Errorf("periodic checkpoint failure: err %v after %d steps", err, d.Stats().Steps)
+	}
+}
+
+// TestDriverTimeIsStepsTimesLR checks that a constant step's time is
+// s·η at every log and at the end (10⁴ summed steps of 0.1 would give
+// 1000.0000000001588), and that a Pegasos schedule's time is the sum.
+func TestDriverTimeIsStepsTimesLR(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		lr, peg float64
+		want    func(s int) float64
+	}{
+		{"constant", 0.1, 0, func(s int) float64 { return float64(s) * 0.1 }},
+		{"pegasos", 0, 0.5, func(s int) float64 {
+			sum := 0.0
+			for k := 1; k <= s; k++ {
+				sum += 1 / (0.5 * float64(k))
+			}
+			return sum
+		}},
+	} {
+		var rec []string
+		var ts []float64
+		d := &Driver{Steppers: []Stepper{&fakeStepper{name: "a", rec: &rec}}, N: 3, Steps: 10000, LR: tc.lr, PegasosLambda: tc.peg,
+			LogAt: []int{1, 10, 9999, 10000}, Log: func(_ int, t float64, _ int, _ []*Eval) error { ts = append(ts, t); return nil }}
+		st, err := d.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, s := range []int{1, 10, 9999, 10000} {
+			if ts[i] != tc.want(s) {
+				t.Errorf("%s: t at step %d = %v, want %v", tc.name, s, ts[i], tc.want(s))
+			}
+		}
+		if st.T != tc.want(10000) {
+			t.Errorf("%s: T = %v, want %v", tc.name, st.T, tc.want(10000))
+		}
 	}
 }
 

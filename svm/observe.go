@@ -111,7 +111,7 @@ func RunObserved[T linalg.Float](ctx context.Context, s *NetworkStepper[T], stre
 		if err := s.Step(batch, eta); err != nil {
 			return err
 		}
-		t += eta
+		t = float64(k) * eta
 		upcoming = next(upcoming)
 		cur, upcoming = upcoming, cur
 		if err := observe(k, cur); err != nil {

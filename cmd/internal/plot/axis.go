@@ -193,12 +193,17 @@ func LogRange(lo, hi float64) (float64, float64) {
 		lo, hi = lo/2, hi*2
 	}
 	if hi/lo >= 100 {
-		return math.Pow10(decade(lo)), pow10Up(hi)
+		// A bound a few ulps past a power of ten (t = 1000.0000000001 after
+		// 10⁴ summed steps of 0.1) stays on that decade.
+		return pow10Down(lo * (1 + 1e-9)), pow10Up(hi * (1 - 1e-9))
 	}
 	kl := math.Pow10(decade(lo))
 	kh := math.Pow10(decade(hi))
 	return math.Floor(lo/kl*(1+1e-12)) * kl, math.Ceil(hi/kh*(1-1e-12)) * kh
 }
+
+// pow10Down returns the largest power of ten <= x.
+func pow10Down(x float64) float64 { return math.Pow10(decade(x)) }
 
 // pow10Up returns the smallest power of ten >= x.
 func pow10Up(x float64) float64 {

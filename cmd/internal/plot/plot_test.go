@@ -233,6 +233,9 @@ func TestLogRange(t *testing.T) {
 		{2.5, 7.5, 2, 8},
 		{0.31, 4.2, 0.3, 5},
 		{5, 5, 2, 10},
+		{0.1, 1000.0000000001588, 0.1, 1000}, // 10⁴ summed steps of 0.1
+		{0.0099999, 100.001, 0.001, 1000},    // past the 1e-9 snap
+		{0.01, 1000.00001, 0.01, 1e4},
 	} {
 		lo, hi := LogRange(tc.lo, tc.hi)
 		if math.Abs(lo/tc.wlo-1) > 1e-12 || math.Abs(hi/tc.whi-1) > 1e-12 {

@@ -353,6 +353,15 @@ func TestResumeBitIdentical(t *testing.T) {
 		if err := json.Unmarshal(readAll(t, dir, SummaryFile), &s); err != nil || s.Status != "interrupted" {
 			t.Fatalf("limit %d: summary status %q, %v", limit, s.Status, err)
 		}
+		for i, r := range s.Runs { // an unfinished run reports its largest gap so far
+			var mx float64
+			for _, e := range r.Evals {
+				mx = max(mx, float64(e.Gaps[0].TrainMax))
+			}
+			if len(r.Evals) > 0 && (len(r.MaxGap) == 0 || float64(r.MaxGap[0].TrainMax) != mx) {
+				t.Errorf("limit %d: run %d's max gap %v, want %g over its %d evaluations", limit, i+1, r.MaxGap, mx, len(r.Evals))
+			}
+		}
 		cfg, err := ReadConfig(dir)
 		if err != nil {
 			t.Fatal(err)

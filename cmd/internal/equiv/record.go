@@ -63,7 +63,7 @@ type RunResult struct {
 	StepSeconds float64 `json:"first_step_seconds"`
 	Evals       []Eval  `json:"evals"`
 	// MaxGap[k] is the largest Gaps[k] over the evaluations, FinalGap[k]
-	// the last one.
+	// the last one (for an unfinished run: as of its last checkpoint).
 	MaxGap   []Gap `json:"max_gap"`
 	FinalGap []Gap `json:"final_gap"`
 }

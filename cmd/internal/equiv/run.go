@@ -415,6 +415,7 @@ func (e *experiment[T]) run(ctx context.Context, i int) error {
 			return err
 		}
 		lastCk = step
+		rec.finish() // the largest gap so far, for the outputs of an unfinished run
 		if step < rec.Steps && ctx.Err() == nil {
 			rec.Done = step // for Remaining, if this session ends here
 			// The outputs so far, for a look at a long run.

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ntksvm/ntksvm/cmd/internal/reproduce"
 )
 
 // TestReadmeOutputsIgnored: every file the README's commands write in the
@@ -45,6 +47,27 @@ func TestReadmeOutputsIgnored(t *testing.T) {
 		}
 		if !ok {
 			t.Errorf("the README writes %s, which .gitignore does not cover", name)
+		}
+	}
+}
+
+// TestReadmeFigures: every image the README shows exists in the
+// repository and is an SVG document that parses as XML.
+func TestReadmeFigures(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgs := regexp.MustCompile(`!\[[^\]]*\]\(([^)\s]+)\)`).FindAllStringSubmatch(string(readme), -1)
+	if len(imgs) < 2 {
+		t.Fatalf("the README shows %d figures, want at least two", len(imgs))
+	}
+	for _, m := range imgs {
+		b, err := os.ReadFile(filepath.Join("../..", filepath.FromSlash(m[1])))
+		if err != nil {
+			t.Errorf("README figure: %v", err)
+		} else if err := reproduce.CheckSVG(b); err != nil {
+			t.Errorf("README figure %s: %v", m[1], err)
 		}
 	}
 }

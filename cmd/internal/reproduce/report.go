@@ -122,6 +122,9 @@ func WriteSummary(w io.Writer, run *Run) error {
 	for _, n := range names {
 		fmt.Fprintf(w, "%s: FAILED: %s\n", n, run.Failed[n])
 	}
+	for _, u := range run.Unfinished {
+		fmt.Fprintf(w, "%s: not finished (%s)\n", u.Name, u.State)
+	}
 	_, err := fmt.Fprintf(w, "total wall time %s (%s scale)\n", fmtDuration(run.Wall), run.Scale)
 	return err
 }
@@ -149,6 +152,18 @@ func (run *Run) Report() *report.Report {
 			{"wall time of this run", fmtDuration(run.Wall)}, {"resumed from an earlier run", nonEmpty(strings.Join(run.Resumed, ", "), "none")},
 		}},
 		&report.Table{Caption: "Summary: the paper's numbers and ours (the reasons in full are in each experiment's table)", Header: summaryHeader, Rows: displayRows(summaryRows(run, true))},
+	}
+	if len(run.Unfinished) > 0 {
+		var rows [][]string
+		for _, u := range run.Unfinished {
+			where := u.Name + "/"
+			if u.State == "waiting" {
+				where = "—"
+			}
+			rows = append(rows, []string{u.Name, u.State, where})
+		}
+		head = append(head, &report.Table{Caption: "Not in this report yet (ntksvm reproduce --resume continues an interrupted experiment from its checkpoints)",
+			Header: []string{"experiment", "state", "outputs so far"}, Rows: rows})
 	}
 	rep := &report.Report{Title: "ntksvm reproduce", Sections: []report.Section{{Title: "Run", Blocks: head}}}
 	for _, r := range run.Results {

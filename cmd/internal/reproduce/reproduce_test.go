@@ -144,10 +144,20 @@ func TestResume(t *testing.T) {
 		}
 	}
 
+	if saved := readRun(t, dir); !reflect.DeepEqual(saved.Unfinished, []Unfinished{{"e1", "interrupted"}, {"e2", "waiting"}}) {
+		t.Errorf("interrupted run's results.json lists unfinished %v", saved.Unfinished)
+	}
+	if md, _ := os.ReadFile(filepath.Join(dir, "report.md")); !strings.Contains(string(md), "| e1 | interrupted | e1/ |") {
+		t.Errorf("interrupted run's report.md does not list e1 as interrupted:\n%s", md)
+	}
+
 	rn = &Runner{Entries: reg.Entries(), Out: dir, Env: &Env{Scale: Quick}, Resume: true}
 	run, err = rn.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if saved := readRun(t, dir); len(saved.Unfinished) != 0 {
+		t.Errorf("finished run's results.json lists unfinished %v", saved.Unfinished)
 	}
 	if !reflect.DeepEqual(runs, []int{1, 2, 1}) || !reflect.DeepEqual(run.Resumed, []string{"e0"}) || len(run.Results) != 3 {
 		t.Errorf("resumed run: runs %v, resumed %v, %d results", runs, run.Resumed, len(run.Results))
@@ -163,6 +173,47 @@ func TestResume(t *testing.T) {
 	}
 	if runs[0] != 2 {
 		t.Errorf("a quick result resumed a paper run: runs %v", runs)
+	}
+}
+
+// readRun reads DIR/results.json.
+func readRun(t *testing.T, dir string) *Run {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	run, err := ReadRun(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+// TestReportWhileRunning: while an experiment runs, the report names it as
+// running and the ones after it as waiting.
+func TestReportWhileRunning(t *testing.T) {
+	dir := t.TempDir()
+	var seen []Unfinished
+	reg := &Registry{}
+	for _, name := range []string{"a", "b", "c"} {
+		if err := reg.Add(&Entry{Name: name, Title: name, Paper: "1",
+			Run: func(_ context.Context, env *Env) (*Result, error) {
+				if name == "b" {
+					seen = readRun(t, filepath.Dir(env.Dir)).Unfinished
+				}
+				return &Result{Rows: []Row{{Quantity: "x", Paper: "1", Ours: 1, Tol: Exact()}}}, nil
+			}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rn := &Runner{Entries: reg.Entries(), Out: dir, Env: &Env{Scale: Quick}}
+	if _, err := rn.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 2 || seen[0].Name != "b" || !strings.HasPrefix(seen[0].State, "running since ") || seen[1] != (Unfinished{"c", "waiting"}) {
+		t.Errorf("while b ran, results.json listed unfinished %v", seen)
 	}
 }
 

@@ -37,6 +37,28 @@ type Run struct {
 	Failed  map[string]string `json:"failed,omitempty"`
 	Wall    float64           `json:"wall_seconds"` // this run's wall time
 	Started time.Time         `json:"started"`
+	// Unfinished lists, while the run goes on or after it was interrupted,
+	// the selected experiments that have no result yet.
+	Unfinished []Unfinished `json:"unfinished,omitempty"`
+}
+
+// Unfinished is a selected experiment without a result yet.
+type Unfinished struct {
+	Name  string `json:"name"`
+	State string `json:"state"` // "running since 08:00:29 UTC", "waiting" or "interrupted"
+}
+
+// setUnfinished lists entries[i:] as unfinished: entries[i] in state
+// first, the others waiting.
+func (run *Run) setUnfinished(entries []*Entry, i int, first string) {
+	run.Unfinished = run.Unfinished[:0]
+	for k, e := range entries[i:] {
+		st := "waiting"
+		if k == 0 {
+			st = first
+		}
+		run.Unfinished = append(run.Unfinished, Unfinished{e.Name, st})
+	}
 }
 
 // ErrInterrupted is returned, wrapping the context's error, when the run
@@ -58,9 +80,17 @@ func (rn *Runner) Run(ctx context.Context) (*Run, error) {
 	run := &Run{Machine: rn.Machine, Scale: rn.Env.Scale, Started: time.Now().UTC()}
 	start := time.Now()
 	var failures []error
-	for _, e := range rn.Entries {
+	interrupted := func(i int, err error) (*Run, error) {
+		run.setUnfinished(rn.Entries, i, "interrupted")
+		run.Wall = time.Since(start).Seconds()
+		if werr := WriteReport(rn.Out, run); werr != nil {
+			err = fmt.Errorf("%w (report not written: %w)", err, werr)
+		}
+		return run, err
+	}
+	for i, e := range rn.Entries {
 		if err := ctx.Err(); err != nil {
-			return run, fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx))
+			return interrupted(i, fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx)))
 		}
 		dir := filepath.Join(rn.Out, e.Name)
 		if r, err := rn.loadDone(e, dir); err != nil {
@@ -73,10 +103,17 @@ func (rn *Runner) Run(ctx context.Context) (*Run, error) {
 		if rn.Started != nil {
 			rn.Started(e, false)
 		}
+		// The report says what is running while it runs (Fig. 1 at the
+		// paper's scale takes hours).
+		run.setUnfinished(rn.Entries, i, "running since "+time.Now().UTC().Format("2006-01-02 15:04:05 UTC"))
+		run.Wall = time.Since(start).Seconds()
+		if err := WriteReport(rn.Out, run); err != nil {
+			return run, err
+		}
 		r, err := rn.runOne(ctx, e, dir)
 		if err != nil {
 			if ctx.Err() != nil {
-				return run, fmt.Errorf("%w during %s: %w", ErrInterrupted, e.Name, context.Cause(ctx))
+				return interrupted(i, fmt.Errorf("%w during %s: %w", ErrInterrupted, e.Name, context.Cause(ctx)))
 			}
 			if run.Failed == nil {
 				run.Failed = map[string]string{}
@@ -94,6 +131,7 @@ func (rn *Runner) Run(ctx context.Context) (*Run, error) {
 			rn.Finished(r, false)
 		}
 	}
+	run.Unfinished = nil
 	run.Wall = time.Since(start).Seconds()
 	if err := WriteReport(rn.Out, run); err != nil {
 		return run, err

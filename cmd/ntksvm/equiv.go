@@ -236,6 +236,9 @@ func runEquiv(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	linalg.SetThreads(f.threads)
+	if err := makeOutDir(f.out); err != nil {
+		return err
+	}
 	data, err := loadMNIST01(e, f.data)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
@@ -149,6 +150,22 @@ func setFlags(fs *flag.FlagSet) map[string]bool {
 func checkOut(flagName, path string) error {
 	if err := output.CheckPath(path); err != nil {
 		return usageError("%s: %v", flagName, err)
+	}
+	return nil
+}
+
+// makeOutDir creates the output directory of an experiment command
+// (--out) before any data is read or downloaded, so that an unusable one
+// fails at once.
+func makeOutDir(dir string) error {
+	if dir == "" {
+		return usageError("--out: empty directory name")
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return usageError("--out %q: want a directory", dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return usageError("--out %q: %v", dir, err)
 	}
 	return nil
 }

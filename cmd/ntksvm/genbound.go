@@ -96,6 +96,9 @@ func runGenbound(ctx context.Context, e *env, args []string) error {
 	if f.out == "" {
 		f.out = "genbound-" + f.preset
 	}
+	if err := makeOutDir(f.out); err != nil {
+		return err
+	}
 	data, err := loadMNIST01(e, f.data)
 	if err != nil {
 		return err

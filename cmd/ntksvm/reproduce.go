@@ -51,6 +51,9 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 		Env: &reproduce.Env{Scale: o.scale, Threads: linalg.Threads(), Table2: o.table2,
 			Logf: func(f string, a ...any) { fmt.Fprintf(e.stderr, f+"\n", a...) }},
 	}
+	if err := makeOutDir(o.out); err != nil {
+		return err
+	}
 	if needsMNIST(o.entries) {
 		dir, err := reproduce.FindMNIST(ctx, o.mnist, !o.noFetch, mnist.FetchOptions{Log: func(m string) { fmt.Fprintln(e.stderr, m) }}, rn.Env.Logf)
 		if err != nil {

@@ -63,3 +63,26 @@ func TestReproduceNoMNIST(t *testing.T) {
 		}
 	}
 }
+
+// TestOutDirBeforeData: an --out directory that cannot be created fails
+// the experiment commands (exit 2, naming --out) before MNIST is looked
+// for, loaded or downloaded.
+func TestOutDirBeforeData(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(file, "out") // under a regular file
+	nomnist := filepath.Join(dir, "nomnist")
+	for _, args := range [][]string{
+		{"reproduce", "--only", "figB2", "--mnist-dir", nomnist, "--no-fetch", "--out", bad},
+		{"equiv", "--preset", "fig1", "--quick", "--mnist-dir", nomnist, "--out", bad},
+		{"genbound", "--preset", "figB2", "--mnist-dir", nomnist, "--out", bad},
+	} {
+		code, _, stderr := runCLI(t, args...)
+		if code != 2 || !strings.Contains(stderr, `--out "`+bad+`"`) || strings.Contains(stderr, "MNIST") {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and an --out error before any MNIST message", args[0], code, stderr)
+		}
+	}
+}

@@ -37,7 +37,7 @@ type Gap struct {
 // 1 is the initial state, as train_sgd.py logs).
 type Eval struct {
 	Step  int     `json:"step"`
-	T     float64 `json:"t"` // Σ η̂ over steps 1…Step
+	T     float64 `json:"t"` // Step·η̂ (Σ η̂ over steps 1…Step)
 	Epoch int     `json:"epoch"`
 	// Models are the network, then each kernel machine (RunResult.Models).
 	Models []ModelEval `json:"models"`

@@ -378,6 +378,40 @@ func TestResumeBitIdentical(t *testing.T) {
 	}
 }
 
+// TestResumedSecondsAdd: a run's Seconds is the sum over its sessions: the
+// checkpoint written at an interrupt carries the interrupted session's
+// training time, which the resumed session adds to (the clock advances a
+// second per reading).
+func TestResumedSecondsAdd(t *testing.T) {
+	c := small()
+	c.Widths = []int{48}
+	c.Batch, c.Steps, c.Epochs = 6, 0, 5
+	data := synthetic(20, 10, 6)
+	var tick time.Time
+	clock := func() time.Time { tick = tick.Add(time.Second); return tick }
+	dir := t.TempDir()
+	_, err := Run(&countCtx{Context: context.Background(), limit: 12}, c, data, Options{Out: dir, CheckpointEvery: 100, Now: clock})
+	if !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("interrupted run returned %v", err)
+	}
+	var s1 Summary
+	if err := json.Unmarshal(readAll(t, dir, SummaryFile), &s1); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ReadConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := Run(context.Background(), cfg, data, Options{Out: dir, Resume: true, Now: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, total := s1.Runs[0].Seconds, s2.Runs[0].Seconds
+	if first < 3 || total < first+3 {
+		t.Errorf("seconds: %g after the interrupted session, %g in all; want the second to add to the first", first, total)
+	}
+}
+
 func TestNaNStops(t *testing.T) {
 	c := small()
 	c.Loss, c.LRs = "squared", []float64{1e30}

@@ -302,6 +302,20 @@ type experiment[T linalg.Float] struct {
 	kNTK, kNTKTest linalg.Matrix[float64] // the analytic kernels, once computed
 	perStep        float64                // seconds per weight per step, from the first timed step
 	perEval        float64                // seconds per weight per evaluation
+	loopFrom       time.Time              // while a training loop runs: the time its RunResult.Seconds counts up to
+}
+
+// syncSeconds adds to rec.Seconds the time the running training loop has
+// taken since the last call, so that a checkpoint written in the loop
+// carries this session's time as well (a resumed run's Seconds is the sum
+// over its sessions).
+func (e *experiment[T]) syncSeconds(rec *RunResult) {
+	if e.loopFrom.IsZero() {
+		return
+	}
+	now := e.opt.Now()
+	rec.Seconds += now.Sub(e.loopFrom).Seconds()
+	e.loopFrom = now
 }
 
 func runAll[T linalg.Float](ctx context.Context, cfg Config, p parsed, ds *usedData, opt Options) (*Summary, error) {
@@ -405,6 +419,7 @@ func (e *experiment[T]) run(ctx context.Context, i int) error {
 	lastCk := -1
 	ck := checkpoint.File(e.ckptPath(i))
 	d.Checkpoint = func(step int, write func(io.Writer) error) error {
+		e.syncSeconds(rec)
 		err := ck(step, func(w io.Writer) error {
 			if err := write(w); err != nil {
 				return err
@@ -688,11 +703,12 @@ func (e *experiment[T]) train(ctx context.Context, i int, d *svm.Driver) error {
 		left += float64(evalsLeft) * ev.Seconds() / float64(max(evalsDone, 1))
 		return time.Duration(left * 1e9)
 	})
-	t1 := e.opt.Now()
+	e.loopFrom = e.opt.Now()
 	d.Steps = total
 	_, err := d.Run(ctx)
 	pr.Done()
-	rec.Seconds += e.opt.Now().Sub(t1).Seconds()
+	e.syncSeconds(rec)
+	e.loopFrom = time.Time{}
 	rec.Done = d.Stats().Steps
 	rec.Complete = rec.Done >= total
 	return err

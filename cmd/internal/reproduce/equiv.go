@@ -130,6 +130,7 @@ func runEquiv(ctx context.Context, env *Env, preset string) (*Result, error) {
 		res.Rows = figA1Rows(s, red)
 	}
 	for _, r := range s.Runs {
+		res.Wall += r.Seconds // every session's training, for an experiment resumed from checkpoints
 		last := r.Evals[len(r.Evals)-1]
 		res.Notes = append(res.Notes, fmt.Sprintf("Width %d, η̂ = %g, %d steps (t = %.4g): max over t of max |f_NN − f_SVM| %.3g on the training points; at the end train hinge NN %.4f, SVM %.4f; test accuracy NN %.2f %%, SVM %.2f %%.",
 			r.Width, r.LR, r.Done, last.T, float64(r.MaxGap[0].TrainMax), float64(last.Models[0].TrainLoss), float64(last.Models[1].TrainLoss),

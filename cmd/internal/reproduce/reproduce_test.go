@@ -464,3 +464,26 @@ func TestSameConfig(t *testing.T) {
 		t.Error("a paper-scale run would continue quick checkpoints")
 	}
 }
+
+// TestWallOfResumedEntry: an entry that reports the time of all its
+// sessions keeps it; one that reports none gets this session's.
+func TestWallOfResumedEntry(t *testing.T) {
+	reg := &Registry{}
+	for name, wall := range map[string]float64{"long": 36000, "fresh": 0} {
+		if err := reg.Add(&Entry{Name: name, Title: name, Paper: "1",
+			Run: func(context.Context, *Env) (*Result, error) {
+				return &Result{Wall: wall, Rows: []Row{{Quantity: "x", Paper: "1", Ours: 1, Tol: Exact()}}}, nil
+			}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run, err := (&Runner{Entries: reg.Entries(), Out: t.TempDir(), Env: &Env{Scale: Quick}}).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range run.Results {
+		if (r.Name == "long" && r.Wall != 36000) || (r.Name == "fresh" && !(r.Wall > 0 && r.Wall < 60)) {
+			t.Errorf("%s: wall %g s", r.Name, r.Wall)
+		}
+	}
+}

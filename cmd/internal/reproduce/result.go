@@ -98,7 +98,9 @@ type Result struct {
 	Notes   []string `json:"notes,omitempty"`
 	// Reductions lists what this scale changed from the paper's run.
 	Reductions []string `json:"reductions,omitempty"`
-	// Wall is the experiment's wall time in seconds.
+	// Wall is the experiment's wall time in seconds. An entry that continues
+	// from checkpoints may set it to the time of all its sessions (the
+	// Runner keeps the larger of that and this session's time).
 	Wall     float64   `json:"wall_seconds"`
 	Finished time.Time `json:"finished"`
 }

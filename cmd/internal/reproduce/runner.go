@@ -185,7 +185,7 @@ func (rn *Runner) runOne(ctx context.Context, e *Entry, dir string) (*Result, er
 	if r.Paper == "" {
 		r.Paper = e.Paper
 	}
-	r.Wall = time.Since(t0).Seconds()
+	r.Wall = max(r.Wall, time.Since(t0).Seconds())
 	r.Finished = time.Now().UTC()
 	if err := r.Judge(); err != nil {
 		return nil, err

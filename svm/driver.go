@@ -218,9 +218,9 @@ func (d *Driver) Run(ctx context.Context) (RunStats, error) {
 			return d.Stats(), err
 		}
 		eta := d.eta(s)
-		t := d.t + eta
-		if d.PegasosLambda <= 0 {
-			t = float64(s) * eta // a constant step: s·η, not a sum that drifts by ulps over 10⁵ steps
+		t := float64(s) * eta // a constant step: s·η, not a sum that drifts by ulps over 10⁵ steps
+		if d.PegasosLambda > 0 {
+			t = d.t + eta
 		}
 		epoch := s - 1
 		if d.Stream != nil {

@@ -259,15 +259,7 @@ func TestReportFiles(t *testing.T) {
 		}
 	}
 
-	f, err := os.Open(filepath.Join(dir, ResultsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	back, err := ReadRun(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := readRun(t, dir)
 	for _, r := range run.Results {
 		for i := range r.Figures {
 			r.Figures[i].SVG = nil // not in results.json

@@ -132,9 +132,9 @@ func runEquiv(ctx context.Context, env *Env, preset string) (*Result, error) {
 	for _, r := range s.Runs {
 		res.Wall += r.Seconds // every session's training, for an experiment resumed from checkpoints
 		last := r.Evals[len(r.Evals)-1]
-		res.Notes = append(res.Notes, fmt.Sprintf("Width %d, η̂ = %g, %d steps (t = %.4g): max over t of max |f_NN − f_SVM| %.3g on the training points; at the end train hinge NN %.4f, SVM %.4f; test accuracy NN %.2f %%, SVM %.2f %%.",
+		res.Notes = append(res.Notes, fmt.Sprintf("Width %d, η̂ = %g, %d steps (t = %.4g): max over t of max |f_NN − f_SVM| %.3g on the training points; at the end train hinge NN %.4f, SVM %.4f; test accuracy NN %.2f %%, SVM %.2f %%%s.",
 			r.Width, r.LR, r.Done, last.T, float64(r.MaxGap[0].TrainMax), float64(last.Models[0].TrainLoss), float64(last.Models[1].TrainLoss),
-			100*float64(last.Models[0].TestAcc), 100*float64(last.Models[1].TestAcc)))
+			100*float64(last.Models[0].TestAcc), 100*float64(last.Models[1].TestAcc), trackedSpread(&last)))
 	}
 	res.Notes = append(res.Notes, "Both sides use the authors' regularisation (train_sgd.py): the network's penalty λ/2‖W_last/√m‖² decays its outputs at λ/m, "+
 		"while the SVM's α decays at λ on its batch, so the two sides separate late in training by design; f₀ is subtracted from the network and the SVM starts at α = 0.")
@@ -187,6 +187,27 @@ func fig1Rows(s *equiv.Summary, red string) []Row {
 		Reduction: red,
 		Reason:    "the paper states only that the wider network agrees better (Fig. 1c); the number is the theory's √(m₂/m₁) (gap O(1/√m)), and the band asks for a ratio above 1",
 	}}
+}
+
+// trackedSpread says how far the kernel machine's outputs at the tracked
+// training points lie from the network's at evaluation e (Fig. 1c):
+// "; SVM − NN at the 5 tracked training points -0.42 … +0.59", or "" when
+// no point is tracked.
+func trackedSpread(e *equiv.Eval) string {
+	if len(e.Models) < 2 {
+		return ""
+	}
+	nn, km := e.Models[0].TrackTrain, e.Models[1].TrackTrain
+	n := min(len(nn), len(km))
+	if n == 0 {
+		return ""
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := range n {
+		d := float64(km[i]) - float64(nn[i])
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	return fmt.Sprintf("; SVM − NN at the %d tracked training points %+.2f … %+.2f", n, lo, hi)
 }
 
 // fig1Horizons says how the ratio of fig1Rows depends on how long the runs

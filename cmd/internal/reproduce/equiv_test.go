@@ -43,3 +43,18 @@ func TestFig1Rows(t *testing.T) {
 		t.Errorf("one run: rows %v, note %q; want none", rows, note)
 	}
 }
+
+// TestTrackedSpread: the spread is the kernel machine (model 1) minus the
+// network (model 0), smallest to largest, and absent without tracked points.
+func TestTrackedSpread(t *testing.T) {
+	e := &equiv.Eval{Models: []equiv.ModelEval{
+		{TrackTrain: []equiv.Num{0.1, 0.5, -0.2}},
+		{TrackTrain: []equiv.Num{0.7, 0.08, -0.4}},
+	}}
+	if got, want := trackedSpread(e), "; SVM − NN at the 3 tracked training points -0.42 … +0.60"; got != want {
+		t.Errorf("trackedSpread = %q, want %q", got, want)
+	}
+	if got := trackedSpread(&equiv.Eval{Models: []equiv.ModelEval{{}, {}}}); got != "" {
+		t.Errorf("no tracked points: %q, want \"\"", got)
+	}
+}

@@ -192,16 +192,17 @@ func readRun(t *testing.T, dir string) *Run {
 }
 
 // TestReportWhileRunning: while an experiment runs, the report names it as
-// running and the ones after it as waiting.
+// running and the ones after it as waiting; when resuming, it already
+// holds every experiment an earlier run finished, also those after it.
 func TestReportWhileRunning(t *testing.T) {
 	dir := t.TempDir()
-	var seen []Unfinished
+	var seen *Run
 	reg := &Registry{}
 	for _, name := range []string{"a", "b", "c"} {
 		if err := reg.Add(&Entry{Name: name, Title: name, Paper: "1",
 			Run: func(_ context.Context, env *Env) (*Result, error) {
 				if name == "b" {
-					seen = readRun(t, filepath.Dir(env.Dir)).Unfinished
+					seen = readRun(t, filepath.Dir(env.Dir))
 				}
 				return &Result{Rows: []Row{{Quantity: "x", Paper: "1", Ours: 1, Tol: Exact()}}}, nil
 			}}); err != nil {
@@ -212,8 +213,39 @@ func TestReportWhileRunning(t *testing.T) {
 	if _, err := rn.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if len(seen) != 2 || seen[0].Name != "b" || !strings.HasPrefix(seen[0].State, "running since ") || seen[1] != (Unfinished{"c", "waiting"}) {
-		t.Errorf("while b ran, results.json listed unfinished %v", seen)
+	if u := seen.Unfinished; len(u) != 2 || u[0].Name != "b" || !strings.HasPrefix(u[0].State, "running since ") || u[1] != (Unfinished{"c", "waiting"}) {
+		t.Errorf("while b ran, results.json listed unfinished %v", u)
+	}
+	if len(seen.Results) != 1 || seen.Results[0].Name != "a" {
+		t.Errorf("while b ran, results.json held %d results, want a's", len(seen.Results))
+	}
+
+	// b's result lost: a resumed run reruns b, and while it runs the
+	// report shows a and c, in order, and only b unfinished.
+	if err := os.Remove(filepath.Join(dir, "b", ResultFile)); err != nil {
+		t.Fatal(err)
+	}
+	rn = &Runner{Entries: reg.Entries(), Out: dir, Env: &Env{Scale: Quick}, Resume: true}
+	run, err := rn.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := seen.Unfinished; len(u) != 1 || u[0].Name != "b" || !strings.HasPrefix(u[0].State, "running since ") {
+		t.Errorf("while b ran again, results.json listed unfinished %v, want b alone", u)
+	}
+	var names []string
+	for _, r := range seen.Results {
+		names = append(names, r.Name)
+	}
+	if !reflect.DeepEqual(names, []string{"a", "c"}) || !reflect.DeepEqual(seen.Resumed, []string{"a", "c"}) {
+		t.Errorf("while b ran again, results.json held %v (resumed %v), want a and c", names, seen.Resumed)
+	}
+	names = names[:0]
+	for _, r := range run.Results {
+		names = append(names, r.Name)
+	}
+	if !reflect.DeepEqual(names, []string{"a", "b", "c"}) {
+		t.Errorf("resumed run's results %v, want a, b, c in entry order", names)
 	}
 }
 

@@ -14,8 +14,8 @@ import (
 type Runner struct {
 	Entries []*Entry
 	Out     string // the output directory DIR; created if missing
-	// Resume loads the entries already finished in Out (at the same scale)
-	// instead of running them again.
+	// Resume loads the entries already finished in Out (at the same scale),
+	// all of them before the first one runs, instead of running them again.
 	Resume bool
 	Env    *Env
 	// Machine is written into the report's header.
@@ -48,16 +48,30 @@ type Unfinished struct {
 	State string `json:"state"` // "running since 08:00:29 UTC", "waiting" or "interrupted"
 }
 
-// setUnfinished lists entries[i:] as unfinished: entries[i] in state
-// first, the others waiting.
-func (run *Run) setUnfinished(entries []*Entry, i int, first string) {
+// setUnfinished lists the entries from entries[i] on that have no result
+// in done as unfinished: the first of them in state first, the others
+// waiting.
+func (run *Run) setUnfinished(entries []*Entry, done []*Result, i int, first string) {
 	run.Unfinished = run.Unfinished[:0]
-	for k, e := range entries[i:] {
+	for k := i; k < len(entries); k++ {
+		if done[k] != nil {
+			continue
+		}
 		st := "waiting"
-		if k == 0 {
+		if len(run.Unfinished) == 0 {
 			st = first
 		}
-		run.Unfinished = append(run.Unfinished, Unfinished{e.Name, st})
+		run.Unfinished = append(run.Unfinished, Unfinished{entries[k].Name, st})
+	}
+}
+
+// setResults sets run.Results to the results in done, in entry order.
+func (run *Run) setResults(done []*Result) {
+	run.Results = run.Results[:0]
+	for _, r := range done {
+		if r != nil {
+			run.Results = append(run.Results, r)
+		}
 	}
 }
 
@@ -79,9 +93,23 @@ func (rn *Runner) Run(ctx context.Context) (*Run, error) {
 	}
 	run := &Run{Machine: rn.Machine, Scale: rn.Env.Scale, Started: time.Now().UTC()}
 	start := time.Now()
+	// With Resume, every experiment an earlier run finished is loaded
+	// first, so the reports written while the others run show them all.
+	done := make([]*Result, len(rn.Entries))
+	for i, e := range rn.Entries {
+		r, err := rn.loadDone(e, filepath.Join(rn.Out, e.Name))
+		if err != nil {
+			return run, err
+		}
+		if r != nil {
+			done[i] = r
+			run.Resumed = append(run.Resumed, e.Name)
+		}
+	}
+	run.setResults(done)
 	var failures []error
 	interrupted := func(i int, err error) (*Run, error) {
-		run.setUnfinished(rn.Entries, i, "interrupted")
+		run.setUnfinished(rn.Entries, done, i, "interrupted")
 		run.Wall = time.Since(start).Seconds()
 		if werr := WriteReport(rn.Out, run); werr != nil {
 			err = fmt.Errorf("%w (report not written: %w)", err, werr)
@@ -89,28 +117,23 @@ func (rn *Runner) Run(ctx context.Context) (*Run, error) {
 		return run, err
 	}
 	for i, e := range rn.Entries {
+		if done[i] != nil {
+			continue
+		}
 		if err := ctx.Err(); err != nil {
 			return interrupted(i, fmt.Errorf("%w: %w", ErrInterrupted, context.Cause(ctx)))
-		}
-		dir := filepath.Join(rn.Out, e.Name)
-		if r, err := rn.loadDone(e, dir); err != nil {
-			return run, err
-		} else if r != nil {
-			run.Results = append(run.Results, r)
-			run.Resumed = append(run.Resumed, e.Name)
-			continue
 		}
 		if rn.Started != nil {
 			rn.Started(e, false)
 		}
 		// The report says what is running while it runs (Fig. 1 at the
 		// paper's scale takes hours).
-		run.setUnfinished(rn.Entries, i, "running since "+time.Now().UTC().Format("2006-01-02 15:04:05 UTC"))
+		run.setUnfinished(rn.Entries, done, i, "running since "+time.Now().UTC().Format("2006-01-02 15:04:05 UTC"))
 		run.Wall = time.Since(start).Seconds()
 		if err := WriteReport(rn.Out, run); err != nil {
 			return run, err
 		}
-		r, err := rn.runOne(ctx, e, dir)
+		r, err := rn.runOne(ctx, e, filepath.Join(rn.Out, e.Name))
 		if err != nil {
 			if ctx.Err() != nil {
 				return interrupted(i, fmt.Errorf("%w during %s: %w", ErrInterrupted, e.Name, context.Cause(ctx)))
@@ -122,7 +145,8 @@ func (rn *Runner) Run(ctx context.Context) (*Run, error) {
 			failures = append(failures, fmt.Errorf("%s: %w", e.Name, err))
 			continue
 		}
-		run.Results = append(run.Results, r)
+		done[i] = r
+		run.setResults(done)
 		run.Wall = time.Since(start).Seconds()
 		if err := WriteReport(rn.Out, run); err != nil {
 			return run, err

@@ -143,13 +143,17 @@ func fmtDuration(s float64) string {
 // with its table, figures and notes. Figure names are <experiment>-<figure>.
 func (run *Run) Report() *report.Report {
 	m := run.Machine
+	wall := "wall time of this run"
+	if len(run.Unfinished) > 0 {
+		wall += " up to this report" // written as each experiment starts and ends
+	}
 	head := []report.Block{
 		report.Paragraph(fmt.Sprintf("Chen, Huang, Nguyen, Weng, \"On the Equivalence between Neural Network and Support Vector Machine\", NeurIPS 2021: every experiment at %s scale, the paper's number beside ours.", run.Scale)),
 		&report.Table{Caption: "Machine and run", Header: []string{"", ""}, Rows: [][]string{
 			{"CPU", m.CPU}, {"architecture", fmt.Sprintf("%s, %d logical CPUs", m.Arch, m.CPUs)},
 			{"threads", strconv.Itoa(m.Threads)}, {"kernel set", m.Kernels}, {"ntksvm version", m.Version},
 			{"Go", m.Go}, {"started", run.Started.Format("2006-01-02 15:04:05 UTC")},
-			{"wall time of this run", fmtDuration(run.Wall)}, {"resumed from an earlier run", nonEmpty(strings.Join(run.Resumed, ", "), "none")},
+			{wall, fmtDuration(run.Wall)}, {"resumed from an earlier run", nonEmpty(strings.Join(run.Resumed, ", "), "none")},
 		}},
 		&report.Table{Caption: "Summary: the paper's numbers and ours (the reasons in full are in each experiment's table)", Header: summaryHeader, Rows: displayRows(summaryRows(run, true))},
 	}

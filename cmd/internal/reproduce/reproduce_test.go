@@ -147,8 +147,8 @@ func TestResume(t *testing.T) {
 	if saved := readRun(t, dir); !reflect.DeepEqual(saved.Unfinished, []Unfinished{{"e1", "interrupted"}, {"e2", "waiting"}}) {
 		t.Errorf("interrupted run's results.json lists unfinished %v", saved.Unfinished)
 	}
-	if md, _ := os.ReadFile(filepath.Join(dir, "report.md")); !strings.Contains(string(md), "| e1 | interrupted | e1/ |") {
-		t.Errorf("interrupted run's report.md does not list e1 as interrupted:\n%s", md)
+	if md, _ := os.ReadFile(filepath.Join(dir, "report.md")); !strings.Contains(string(md), "| e1 | interrupted | e1/ |") || !strings.Contains(string(md), "| wall time of this run up to this report |") {
+		t.Errorf("interrupted run's report.md does not list e1 as interrupted, or gives its wall time as the whole run's:\n%s", md)
 	}
 
 	rn = &Runner{Entries: reg.Entries(), Out: dir, Env: &Env{Scale: Quick}, Resume: true}

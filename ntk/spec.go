@@ -1,0 +1,296 @@
+package ntk
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/ntksvm/ntksvm/asm"
+	"github.com/ntksvm/ntksvm/linalg"
+)
+
+// Spec names an infinite-width kernel completely: which output (the NTK Θ
+// or the NNGP Σ), the depth and the weight and bias standard deviations of
+// the network it belongs to, and the element type its matrices are stored
+// in. It is the one description of a kernel that commands, model files and
+// experiments share; Gram, Cross and DiagOf compute it.
+//
+// Depth 0 is the input kernel Σ¹ = σ_w²·x·x'/d + σ_b² (a network with no
+// hidden layer is linear, and its NTK and NNGP coincide). Depth L ≥ 1 is the
+// recursion of the package documentation with L hidden ReLU layers.
+//
+// Spec is written to JSON as {"name", "depth", "sigma_w", "sigma_b", "type"}.
+type Spec struct {
+	Kind      Kind    // KindNTK or KindNNGP
+	Depth     int     // hidden ReLU layers L ≥ 0
+	WeightStd float64 // σ_w > 0
+	BiasStd   float64 // σ_b ≥ 0
+	Float32   bool    // matrices are stored as float32 (the recursion is float64)
+}
+
+// Params returns the depth and standard deviations as Params (Depth ≥ 1).
+func (s Spec) Params() Params {
+	return Params{Depth: s.Depth, WeightStd: s.WeightStd, BiasStd: s.BiasStd}
+}
+
+// Validate reports whether s describes a kernel.
+func (s Spec) Validate() error {
+	if s.Kind != KindNTK && s.Kind != KindNNGP {
+		return fmt.Errorf("ntk: kernel kind %d: want ntk or nngp", int(s.Kind))
+	}
+	if s.Depth == 0 {
+		p := s.Params()
+		p.Depth = 1
+		return p.Validate()
+	}
+	return s.Params().Validate()
+}
+
+// Type returns the element type of the kernel's matrices, "float32" or
+// "float64".
+func (s Spec) Type() string {
+	if s.Float32 {
+		return "float32"
+	}
+	return "float64"
+}
+
+// String returns a short description such as "ntk L=3 σ_w=1 σ_b=0 float64".
+func (s Spec) String() string {
+	return fmt.Sprintf("%s L=%d σ_w=%g σ_b=%g %s", s.Kind, s.Depth, s.WeightStd, s.BiasStd, s.Type())
+}
+
+// specJSON is Spec's file form, the field names the model format has
+// always used for its kernel.
+type specJSON struct {
+	Name   string  `json:"name"`
+	Depth  int     `json:"depth"`
+	SigmaW float64 `json:"sigma_w"`
+	SigmaB float64 `json:"sigma_b"`
+	Type   string  `json:"type,omitempty"`
+}
+
+// MarshalJSON writes s in its file form.
+func (s Spec) MarshalJSON() ([]byte, error) {
+	return json.Marshal(specJSON{Name: s.Kind.String(), Depth: s.Depth, SigmaW: s.WeightStd, SigmaB: s.BiasStd, Type: s.Type()})
+}
+
+// UnmarshalJSON reads s from its file form and validates it. A missing
+// type means float64.
+func (s *Spec) UnmarshalJSON(b []byte) error {
+	var j specJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	kind, err := ParseKind(j.Name)
+	if err != nil {
+		return err
+	}
+	v := Spec{Kind: kind, Depth: j.Depth, WeightStd: j.SigmaW, BiasStd: j.SigmaB}
+	switch j.Type {
+	case "", "float64":
+	case "float32":
+		v.Float32 = true
+	default:
+		return fmt.Errorf("ntk: kernel type %q: want float32 or float64", j.Type)
+	}
+	if err := v.Validate(); err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
+// Gram returns the kernel matrix K(X, X) of s for the rows of x.
+func Gram[T linalg.Float](ctx context.Context, s Spec, x linalg.Matrix[T], o Options) (linalg.Matrix[T], error) {
+	if err := s.Validate(); err != nil {
+		return linalg.Matrix[T]{}, err
+	}
+	k := linalg.New[T](x.Rows, x.Rows)
+	if s.Depth == 0 {
+		if err := checkFinite("X", x); err != nil {
+			return linalg.Matrix[T]{}, err
+		}
+		if err := linalg.SyrkLowerContext(ctx, 1, x, 0, k); err != nil {
+			return linalg.Matrix[T]{}, err
+		}
+		inputKernel(s, k, x.Cols, true)
+		// The diagonal from the rows' squared norms, as DiagOf and
+		// GramInto's exact diagonal give it.
+		a, b := s.WeightStd*s.WeightStd/float64(x.Cols), s.BiasStd*s.BiasStd
+		for i, sq := range rowSquares(x) {
+			k.Set(i, i, T(math.FMA(a, sq, b)))
+		}
+		linalg.MirrorLower(k, 0, k.Rows, 0, k.Cols)
+		return k, nil
+	}
+	ntk, nngp := slots(s.Kind, k)
+	return k, GramInto(ctx, x, s.Params(), o, ntk, nngp)
+}
+
+// Cross returns the kernel matrix K(Z, X) of s: one row per row of z.
+func Cross[T linalg.Float](ctx context.Context, s Spec, z, x linalg.Matrix[T], o Options) (linalg.Matrix[T], error) {
+	if err := s.Validate(); err != nil {
+		return linalg.Matrix[T]{}, err
+	}
+	k := linalg.New[T](z.Rows, x.Rows)
+	if s.Depth == 0 {
+		if z.Cols != x.Cols {
+			return linalg.Matrix[T]{}, fmt.Errorf("%w: ntk: Z has %d features, X has %d", linalg.ErrShape, z.Cols, x.Cols)
+		}
+		for _, m := range []struct {
+			name string
+			m    linalg.Matrix[T]
+		}{{"Z", z}, {"X", x}} {
+			if err := checkFinite(m.name, m.m); err != nil {
+				return linalg.Matrix[T]{}, err
+			}
+		}
+		if err := linalg.CrossGram(z, x, k); err != nil {
+			return linalg.Matrix[T]{}, err
+		}
+		inputKernel(s, k, x.Cols, false)
+		return k, ctx.Err()
+	}
+	ntk, nngp := slots(s.Kind, k)
+	return k, CrossInto(ctx, z, x, s.Params(), o, ntk, nngp)
+}
+
+// DiagOf returns the diagonal K(x_i, x_i) of s for the rows of x.
+func DiagOf[T linalg.Float](s Spec, x linalg.Matrix[T]) ([]T, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if s.Depth == 0 {
+		if err := checkFinite("X", x); err != nil {
+			return nil, err
+		}
+		a, b := s.WeightStd*s.WeightStd/float64(x.Cols), s.BiasStd*s.BiasStd
+		d := make([]T, x.Rows)
+		for i, sq := range rowSquares(x) {
+			d[i] = T(math.FMA(a, sq, b))
+		}
+		return d, nil
+	}
+	ntk, nngp, err := Diag(x, s.Params())
+	if s.Kind == KindNNGP {
+		return nngp, err
+	}
+	return ntk, err
+}
+
+// slots returns k as the output slot of kind and the zero Matrix for the
+// other one, as GramInto and CrossInto take them.
+func slots[T linalg.Float](kind Kind, k linalg.Matrix[T]) (ntk, nngp linalg.Matrix[T]) {
+	if kind == KindNNGP {
+		return linalg.Matrix[T]{}, k
+	}
+	return k, linalg.Matrix[T]{}
+}
+
+// inputKernel maps the inner products in k to σ_w²·k/d + σ_b² (the lower
+// triangle only when lower), rounding once from float64.
+func inputKernel[T linalg.Float](s Spec, k linalg.Matrix[T], d int, lower bool) {
+	a, b := s.WeightStd*s.WeightStd/float64(d), s.BiasStd*s.BiasStd
+	for i := range k.Rows {
+		row := k.Row(i)
+		if lower {
+			row = row[:i+1]
+		}
+		for j, v := range row {
+			row[j] = T(math.FMA(a, float64(v), b))
+		}
+	}
+}
+
+// GramLadder computes, in one pass of the recursion, the Gram matrices of
+// every depth 0…p.Depth of the kernels with p's standard deviations: ntk[h]
+// and nngp[h] are Θ and Σ of the network with h hidden layers (ntk[0] and
+// nngp[0] are the same matrix, the input kernel). Each matrix equals, bit
+// for bit, what Gram returns for that depth. Model selection over the depth
+// uses it: the pairs' inner products and each layer's arc-cosine step are
+// computed once for all depths.
+func GramLadder(ctx context.Context, x linalg.Matrix[float64], p Params, o Options) (ntk, nngp []linalg.Matrix[float64], err error) {
+	if err := p.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if err := checkFinite("X", x); err != nil {
+		return nil, nil, err
+	}
+	n, L := x.Rows, p.Depth
+	g := linalg.New[float64](n, n)
+	if err := linalg.SyrkLowerContext(ctx, 1, x, 0, g); err != nil {
+		return nil, nil, err
+	}
+	ntk, nngp = make([]linalg.Matrix[float64], L+1), make([]linalg.Matrix[float64], L+1)
+	for h := range L + 1 {
+		ntk[h] = linalg.New[float64](n, n)
+		nngp[h] = ntk[h]
+		if h > 0 {
+			nngp[h] = linalg.New[float64](n, n)
+		}
+	}
+	pl := newPlan(p, x.Cols)
+	sq := rowSquares(x)
+	cols := pl.layerNorms(sq)
+	diagN, diagS := ladderDiag(pl, sq)
+	const rowsPerChunk = 16
+	nc := (n + rowsPerChunk - 1) / rowsPerChunk
+	err = pl.chunks(ctx, o, nc, n, func(c int, sc *scratch) int {
+		bi := nc - 1 - c // the longest rows first
+		i0, i1 := bi*rowsPerChunk, min(bi*rowsPerChunk+rowsPerChunk, n)
+		for i := i0; i < i1; i++ {
+			in := g.Row(i)[:i+1]
+			sig, th := grow(&sc.sig, i+1), grow(&sc.th, i+1)
+			row0 := ntk[0].Row(i)[:i+1]
+			for j, v := range in {
+				row0[j] = math.FMA(pl.a, v, pl.sb2)
+			}
+			asm.ArcCosFirst64(sig, th, in, pl.a, pl.sb2, cols.norm[0][i], cols.inv[0][i],
+				cols.norm[0][:i+1], cols.inv[0][:i+1], pl.sw2, pl.sb2)
+			for h := 1; ; h++ {
+				copy(ntk[h].Row(i)[:i+1], th)
+				copy(nngp[h].Row(i)[:i+1], sig)
+				ntk[h].Row(i)[i], nngp[h].Row(i)[i] = diagN[h][i], diagS[h][i]
+				if h == L {
+					break
+				}
+				asm.ArcCosLayer64(sig, th, cols.norm[h][i], cols.inv[h][i], cols.norm[h][:i+1], cols.inv[h][:i+1], pl.sw2, pl.sb2)
+			}
+			row0[i] = diagN[0][i]
+		}
+		return i1 - i0
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	for h := range L + 1 {
+		linalg.MirrorLower(ntk[h], 0, n, 0, n)
+		if h > 0 {
+			linalg.MirrorLower(nngp[h], 0, n, 0, n)
+		}
+	}
+	return ntk, nngp, nil
+}
+
+// ladderDiag returns the diagonals of Θ and Σ at every depth 0…L by the
+// diagonal recursion, formed as layerNorms forms them.
+func ladderDiag(pl *plan, sq []float64) (ntk, nngp [][]float64) {
+	L := pl.p.Depth
+	ntk, nngp = make([][]float64, L+1), make([][]float64, L+1)
+	for h := range L + 1 {
+		ntk[h], nngp[h] = make([]float64, len(sq)), make([]float64, len(sq))
+	}
+	for i, s := range sq {
+		sig := math.FMA(pl.a, s, pl.sb2)
+		th := sig
+		ntk[0][i], nngp[0][i] = sig, sig
+		for h := 1; h <= L; h++ {
+			sig = pl.sw2*(sig/2) + pl.sb2
+			th = sig + pl.sw2*(th/2)
+			ntk[h][i], nngp[h][i] = th, sig
+		}
+	}
+	return ntk, nngp
+}

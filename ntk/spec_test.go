@@ -1,0 +1,111 @@
+package ntk
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/ntksvm/ntksvm/linalg"
+)
+
+func randMatrix(rows, cols int, seed uint64) linalg.Matrix[float64] {
+	g := NewNormal(seed)
+	m := linalg.New[float64](rows, cols)
+	for i := range m.Data {
+		m.Data[i] = g.Float64()
+	}
+	return m
+}
+
+func TestGramLadderEqualsGram(t *testing.T) {
+	for _, tc := range []struct {
+		n, d, depth int
+		sw, sb      float64
+	}{{1, 3, 1, 1, 0}, {37, 5, 4, math.Sqrt2, 0}, {300, 17, 3, 1.3, 0.4}} {
+		x := randMatrix(tc.n, tc.d, uint64(tc.n))
+		p := Params{Depth: tc.depth, WeightStd: tc.sw, BiasStd: tc.sb}
+		ntks, nngps, err := GramLadder(context.Background(), x, p, Options{Threads: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for h := 0; h <= tc.depth; h++ {
+			for _, kind := range []Kind{KindNTK, KindNNGP} {
+				s := Spec{Kind: kind, Depth: h, WeightStd: tc.sw, BiasStd: tc.sb}
+				want, err := Gram(context.Background(), s, x, Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := ntks[h]
+				if kind == KindNNGP {
+					got = nngps[h]
+				}
+				for i, v := range want.Data {
+					if got.Data[i] != v {
+						t.Fatalf("n=%d %v: element %d = %v, Gram gives %v", tc.n, s, i, got.Data[i], v)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestSpecCrossAndDiag(t *testing.T) {
+	x := randMatrix(23, 7, 1)
+	for _, s := range []Spec{
+		{Kind: KindNTK, Depth: 0, WeightStd: 1, BiasStd: 0.5},
+		{Kind: KindNNGP, Depth: 2, WeightStd: math.Sqrt2},
+		{Kind: KindNTK, Depth: 3, WeightStd: 1, BiasStd: 0.1, Float32: true},
+	} {
+		k, err := Gram(context.Background(), s, x, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := Cross(context.Background(), s, x, x, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := DiagOf(s, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range x.Rows {
+			if math.Abs(d[i]-k.At(i, i)) > 1e-12*math.Abs(d[i]) {
+				t.Errorf("%v: diag %d = %v, Gram %v", s, i, d[i], k.At(i, i))
+			}
+			for j := range x.Rows {
+				if k.At(i, j) != k.At(j, i) {
+					t.Fatalf("%v: Gram not symmetric at (%d, %d)", s, i, j)
+				}
+				if i != j && math.Abs(c.At(i, j)-k.At(i, j)) > 1e-12*(1+math.Abs(k.At(i, j))) {
+					t.Errorf("%v: cross (%d, %d) = %v, Gram %v", s, i, j, c.At(i, j), k.At(i, j))
+				}
+			}
+		}
+	}
+}
+
+func TestSpecJSON(t *testing.T) {
+	s := Spec{Kind: KindNNGP, Depth: 3, WeightStd: 1.5, BiasStd: 0.25, Float32: true}
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Spec
+	if err := json.Unmarshal(b, &r); err != nil || r != s {
+		t.Fatalf("round trip of %s: %+v, %v", b, r, err)
+	}
+	for _, bad := range []string{
+		`{"name":"rbf","depth":1,"sigma_w":1}`,
+		`{"name":"ntk","depth":-1,"sigma_w":1}`,
+		`{"name":"ntk","depth":1,"sigma_w":0}`,
+		`{"name":"ntk","depth":1,"sigma_w":1,"type":"float16"}`,
+	} {
+		if err := json.Unmarshal([]byte(bad), &r); err == nil {
+			t.Errorf("%s: no error", bad)
+		} else if !strings.Contains(err.Error(), "ntk:") {
+			t.Errorf("%s: error %q does not name the package", bad, err)
+		}
+	}
+}

@@ -1,0 +1,223 @@
+// Package dataset is the labelled data of classification: a Dataset holds
+// the feature matrix, each example's class as an index into the class
+// names, optional feature names and where the data came from, and the
+// package reads it from the formats users bring (CSV, ARFF, LIBSVM, and
+// .npy features with a label file), reports on it (Info), standardises it
+// (Scaler) and reads the fixed train/test splits of a benchmark folder
+// (Splits).
+//
+// Readers are strict: a ragged row, a cell that is not a number, a label
+// column that does not exist, duplicate column names or an empty file is an
+// error that names the line, the column and the value.
+// Missing values (an empty cell, "?", "NA", "N/A", "NaN") are an error that
+// names the first of them, unless Options.Missing is DropMissing, which
+// drops every row that has one and reports how many (Dataset.Dropped).
+//
+// Class names are kept as written; they are ordered numerically when every
+// name is a number and lexicographically otherwise, so that class indices
+// do not depend on the order of the rows (scikit-learn's order).
+//
+// A new format goes in a file of its own with a Read function that returns
+// a *Dataset, and a case in Load.
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/ntksvm/ntksvm/linalg"
+)
+
+// ErrData is wrapped by every error about malformed or unusable data.
+var ErrData = errors.New("dataset: bad data")
+
+// Dataset is a labelled set of examples.
+type Dataset struct {
+	X        linalg.Matrix[float64] // one row per example
+	Y        []int                  // class of each example, an index into Classes
+	Classes  []string               // class names, in their canonical order
+	Features []string               // feature names, or nil when the file has none
+	// Rows holds, for each example, its 0-based data row in the source
+	// (header excluded), so that split files that index the source still
+	// apply after rows with missing values were dropped.
+	Rows    []int
+	Source  string // the file or files read
+	Dropped int    // rows dropped for missing values (DropMissing)
+}
+
+// N returns the number of examples.
+func (d *Dataset) N() int { return d.X.Rows }
+
+// D returns the number of features.
+func (d *Dataset) D() int { return d.X.Cols }
+
+// Counts returns the number of examples of each class.
+func (d *Dataset) Counts() []int {
+	c := make([]int, len(d.Classes))
+	for _, y := range d.Y {
+		c[y]++
+	}
+	return c
+}
+
+// Validate checks that the parts of d agree and that every feature is
+// finite.
+func (d *Dataset) Validate() error {
+	switch {
+	case d.X.Rows == 0:
+		return fmt.Errorf("%w: %s: no examples", ErrData, d.Source)
+	case d.X.Cols == 0:
+		return fmt.Errorf("%w: %s: no features", ErrData, d.Source)
+	case len(d.Y) != d.X.Rows:
+		return fmt.Errorf("%w: %s: %d labels for %d examples", ErrData, d.Source, len(d.Y), d.X.Rows)
+	case d.Rows != nil && len(d.Rows) != d.X.Rows:
+		return fmt.Errorf("%w: %s: %d row numbers for %d examples", ErrData, d.Source, len(d.Rows), d.X.Rows)
+	case d.Features != nil && len(d.Features) != d.X.Cols:
+		return fmt.Errorf("%w: %s: %d feature names for %d features", ErrData, d.Source, len(d.Features), d.X.Cols)
+	}
+	for i, y := range d.Y {
+		if y < 0 || y >= len(d.Classes) {
+			return fmt.Errorf("%w: %s: example %d has class %d of %d", ErrData, d.Source, i, y, len(d.Classes))
+		}
+	}
+	for i := range d.X.Rows {
+		for j, v := range d.X.Row(i) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: %s: example %d, feature %d is %v", ErrData, d.Source, i, j, v)
+			}
+		}
+	}
+	return nil
+}
+
+// Subset returns the examples idx of d, in that order, as a new Dataset
+// with its own copy of the features and the same classes.
+func (d *Dataset) Subset(idx []int) *Dataset {
+	s := &Dataset{X: linalg.New[float64](len(idx), d.X.Cols), Y: make([]int, len(idx)),
+		Classes: d.Classes, Features: d.Features, Source: d.Source}
+	if d.Rows != nil {
+		s.Rows = make([]int, len(idx))
+	}
+	for k, i := range idx {
+		copy(s.X.Row(k), d.X.Row(i))
+		s.Y[k] = d.Y[i]
+		if d.Rows != nil {
+			s.Rows[k] = d.Rows[i]
+		}
+	}
+	return s
+}
+
+// MissingPolicy says what a reader does with a missing value.
+type MissingPolicy uint8
+
+const (
+	// RefuseMissing makes a missing value an error naming its line and
+	// column.
+	RefuseMissing MissingPolicy = iota
+	// DropMissing drops every row with a missing value and counts them in
+	// Dataset.Dropped.
+	DropMissing
+)
+
+// ParseMissing parses "error" or "drop".
+func ParseMissing(s string) (MissingPolicy, error) {
+	switch s {
+	case "error", "":
+		return RefuseMissing, nil
+	case "drop":
+		return DropMissing, nil
+	}
+	return 0, fmt.Errorf("dataset: missing-value policy %q: want error or drop", s)
+}
+
+// isMissing reports whether a cell is a missing value.
+func isMissing(s string) bool {
+	switch s {
+	case "", "?", "NA", "N/A", "NaN", "nan":
+		return true
+	}
+	return false
+}
+
+// classIndex orders the distinct names of labels (numerically when all are
+// numbers, lexicographically otherwise) and returns them with each label's
+// index.
+func classIndex(labels []string) (classes []string, y []int) {
+	seen := map[string]bool{}
+	for _, l := range labels {
+		if !seen[l] {
+			seen[l] = true
+			classes = append(classes, l)
+		}
+	}
+	numeric := true
+	vals := map[string]float64{}
+	for _, c := range classes {
+		v, err := strconv.ParseFloat(c, 64)
+		if err != nil || math.IsNaN(v) {
+			numeric = false
+			break
+		}
+		vals[c] = v
+	}
+	slices.SortFunc(classes, func(a, b string) int {
+		if numeric && vals[a] != vals[b] {
+			if vals[a] < vals[b] {
+				return -1
+			}
+			return 1
+		}
+		if a < b {
+			return -1
+		} else if a > b {
+			return 1
+		}
+		return 0
+	})
+	index := make(map[string]int, len(classes))
+	for i, c := range classes {
+		index[c] = i
+	}
+	y = make([]int, len(labels))
+	for i, l := range labels {
+		y[i] = index[l]
+	}
+	return classes, y
+}
+
+// table is what the text readers collect before building a Dataset: the
+// rows kept, their labels and source rows.
+type table struct {
+	source   string
+	features []string
+	data     []float64 // row-major, cols per row
+	cols     int
+	labels   []string
+	rows     []int
+	dropped  int
+}
+
+// dataset builds the Dataset of t, refusing an empty set or a single class.
+func (t *table) dataset() (*Dataset, error) {
+	n := len(t.labels)
+	if n == 0 {
+		if t.dropped > 0 {
+			return nil, fmt.Errorf("%w: %s: every one of the %d rows has a missing value", ErrData, t.source, t.dropped)
+		}
+		return nil, fmt.Errorf("%w: %s: no data rows", ErrData, t.source)
+	}
+	if t.cols == 0 {
+		return nil, fmt.Errorf("%w: %s: no feature columns besides the label", ErrData, t.source)
+	}
+	x, err := linalg.FromSlice(n, t.cols, t.data)
+	if err != nil {
+		return nil, err
+	}
+	classes, y := classIndex(t.labels)
+	d := &Dataset{X: x, Y: y, Classes: classes, Features: t.features, Rows: t.rows, Source: t.source, Dropped: t.dropped}
+	return d, d.Validate()
+}

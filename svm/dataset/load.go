@@ -1,0 +1,203 @@
+package dataset
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/ntksvm/ntksvm/linalg"
+)
+
+// Load reads a dataset by its file name: "X.npy,LABELS" (features as .npy,
+// labels as a .npy vector of integers or a text file of one label per
+// line), ".arff", ".libsvm"/".svm"/".svmlight", and anything else as CSV.
+func Load(path string, o Options) (*Dataset, error) {
+	if xp, yp, ok := strings.Cut(path, ","); ok {
+		return ReadNpyPair(xp, yp, o)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s is not a regular file", ErrData, path)
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".arff":
+		return ReadARFF(f, path, o)
+	case ".libsvm", ".svm", ".svmlight":
+		return ReadLIBSVM(f, path, o)
+	}
+	return ReadCSV(f, path, o)
+}
+
+// ReadNpyPair reads features from the .npy file xp (n×d, float32 or
+// float64) and labels from yp: a .npy vector of n whole numbers, or a text
+// file of n lines, one label each. The label count is checked against the
+// header of xp before either array is read.
+func ReadNpyPair(xp, yp string, o Options) (*Dataset, error) {
+	h, err := linalg.ReadNpyHeader(xp)
+	if err != nil {
+		return nil, err
+	}
+	if len(h.Shape) != 2 {
+		return nil, fmt.Errorf("%w: %s: shape %v: want a 2-D array of n rows × d features", ErrData, xp, h.Shape)
+	}
+	n, d := h.Rows(), h.Cols()
+	if err := checkMemory(xp, o, n, d); err != nil {
+		return nil, err
+	}
+	var labels []string
+	if strings.EqualFold(filepath.Ext(yp), ".npy") {
+		yh, err := linalg.ReadNpyHeader(yp)
+		if err != nil {
+			return nil, err
+		}
+		if yh.Len() != n {
+			return nil, fmt.Errorf("%w: %s has %d labels, %s has %d rows", ErrData, yp, yh.Len(), xp, n)
+		}
+		v, err := linalg.ReadNpyVector[float64](yp)
+		if err != nil {
+			return nil, err
+		}
+		labels = make([]string, n)
+		for i, f := range v {
+			if f != math.Trunc(f) || math.IsInf(f, 0) {
+				return nil, fmt.Errorf("%w: %s: label %d is %v, not a whole number (class labels in a .npy file are integers)", ErrData, yp, i, f)
+			}
+			labels[i] = strconv.FormatFloat(f, 'f', -1, 64)
+		}
+	} else if labels, err = readLabelLines(yp, n); err != nil {
+		return nil, err
+	}
+	x, err := linalg.ReadNpy[float64](xp)
+	if err != nil {
+		return nil, err
+	}
+	t := &table{source: xp + "," + yp, cols: d}
+	for i := range n {
+		row := x.Row(i)
+		bad := -1
+		for j, v := range row {
+			if math.IsNaN(v) {
+				bad = j
+				break
+			} else if math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%w: %s: row %d, column %d is %v", ErrData, xp, i, j+1, v)
+			}
+		}
+		if bad >= 0 || isMissing(labels[i]) {
+			if o.Missing != DropMissing {
+				if bad < 0 {
+					return nil, fmt.Errorf("%w: %s: label %d is missing (use --missing drop to drop such rows)", ErrData, yp, i)
+				}
+				return nil, fmt.Errorf("%w: %s: row %d, column %d is NaN, a missing value (use --missing drop to drop such rows)", ErrData, xp, i, bad+1)
+			}
+			t.dropped++
+			continue
+		}
+		t.data = append(t.data, row...)
+		t.labels = append(t.labels, labels[i])
+		t.rows = append(t.rows, i)
+	}
+	return t.dataset()
+}
+
+// readLabelLines reads want labels, one per line, from a text file,
+// refusing more or fewer.
+func readLabelLines(path string, want int) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	var labels []string
+	for sc.Scan() {
+		s := strings.TrimSpace(strings.TrimPrefix(sc.Text(), "\ufeff"))
+		if s == "" {
+			continue
+		}
+		if len(labels) == want {
+			return nil, fmt.Errorf("%w: %s has more than the %d labels the features have rows", ErrData, path, want)
+		}
+		labels = append(labels, s)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	if len(labels) != want {
+		return nil, fmt.Errorf("%w: %s has %d labels, the features have %d rows", ErrData, path, len(labels), want)
+	}
+	return labels, nil
+}
+
+// ReadLIBSVM reads the LIBSVM/svmlight text format "label idx:value …"
+// (1-based increasing indices, absent features 0) with labels of any
+// spelling. The feature count is the largest index seen.
+func ReadLIBSVM(r io.Reader, name string, o Options) (*Dataset, error) {
+	type entry struct {
+		j int
+		v float64
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<16), 1<<26)
+	var rows [][]entry
+	var labels []string
+	dim, line := 0, 0
+	for sc.Scan() {
+		line++
+		s := sc.Text()
+		if i := strings.IndexByte(s, '#'); i >= 0 {
+			s = s[:i]
+		}
+		f := strings.Fields(s)
+		if len(f) == 0 {
+			continue
+		}
+		var row []entry
+		prev := 0
+		for _, tok := range f[1:] {
+			is, vs, ok := strings.Cut(tok, ":")
+			j, err := strconv.Atoi(is)
+			if !ok || err != nil || j < 1 {
+				return nil, fmt.Errorf("%w: %s: line %d: %q is not index:value with a 1-based index", ErrData, name, line, tok)
+			}
+			if j <= prev {
+				return nil, fmt.Errorf("%w: %s: line %d: index %d after %d: indices must increase", ErrData, name, line, j, prev)
+			}
+			v, err := strconv.ParseFloat(vs, 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%w: %s: line %d: feature %d: %q is not a finite number", ErrData, name, line, j, vs)
+			}
+			prev, dim = j, max(dim, j)
+			row = append(row, entry{j - 1, v})
+		}
+		rows, labels = append(rows, row), append(labels, f[0])
+		if len(rows)%4096 == 0 {
+			if err := checkMemory(name, o, len(rows), dim); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("dataset: %s: line %d: %w", name, line+1, err)
+	}
+	if err := checkMemory(name, o, len(rows), dim); err != nil {
+		return nil, err
+	}
+	t := &table{source: name, cols: dim, labels: labels, data: make([]float64, len(rows)*dim), rows: make([]int, len(rows))}
+	for i, row := range rows {
+		t.rows[i] = i
+		for _, e := range row {
+			t.data[i*dim+e.j] = e.v
+		}
+	}
+	return t.dataset()
+}

@@ -28,8 +28,9 @@ const (
 	modelMagic = "NTKSVMMD"
 	// ModelVersion is the version WriteModel writes. Version 2 replaced
 	// version 1's string "params" map with typed fields (TrainRef.First,
-	// TrainRef.Standardize, Model.Fit); ReadModel reads both.
-	ModelVersion = 2
+	// TrainRef.Standardize, Model.Fit); version 3 added multi-class
+	// machines (Classes, Scheme, Outputs, Scaling). ReadModel reads all.
+	ModelVersion = 3
 	maxHeader    = 1 << 20
 )
 
@@ -75,10 +76,41 @@ type Model struct {
 	Kernel    KernelSpec `json:"kernel"`
 	Train     TrainRef   `json:"train"`
 	Fit       FitInfo    `json:"fit"` // the solver's settings and report
-	// Alpha are the kernel-expansion weights (Train.N of them).
+	// Multi-class machines (version 3): the class names in the order of
+	// their indices, how the binary machines combine ("ovo", "ovr"), and
+	// one Output per binary machine. With Outputs, Alpha holds Train.N ×
+	// len(Outputs) weights, row i the weights of training point i in each
+	// machine, and Bias is unused.
+	Classes []string `json:"classes,omitempty"`
+	Scheme  string   `json:"scheme,omitempty"`
+	Outputs []Output `json:"outputs,omitempty"`
+	// Scaling standardises inputs before the kernel, x ↦ (x − Mean)/Scale,
+	// with the training data's statistics (nil: inputs are used as given).
+	Scaling *Scaling `json:"scaling,omitempty"`
+	// Alpha are the kernel-expansion weights (Train.N of them, or
+	// Train.N × len(Outputs)).
 	Alpha []float64 `json:"-"`
 	// X holds the training inputs when Train.Embedded (Train.N×Train.D).
 	X linalg.Matrix[float64] `json:"-"`
+}
+
+// Output is one binary machine of a multi-class model: class Pos against
+// class Neg (−1: against every other class), with its bias.
+type Output struct {
+	Pos  int     `json:"pos"`
+	Neg  int     `json:"neg"`
+	Bias float64 `json:"bias"`
+}
+
+// Scaling is a per-feature standardisation stored with a model.
+type Scaling struct {
+	Mean  []float64 `json:"mean"`
+	Scale []float64 `json:"scale"`
+}
+
+// weights returns the number of weights the header implies.
+func (m *Model) weights() int {
+	return m.Train.N * max(1, len(m.Outputs))
 }
 
 // InputsSHA256 returns the hex SHA-256 of the rows of x as little-endian
@@ -102,10 +134,10 @@ func (m *Model) KernelMachine() *KernelMachine {
 
 func (m *Model) check() error {
 	switch {
-	case m.Train.N != len(m.Alpha):
-		return fmt.Errorf("%w: %d weights for %d training points", ErrModel, len(m.Alpha), m.Train.N)
 	case m.Train.N < 0 || m.Train.D < 0:
 		return fmt.Errorf("%w: negative dimensions %d×%d", ErrModel, m.Train.N, m.Train.D)
+	case m.weights() != len(m.Alpha):
+		return fmt.Errorf("%w: %d weights for %d training points and %d outputs", ErrModel, len(m.Alpha), m.Train.N, max(1, len(m.Outputs)))
 	case m.Train.Embedded && (m.X.Rows != m.Train.N || m.X.Cols != m.Train.D):
 		return fmt.Errorf("%w: embedded inputs are %d×%d, header says %d×%d", ErrModel, m.X.Rows, m.X.Cols, m.Train.N, m.Train.D)
 	case math.IsNaN(m.Bias) || math.IsInf(m.Bias, 0):
@@ -114,6 +146,36 @@ func (m *Model) check() error {
 	for i, a := range m.Alpha {
 		if math.IsNaN(a) || math.IsInf(a, 0) {
 			return fmt.Errorf("%w: α[%d] = %v", ErrModel, i, a)
+		}
+	}
+	return m.checkClasses()
+}
+
+// checkClasses checks the multi-class fields.
+func (m *Model) checkClasses() error {
+	nc := len(m.Classes)
+	if len(m.Outputs) > 0 && nc < 2 {
+		return fmt.Errorf("%w: %d outputs but %d classes", ErrModel, len(m.Outputs), nc)
+	}
+	switch m.Scheme {
+	case "", "ovo", "ovr":
+	default:
+		return fmt.Errorf("%w: multi-class scheme %q", ErrModel, m.Scheme)
+	}
+	for k, o := range m.Outputs {
+		if o.Pos < 0 || o.Pos >= nc || o.Neg < -1 || o.Neg >= nc || o.Neg == o.Pos ||
+			math.IsNaN(o.Bias) || math.IsInf(o.Bias, 0) {
+			return fmt.Errorf("%w: output %d is %+v for %d classes", ErrModel, k, o, nc)
+		}
+	}
+	if s := m.Scaling; s != nil {
+		if len(s.Mean) != m.Train.D || len(s.Scale) != m.Train.D {
+			return fmt.Errorf("%w: scaling has %d means and %d scales for %d features", ErrModel, len(s.Mean), len(s.Scale), m.Train.D)
+		}
+		for j := range s.Mean {
+			if math.IsNaN(s.Mean[j]) || math.IsInf(s.Mean[j], 0) || !(s.Scale[j] > 0) || math.IsInf(s.Scale[j], 0) {
+				return fmt.Errorf("%w: scaling of feature %d: mean %v, scale %v", ErrModel, j, s.Mean[j], s.Scale[j])
+			}
 		}
 	}
 	return nil
@@ -172,8 +234,8 @@ func ReadModel(r io.Reader) (*Model, error) {
 		return nil, fmt.Errorf("%w: not an ntksvm model (magic %q)", ErrModel, head[:8])
 	}
 	version := binary.LittleEndian.Uint32(head[8:])
-	if version != 1 && version != ModelVersion {
-		return nil, fmt.Errorf("%w: version %d, this program reads versions 1 and %d", ErrModel, version, ModelVersion)
+	if version < 1 || version > ModelVersion {
+		return nil, fmt.Errorf("%w: version %d, this program reads versions 1 to %d", ErrModel, version, ModelVersion)
 	}
 	plen := binary.LittleEndian.Uint64(head[12:])
 	if plen > 1<<40 {
@@ -208,10 +270,14 @@ func ReadModel(r io.Reader) (*Model, error) {
 	}
 	body := payload[4+hlen:]
 	n, d := m.Train.N, m.Train.D
-	if n < 0 || d < 0 || n > len(body)/8 {
+	if n < 0 || d < 0 || n > len(body)/8 || len(m.Outputs) > len(body)/8 {
 		return nil, fmt.Errorf("%w: %d weights do not fit in %d bytes", ErrModel, n, len(body))
 	}
-	want := uint64(n) * 8
+	nw := m.weights()
+	if nw > len(body)/8 {
+		return nil, fmt.Errorf("%w: %d weights do not fit in %d bytes", ErrModel, nw, len(body))
+	}
+	want := uint64(nw) * 8
 	if m.Train.Embedded {
 		if d > 0 && uint64(n) > uint64(len(body))/8/uint64(d) {
 			return nil, fmt.Errorf("%w: %d×%d inputs do not fit in %d bytes", ErrModel, n, d, len(body))
@@ -221,9 +287,9 @@ func ReadModel(r io.Reader) (*Model, error) {
 	if uint64(len(body)) != want {
 		return nil, fmt.Errorf("%w: body has %d bytes, header implies %d", ErrModel, len(body), want)
 	}
-	m.Alpha = getFloats(body[:8*n])
+	m.Alpha = getFloats(body[:8*nw])
 	if m.Train.Embedded {
-		x := getFloats(body[8*n:])
+		x := getFloats(body[8*nw:])
 		m.X, _ = linalg.FromSlice(n, d, x)
 	}
 	if err := m.check(); err != nil {

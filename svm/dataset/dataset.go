@@ -221,3 +221,14 @@ func (t *table) dataset() (*Dataset, error) {
 	d := &Dataset{X: x, Y: y, Classes: classes, Features: t.features, Rows: t.rows, Source: t.source, Dropped: t.dropped}
 	return d, d.Validate()
 }
+
+// FromLabels returns the Dataset of the rows of x with class labels given
+// as names (ordered as the readers order them). It shares x.
+func FromLabels(x linalg.Matrix[float64], labels []string) *Dataset {
+	classes, y := classIndex(labels)
+	rows := make([]int, len(labels))
+	for i := range rows {
+		rows[i] = i
+	}
+	return &Dataset{X: x, Y: y, Classes: classes, Rows: rows, Source: "memory"}
+}

@@ -1,0 +1,447 @@
+// Package classify is the NTK machine for a user's own labelled data:
+// multi-class classification by one-vs-one or one-vs-rest SVMs, or by
+// multi-output kernel ridge regression, on the infinite-width NTK or NNGP
+// kernel, with the depth, σ_b and C chosen by stratified k-fold
+// cross-validation, in a value a Go program can embed:
+//
+//	c := classify.New(classify.Options{})
+//	if err := c.Fit(ctx, x, labels); err != nil { … }
+//	pred, err := c.Predict(ctx, xTest)
+//	err = c.Save(w)
+//
+// The zero Options standardise the features with the training data's
+// statistics, cross-validate DefaultGrid with 4 folds, pick by SelectOneSE,
+// and refit one-vs-one SVMs (libsvm's C-SVC) on all the training data.
+//
+// Work is shared as far as the mathematics allows: one pass of the
+// arc-cosine recursion gives the Gram of every depth and both kinds
+// (ntk.GramLadder); every fold, every C and every binary sub-problem is a
+// view of that one Gram (index sets, no copies). Results are the same at
+// any thread count: sub-problems are independent and each is sequential.
+//
+// Models are written in svm's model format (version 3): the class names,
+// the scheme, the binary machines' weights over the support vectors, the
+// standardisation and the kernel (ntk.Spec), with the support vectors'
+// inputs embedded, so that a model file is all Predict needs.
+package classify
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/ntk"
+	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/dataset"
+)
+
+// Options configure a Classifier. The zero value works (see the package
+// documentation).
+type Options struct {
+	Machine Machine
+	Scheme  Scheme
+	// Grid is what cross-validation chooses from; an empty grid means
+	// DefaultGrid. A grid of one point is fitted without cross-validation.
+	Grid   Grid
+	Folds  int       // k of k-fold cross-validation; 0 means 4
+	FoldOf []int     // an explicit fold for each training example (overrides Folds and Seed)
+	Select Selection // the rule that picks the grid point
+	Seed   uint64    // shuffles the stratified folds
+	// WeightStd is σ_w; 0 means √2, which keeps the kernel's diagonal at
+	// ‖x‖²/d at every depth (He's initialisation), so one C grid suits
+	// every depth.
+	WeightStd float64
+	// NoStandardize uses the features as given instead of standardising
+	// them with the training data's mean and standard deviation.
+	NoStandardize bool
+	Threads       int // goroutines; 0 means GOMAXPROCS
+}
+
+func (o *Options) grid() Grid {
+	g := o.Grid
+	if g.Size() == 0 && len(g.Kinds)+len(g.Depths)+len(g.BiasStds)+len(g.Cs) == 0 {
+		return DefaultGrid()
+	}
+	return g
+}
+
+func (o *Options) weightStd() float64 {
+	if o.WeightStd == 0 {
+		return math.Sqrt2
+	}
+	return o.WeightStd
+}
+
+func (o *Options) threads() int {
+	if o.Threads > 0 {
+		return o.Threads
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+func (o *Options) folds() int {
+	if o.Folds == 0 {
+		return 4
+	}
+	return o.Folds
+}
+
+// Classifier is a multi-class NTK machine. Fit it, or Load a saved one,
+// before Predict.
+type Classifier struct {
+	opts    Options
+	Classes []string // class names; Predict's indices refer to these
+	Kernel  ntk.Spec // the chosen kernel
+	C       float64  // the chosen C
+	CV      *CVResult
+	// FitTime is the time Fit took (cross-validation and refit).
+	FitTime time.Duration
+
+	scaler *dataset.Scaler
+	sv     linalg.Matrix[float64] // standardised inputs of the support vectors
+	mm     *multi                 // units index the rows of sv
+	model  *svm.Model
+}
+
+// New returns an unfitted Classifier.
+func New(o Options) *Classifier { return &Classifier{opts: o} }
+
+// FitDataset fits c on a Dataset.
+func (c *Classifier) FitDataset(ctx context.Context, d *dataset.Dataset) error {
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	return c.fit(ctx, d.X, d.Y, d.Classes)
+}
+
+// Fit fits c on the rows of x with their class labels (any strings; the
+// classes are ordered as package dataset orders them).
+func (c *Classifier) Fit(ctx context.Context, x linalg.Matrix[float64], labels []string) error {
+	if len(labels) != x.Rows {
+		return fmt.Errorf("classify: %d labels for %d examples", len(labels), x.Rows)
+	}
+	d := dataset.FromLabels(x, labels)
+	return c.FitDataset(ctx, d)
+}
+
+func (c *Classifier) fit(ctx context.Context, x linalg.Matrix[float64], y []int, classes []string) error {
+	start := time.Now()
+	o := &c.opts
+	if err := o.grid().Validate(); err != nil {
+		return err
+	}
+	counts := make([]int, len(classes))
+	for _, v := range y {
+		counts[v]++
+	}
+	present := 0
+	for _, n := range counts {
+		if n > 0 {
+			present++
+		}
+	}
+	if present < 2 {
+		return fmt.Errorf("classify: the training data has %d class (%q): a classifier needs two or more", present, classes)
+	}
+	for k, n := range counts {
+		if n == 0 {
+			return fmt.Errorf("classify: class %q has no training examples", classes[k])
+		}
+	}
+	xs := x
+	c.scaler = nil
+	if !o.NoStandardize {
+		c.scaler = dataset.FitScaler(x)
+		var err error
+		if xs, err = c.scaler.Apply(x); err != nil {
+			return err
+		}
+	}
+	g := o.grid()
+	point := Point{Kind: g.Kinds[0], Depth: g.Depths[0], BiasStd: g.BiasStds[0], C: g.Cs[0]}
+	c.CV = nil
+	if g.Size() > 1 {
+		folds, nfold := o.FoldOf, o.folds()
+		if folds != nil {
+			if len(folds) != len(y) {
+				return fmt.Errorf("classify: %d fold assignments for %d examples", len(folds), len(y))
+			}
+			nfold = 0
+			for _, f := range folds {
+				if f < 0 {
+					return fmt.Errorf("classify: fold %d: want ≥ 0", f)
+				}
+				nfold = max(nfold, f+1)
+			}
+		} else {
+			var err error
+			if folds, err = StratifiedFolds(y, len(classes), nfold, o.Seed, classes); err != nil {
+				return err
+			}
+		}
+		cv, err := gridSearch(ctx, xs, y, len(classes), folds, nfold, o)
+		if err != nil {
+			return err
+		}
+		c.CV = cv
+		point = cv.Scores[cv.Chosen].Point
+	}
+	c.Classes, c.C = classes, point.C
+	c.Kernel = ntk.Spec{Kind: point.Kind, Depth: point.Depth, WeightStd: o.weightStd(), BiasStd: point.BiasStd}
+	k, err := ntk.Gram(ctx, c.Kernel, xs, ntk.Options{Threads: o.Threads})
+	if err != nil {
+		return err
+	}
+	all := make([]int, len(y))
+	for i := range all {
+		all[i] = i
+	}
+	mm, err := fitMulti(ctx, k, all, y, len(classes), o.Machine, o.Scheme, point.C, o.threads())
+	if err != nil {
+		return err
+	}
+	c.compress(mm, xs)
+	c.FitTime = time.Since(start)
+	return nil
+}
+
+// compress keeps the inputs of the support vectors only and renumbers the
+// units' indices into them.
+func (c *Classifier) compress(mm *multi, xs linalg.Matrix[float64]) {
+	at := map[int]int{}
+	var keep []int
+	for _, u := range mm.units {
+		for _, j := range u.idx {
+			if _, ok := at[j]; !ok {
+				at[j] = -1
+				keep = append(keep, j)
+			}
+		}
+	}
+	slices.Sort(keep)
+	for r, j := range keep {
+		at[j] = r
+	}
+	c.sv = linalg.New[float64](len(keep), xs.Cols)
+	for r, j := range keep {
+		copy(c.sv.Row(r), xs.Row(j))
+	}
+	for ui := range mm.units {
+		u := &mm.units[ui]
+		idx := make([]int, len(u.idx))
+		for k, j := range u.idx {
+			idx[k] = at[j]
+		}
+		u.idx = idx
+	}
+	c.mm = mm
+	c.model = nil
+}
+
+// SupportVectors returns the number of training examples the model keeps.
+func (c *Classifier) SupportVectors() int { return c.sv.Rows }
+
+// Decision returns the decision value of every binary machine for every
+// row of x (one row per example, one column per machine: the class pairs
+// of one-vs-one in the order (0,1), (0,2), …, (1,2), …, or one column per
+// class for one-vs-rest and KRR).
+func (c *Classifier) Decision(ctx context.Context, x linalg.Matrix[float64]) (linalg.Matrix[float64], error) {
+	if c.mm == nil {
+		return linalg.Matrix[float64]{}, fmt.Errorf("classify: the classifier is not fitted")
+	}
+	xs := x
+	if x.Cols != c.sv.Cols {
+		return linalg.Matrix[float64]{}, fmt.Errorf("classify: %d features, the model was trained on %d", x.Cols, c.sv.Cols)
+	}
+	if c.scaler != nil {
+		var err error
+		if xs, err = c.scaler.Apply(x); err != nil {
+			return linalg.Matrix[float64]{}, err
+		}
+	}
+	out := linalg.New[float64](x.Rows, len(c.mm.units))
+	const block = 1024
+	for r0 := 0; r0 < x.Rows; r0 += block {
+		r1 := min(r0+block, x.Rows)
+		kz, err := ntk.Cross(ctx, c.Kernel, xs.Slice(r0, r1, 0, xs.Cols), c.sv, ntk.Options{Threads: c.opts.Threads})
+		if err != nil {
+			return linalg.Matrix[float64]{}, err
+		}
+		for r := r0; r < r1; r++ {
+			row := kz.Row(r - r0)
+			c.mm.decide(out.Row(r), func(j int) float64 { return row[j] })
+		}
+	}
+	return out, ctx.Err()
+}
+
+// PredictIndex returns the predicted class index of every row of x.
+func (c *Classifier) PredictIndex(ctx context.Context, x linalg.Matrix[float64]) ([]int, error) {
+	dec, err := c.Decision(ctx, x)
+	if err != nil {
+		return nil, err
+	}
+	pred, votes := make([]int, x.Rows), make([]int, len(c.Classes))
+	for i := range pred {
+		pred[i] = c.mm.class(dec.Row(i), votes)
+	}
+	return pred, nil
+}
+
+// Predict returns the predicted class name of every row of x.
+func (c *Classifier) Predict(ctx context.Context, x linalg.Matrix[float64]) ([]string, error) {
+	idx, err := c.PredictIndex(ctx, x)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(idx))
+	for i, k := range idx {
+		out[i] = c.Classes[k]
+	}
+	return out, nil
+}
+
+// Score returns the accuracy of c on a labelled dataset whose classes are
+// named as in training (a class the model does not know counts as wrong).
+func (c *Classifier) Score(ctx context.Context, d *dataset.Dataset) (float64, error) {
+	pred, err := c.Predict(ctx, d.X)
+	if err != nil {
+		return 0, err
+	}
+	right := 0
+	for i, p := range pred {
+		if p == d.Classes[d.Y[i]] {
+			right++
+		}
+	}
+	return float64(right) / float64(len(pred)), nil
+}
+
+// Save writes c in svm's model format.
+func (c *Classifier) Save(w io.Writer) error {
+	m, err := c.Model()
+	if err != nil {
+		return err
+	}
+	return svm.WriteModel(w, m)
+}
+
+// Model returns c as an svm.Model (version 3).
+func (c *Classifier) Model() (*svm.Model, error) {
+	if c.mm == nil {
+		return nil, fmt.Errorf("classify: the classifier is not fitted")
+	}
+	if c.model != nil {
+		return c.model, nil
+	}
+	nu := len(c.mm.units)
+	m := &svm.Model{Machine: c.opts.Machine.String(), Loss: c.loss(), Lambda: 1 / c.C, Objective: "sum",
+		Solver: c.solver(), HasBias: c.opts.Machine != KRR, Classes: c.Classes, Scheme: c.mm.scheme.String(),
+		Kernel: svm.KernelSpec{Name: c.Kernel.Kind.String(), Depth: c.Kernel.Depth, SigmaW: c.Kernel.WeightStd,
+			SigmaB: c.Kernel.BiasStd, Type: c.Kernel.Type()},
+		Train: svm.TrainRef{Source: "classify", N: c.sv.Rows, D: c.sv.Cols, SHA256: svm.InputsSHA256(c.sv), Embedded: true},
+		Fit:   svm.FitInfo{C: c.C},
+		Alpha: make([]float64, c.sv.Rows*nu), X: c.sv}
+	for ui, u := range c.mm.units {
+		m.Outputs = append(m.Outputs, svm.Output{Pos: u.pos, Neg: u.neg, Bias: u.bias})
+		for k, j := range u.idx {
+			m.Alpha[j*nu+ui] = u.alpha[k]
+		}
+	}
+	if c.scaler != nil {
+		m.Scaling = &svm.Scaling{Mean: c.scaler.Mean, Scale: c.scaler.Scale}
+	}
+	c.model = m
+	return m, nil
+}
+
+func (c *Classifier) loss() string {
+	switch c.opts.Machine {
+	case SVM2:
+		return "squared_hinge"
+	case KRR:
+		return "squared"
+	}
+	return "hinge"
+}
+
+func (c *Classifier) solver() string {
+	if c.opts.Machine == KRR {
+		return "exact"
+	}
+	return "smo"
+}
+
+// Load reads a Classifier saved by Save.
+func Load(r io.Reader) (*Classifier, error) {
+	m, err := svm.ReadModel(r)
+	if err != nil {
+		return nil, err
+	}
+	return FromModel(m)
+}
+
+// FromModel returns the Classifier of a multi-class model.
+func FromModel(m *svm.Model) (*Classifier, error) {
+	if len(m.Outputs) == 0 || len(m.Classes) < 2 {
+		return nil, fmt.Errorf("%w: not a multi-class model (no classes)", svm.ErrModel)
+	}
+	if !m.Train.Embedded {
+		return nil, fmt.Errorf("%w: the model does not embed its support vectors", svm.ErrModel)
+	}
+	var spec ntk.Spec
+	var err error
+	if spec, err = specOf(m.Kernel); err != nil {
+		return nil, fmt.Errorf("%w: %v", svm.ErrModel, err)
+	}
+	mach, err := ParseMachine(m.Machine)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", svm.ErrModel, err)
+	}
+	sch, err := ParseScheme(m.Scheme)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", svm.ErrModel, err)
+	}
+	c := &Classifier{opts: Options{Machine: mach, Scheme: sch}, Classes: m.Classes, Kernel: spec, C: m.Fit.C, sv: m.X, model: m}
+	if m.Scaling != nil {
+		c.scaler = &dataset.Scaler{Mean: m.Scaling.Mean, Scale: m.Scaling.Scale}
+	}
+	nu := len(m.Outputs)
+	mm := &multi{scheme: sch, classes: len(m.Classes)}
+	for ui, o := range m.Outputs {
+		u := unit{pos: o.Pos, neg: o.Neg, bias: o.Bias}
+		for j := range m.Train.N {
+			if a := m.Alpha[j*nu+ui]; a != 0 {
+				u.idx, u.alpha = append(u.idx, j), append(u.alpha, a)
+			}
+		}
+		if sch == OneVsOne && o.Neg < 0 {
+			return nil, fmt.Errorf("%w: one-vs-one output %d has no second class", svm.ErrModel, ui)
+		}
+		mm.units = append(mm.units, u)
+	}
+	c.mm = mm
+	return c, nil
+}
+
+// specOf reads the kernel of a model file.
+func specOf(k svm.KernelSpec) (ntk.Spec, error) {
+	kind, err := ntk.ParseKind(k.Name)
+	if err != nil {
+		return ntk.Spec{}, err
+	}
+	s := ntk.Spec{Kind: kind, Depth: k.Depth, WeightStd: k.SigmaW, BiasStd: k.SigmaB}
+	switch k.Type {
+	case "", "float64":
+	case "float32":
+		s.Float32 = true
+	default:
+		return ntk.Spec{}, fmt.Errorf("kernel type %q: want float32 or float64", k.Type)
+	}
+	return s, s.Validate()
+}

@@ -1,0 +1,310 @@
+package classify
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/ntksvm/ntksvm/internal/rng"
+	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/ntk"
+)
+
+// Grid is the set of hyper-parameters cross-validation chooses from: every
+// kernel kind × depth × σ_b, each with every C. Order matters only for
+// ties under SelectBest (the first point in this order wins).
+type Grid struct {
+	Kinds    []ntk.Kind
+	Depths   []int     // hidden layers; 0 is the input kernel
+	BiasStds []float64 // σ_b
+	Cs       []float64 // the SVMs' C (KRR: the ridge is 1/C)
+}
+
+// DefaultGrid is the grid used when Options.Grid is empty: the NTK of
+// depth 1…5 without bias and C = 10⁻²…10⁴, the grid of the NTK-SVM
+// literature on small tabular data (Arora et al., ICLR 2020).
+func DefaultGrid() Grid {
+	return Grid{Kinds: []ntk.Kind{ntk.KindNTK}, Depths: []int{1, 2, 3, 4, 5}, BiasStds: []float64{0},
+		Cs: LogGrid(1e-2, 1e4, 7)}
+}
+
+// LogGrid returns n values from lo to hi evenly spaced in log scale.
+func LogGrid(lo, hi float64, n int) []float64 {
+	if n == 1 {
+		return []float64{lo}
+	}
+	v := make([]float64, n)
+	a, b := math.Log10(lo), math.Log10(hi)
+	for i := range v {
+		v[i] = math.Pow(10, a+(b-a)*float64(i)/float64(n-1))
+		if r := math.Round(v[i]); math.Abs(v[i]-r) < 1e-9*v[i] {
+			v[i] = r
+		}
+	}
+	return v
+}
+
+// Size returns the number of grid points.
+func (g Grid) Size() int { return len(g.Kinds) * len(g.Depths) * len(g.BiasStds) * len(g.Cs) }
+
+// Validate checks the grid.
+func (g Grid) Validate() error {
+	if g.Size() == 0 {
+		return fmt.Errorf("classify: the grid is empty (%d kinds × %d depths × %d σ_b × %d C)", len(g.Kinds), len(g.Depths), len(g.BiasStds), len(g.Cs))
+	}
+	for _, d := range g.Depths {
+		if d < 0 || d > 100 {
+			return fmt.Errorf("classify: depth %d: want 0…100", d)
+		}
+	}
+	for _, b := range g.BiasStds {
+		if !(b >= 0) || math.IsInf(b, 0) {
+			return fmt.Errorf("classify: σ_b %v: want a finite number ≥ 0", b)
+		}
+	}
+	for _, c := range g.Cs {
+		if !(c > 0) || math.IsInf(c, 0) {
+			return fmt.Errorf("classify: C %v: want a finite number > 0", c)
+		}
+	}
+	return nil
+}
+
+// Selection is the rule that picks a grid point from the CV scores.
+type Selection uint8
+
+const (
+	// SelectOneSE picks, among the points whose mean CV accuracy is within
+	// one standard error of the best, the simplest: fewest layers, then
+	// smallest C (then grid order). It over-fits the selection less than
+	// SelectBest on small data.
+	SelectOneSE Selection = iota
+	// SelectBest picks the point of the best mean CV accuracy, the first
+	// in grid order on ties (scikit-learn's GridSearchCV).
+	SelectBest
+)
+
+// ParseSelection parses "1se" or "best".
+func ParseSelection(s string) (Selection, error) {
+	switch s {
+	case "1se":
+		return SelectOneSE, nil
+	case "best":
+		return SelectBest, nil
+	}
+	return 0, fmt.Errorf("classify: selection rule %q: want 1se or best", s)
+}
+
+// String returns "1se" or "best".
+func (s Selection) String() string {
+	if s == SelectBest {
+		return "best"
+	}
+	return "1se"
+}
+
+// Point is one grid point.
+type Point struct {
+	Kind    ntk.Kind `json:"-"`
+	Depth   int      `json:"depth"`
+	BiasStd float64  `json:"sigma_b"`
+	C       float64  `json:"c"`
+}
+
+// Score is a grid point's cross-validated accuracy: the mean and the
+// population standard deviation over the folds (and repeats).
+type Score struct {
+	Point
+	KindName string    `json:"kernel"`
+	Mean     float64   `json:"mean"`
+	Std      float64   `json:"std"`
+	Folds    []float64 `json:"folds"`
+}
+
+// CVResult is the table of a cross-validation and the point it chose.
+type CVResult struct {
+	Scores []Score `json:"scores"`
+	Chosen int     `json:"chosen"` // index into Scores
+	Rule   string  `json:"rule"`
+	Folds  int     `json:"folds"`
+}
+
+// StratifiedFolds assigns each example to one of k folds so that every
+// class is spread over the folds as evenly as it can be: the examples of
+// each class, shuffled with the seed, are dealt to the folds in turn,
+// continuing where the previous class stopped. It fails when a class has
+// fewer than k examples.
+func StratifiedFolds(y []int, nclass, k int, seed uint64, classes []string) ([]int, error) {
+	if k < 2 {
+		return nil, fmt.Errorf("classify: %d folds: want at least 2", k)
+	}
+	byClass := make([][]int, nclass)
+	for i, c := range y {
+		byClass[c] = append(byClass[c], i)
+	}
+	fold := make([]int, len(y))
+	r := rng.SplitMix64(seed)
+	next := 0
+	for c, idx := range byClass {
+		if len(idx) < k {
+			name := fmt.Sprint(c)
+			if classes != nil {
+				name = fmt.Sprintf("%q", classes[c])
+			}
+			return nil, fmt.Errorf("classify: class %s has %d examples, fewer than the %d folds", name, len(idx), k)
+		}
+		for i := len(idx) - 1; i > 0; i-- {
+			j := int(rng.Below(&r, uint64(i+1)))
+			idx[i], idx[j] = idx[j], idx[i]
+		}
+		for _, i := range idx {
+			fold[i] = next % k
+			next++
+		}
+	}
+	return fold, nil
+}
+
+// cvTask is one fit of cross-validation: a grid point's C on one fold.
+type cvTask struct {
+	fold, ci int
+}
+
+// crossValidate scores every C of the grid on the kernel k (n×n over all
+// training examples) with the fold assignment, returning accuracy[ci][f].
+func crossValidate[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []int, nclass int, folds []int, nfold int, cs []float64, m Machine, s Scheme, threads int) ([][]float64, error) {
+	trainOf, valOf := make([][]int, nfold), make([][]int, nfold)
+	for i, f := range folds {
+		valOf[f] = append(valOf[f], i)
+		for g := range nfold {
+			if g != f {
+				trainOf[g] = append(trainOf[g], i)
+			}
+		}
+	}
+	acc := make([][]float64, len(cs))
+	for ci := range acc {
+		acc[ci] = make([]float64, nfold)
+	}
+	var tasks []cvTask
+	for f := range nfold {
+		for ci := range cs {
+			tasks = append(tasks, cvTask{f, ci})
+		}
+	}
+	errs := make([]error, len(tasks))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(threads, 1))
+	for ti, t := range tasks {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			mm, err := fitMulti(ctx, k, trainOf[t.fold], y, nclass, m, s, cs[t.ci], 1)
+			if err != nil {
+				errs[ti] = err
+				return
+			}
+			dec, votes := make([]float64, len(mm.units)), make([]int, nclass)
+			right := 0
+			for _, i := range valOf[t.fold] {
+				row := k.Row(i)
+				mm.decide(dec, func(j int) float64 { return float64(row[j]) })
+				if mm.class(dec, votes) == y[i] {
+					right++
+				}
+			}
+			acc[t.ci][t.fold] = float64(right) / float64(len(valOf[t.fold]))
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return acc, ctx.Err()
+}
+
+// choose returns the index of the score the rule picks.
+func choose(scores []Score, rule Selection, nfold int) int {
+	best := 0
+	for i, s := range scores {
+		if s.Mean > scores[best].Mean {
+			best = i
+		}
+	}
+	if rule == SelectBest {
+		return best
+	}
+	se := scores[best].Std / math.Sqrt(float64(nfold))
+	pick := -1
+	for i, s := range scores {
+		if s.Mean < scores[best].Mean-se-1e-12 {
+			continue
+		}
+		if pick < 0 || s.Depth < scores[pick].Depth || (s.Depth == scores[pick].Depth && s.C < scores[pick].C) {
+			pick = i
+		}
+	}
+	return pick
+}
+
+// meanStd returns the mean and population standard deviation of v.
+func meanStd(v []float64) (mean, std float64) {
+	for _, x := range v {
+		mean += x
+	}
+	mean /= float64(len(v))
+	for _, x := range v {
+		std += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(std / float64(len(v)))
+}
+
+// gridSearch cross-validates every point of g on the standardised inputs
+// x. One pass of the arc-cosine recursion per σ_b gives the Grams of every
+// depth and both kinds (ntk.GramLadder); every C and every fold is a view
+// of that Gram.
+func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, nclass int, folds []int, nfold int, o *Options) (*CVResult, error) {
+	g := o.grid()
+	maxDepth := slices.Max(g.Depths)
+	res := &CVResult{Rule: o.Select.String(), Folds: nfold}
+	for _, bs := range g.BiasStds {
+		var ntks, nngps []linalg.Matrix[float64]
+		if maxDepth == 0 {
+			k, err := ntk.Gram(ctx, ntk.Spec{Depth: 0, WeightStd: o.weightStd(), BiasStd: bs}, x, ntk.Options{Threads: o.Threads})
+			if err != nil {
+				return nil, err
+			}
+			ntks, nngps = []linalg.Matrix[float64]{k}, []linalg.Matrix[float64]{k}
+		} else {
+			var err error
+			ntks, nngps, err = ntk.GramLadder(ctx, x, ntk.Params{Depth: maxDepth, WeightStd: o.weightStd(), BiasStd: bs}, ntk.Options{Threads: o.Threads})
+			if err != nil {
+				return nil, err
+			}
+		}
+		for _, kind := range g.Kinds {
+			for _, d := range g.Depths {
+				k := ntks[d]
+				if kind == ntk.KindNNGP {
+					k = nngps[d]
+				}
+				acc, err := crossValidate(ctx, k, y, nclass, folds, nfold, g.Cs, o.Machine, o.Scheme, o.threads())
+				if err != nil {
+					return nil, err
+				}
+				for ci, c := range g.Cs {
+					mean, std := meanStd(acc[ci])
+					res.Scores = append(res.Scores, Score{Point: Point{Kind: kind, Depth: d, BiasStd: bs, C: c},
+						KindName: kind.String(), Mean: mean, Std: std, Folds: acc[ci]})
+				}
+			}
+		}
+	}
+	res.Chosen = choose(res.Scores, o.Select, nfold)
+	return res, nil
+}

@@ -1,0 +1,262 @@
+package classify
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/svm"
+)
+
+// Machine is the kernel machine fitted to each binary sub-problem (the
+// machines of the paper's Table 1 that classify).
+type Machine uint8
+
+const (
+	// SVM is the soft-margin SVM with a bias, libsvm's C-SVC: hinge loss,
+	// ½‖β‖² + C Σ hinge, solved exactly by SMO.
+	SVM Machine = iota
+	// SVM2 is the 2-norm soft-margin SVM (squared hinge) with a bias.
+	SVM2
+	// KRR is kernel ridge regression on ±1 class-indicator targets,
+	// ½‖β‖²/C + Σ (yᵢ − gᵢ)²/2, one output per class from one Cholesky
+	// factorisation (always one-vs-rest).
+	KRR
+)
+
+var machineNames = []string{"svm", "svm2", "krr"}
+
+// String returns "svm", "svm2" or "krr".
+func (m Machine) String() string {
+	if int(m) < len(machineNames) {
+		return machineNames[m]
+	}
+	return fmt.Sprintf("Machine(%d)", int(m))
+}
+
+// ParseMachine parses "svm", "svm2" or "krr".
+func ParseMachine(s string) (Machine, error) {
+	for i, n := range machineNames {
+		if s == n {
+			return Machine(i), nil
+		}
+	}
+	return 0, fmt.Errorf("classify: machine %q: want svm, svm2 or krr", s)
+}
+
+// Scheme is how binary machines make a multi-class one.
+type Scheme uint8
+
+const (
+	// OneVsOne fits one machine per pair of classes and predicts by
+	// voting, ties going to the class that comes first (libsvm's scheme).
+	OneVsOne Scheme = iota
+	// OneVsRest fits one machine per class against all others and
+	// predicts the class of the largest decision value.
+	OneVsRest
+)
+
+// String returns "ovo" or "ovr".
+func (s Scheme) String() string {
+	if s == OneVsRest {
+		return "ovr"
+	}
+	return "ovo"
+}
+
+// ParseScheme parses "ovo" or "ovr".
+func ParseScheme(s string) (Scheme, error) {
+	switch s {
+	case "ovo":
+		return OneVsOne, nil
+	case "ovr":
+		return OneVsRest, nil
+	}
+	return 0, fmt.Errorf("classify: multi-class scheme %q: want ovo or ovr", s)
+}
+
+// unit is one binary machine g(x) = Σ alpha[k]·K(x, x_idx[k]) + bias: class
+// pos against class neg (neg < 0: against every other class).
+type unit struct {
+	pos, neg int
+	idx      []int // training points (indices into the Gram's columns)
+	alpha    []float64
+	bias     float64
+}
+
+// multi is a multi-class machine over the columns of a Gram.
+type multi struct {
+	scheme  Scheme
+	classes int
+	units   []unit
+}
+
+// fitMulti fits machine m with scheme s and constant c on the training
+// points train (indices into the square Gram k) whose classes are y[i]
+// (indexed like k). Sub-problems are fitted on views of k, on up to
+// threads goroutines; the result does not depend on threads.
+func fitMulti[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y []int, nclass int, m Machine, s Scheme, c float64, threads int) (*multi, error) {
+	if m == KRR {
+		u, err := fitKRR(ctx, k, train, y, nclass, c)
+		if err != nil {
+			return nil, err
+		}
+		return &multi{scheme: OneVsRest, classes: nclass, units: u}, nil
+	}
+	byClass := make([][]int, nclass)
+	for _, i := range train {
+		byClass[y[i]] = append(byClass[y[i]], i)
+	}
+	var units []unit
+	switch {
+	case s == OneVsOne || nclass == 2:
+		for a := range nclass {
+			for b := a + 1; b < nclass; b++ {
+				idx := mergeSorted(byClass[a], byClass[b])
+				units = append(units, unit{pos: a, neg: b, idx: idx})
+			}
+		}
+	default:
+		for a := range nclass {
+			units = append(units, unit{pos: a, neg: -1, idx: train})
+		}
+	}
+	errs := make([]error, len(units))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(threads, 1))
+	for ui := range units {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[ui] = fitUnit(ctx, k, &units[ui], y, m, c)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	sch := s
+	if nclass == 2 {
+		sch = OneVsOne
+	}
+	return &multi{scheme: sch, classes: nclass, units: units}, nil
+}
+
+// mergeSorted returns the union of two sorted disjoint index lists, sorted.
+func mergeSorted(a, b []int) []int {
+	out := make([]int, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0] < b[0] {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
+// fitUnit solves the SVM dual of one binary sub-problem.
+func fitUnit[T linalg.Float](ctx context.Context, k linalg.Matrix[T], u *unit, y []int, m Machine, c float64) error {
+	yb := make([]float64, len(u.idx))
+	for i, t := range u.idx {
+		yb[i] = -1
+		if y[t] == u.pos {
+			yb[i] = 1
+		}
+	}
+	loss := svm.Hinge
+	if m == SVM2 {
+		loss = svm.SquaredHinge
+	}
+	res, err := svm.SolveDual(ctx, &view[T]{k: k, rows: u.idx, cols: u.idx}, yb, svm.DualConfig{Loss: loss, Lambda: 1 / c, Bias: true})
+	if err != nil {
+		return fmt.Errorf("classify: classes %d vs %d: %w", u.pos, u.neg, err)
+	}
+	// Keep the support vectors only.
+	var idx []int
+	var alpha []float64
+	for i, a := range res.Machine.Alpha {
+		if a != 0 {
+			idx, alpha = append(idx, u.idx[i]), append(alpha, a)
+		}
+	}
+	u.idx, u.alpha, u.bias = idx, alpha, res.Machine.Bias
+	return nil
+}
+
+// fitKRR solves (K + I/C)A = Y for the ±1 indicator targets of every class
+// with one Cholesky factorisation.
+func fitKRR[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y []int, nclass int, c float64) ([]unit, error) {
+	n := len(train)
+	a := linalg.New[float64](n, n)
+	for r, i := range train {
+		row, ki := a.Row(r), k.Row(i)
+		for s, j := range train {
+			row[s] = float64(ki[j])
+		}
+		row[r] += 1 / c
+	}
+	b := linalg.New[float64](n, nclass)
+	for r, i := range train {
+		for cl := range nclass {
+			b.Set(r, cl, -1)
+		}
+		b.Set(r, y[i], 1)
+	}
+	if err := linalg.SolveSPDContext(ctx, a, b); err != nil {
+		return nil, fmt.Errorf("classify: kernel ridge regression: %w", err)
+	}
+	units := make([]unit, nclass)
+	for cl := range units {
+		units[cl] = unit{pos: cl, neg: -1, idx: train, alpha: make([]float64, n)}
+		for r := range n {
+			units[cl].alpha[r] = b.At(r, cl)
+		}
+	}
+	return units, nil
+}
+
+// decide writes the decision value of every unit for the point whose
+// kernel values against the Gram's columns are krow.
+func (mm *multi) decide(dst []float64, krow func(j int) float64) {
+	for ui, u := range mm.units {
+		s := u.bias
+		for k, j := range u.idx {
+			s += u.alpha[k] * krow(j)
+		}
+		dst[ui] = s
+	}
+}
+
+// class returns the predicted class from the units' decision values.
+func (mm *multi) class(dec []float64, votes []int) int {
+	if mm.scheme == OneVsOne {
+		clear(votes)
+		for ui, u := range mm.units {
+			if dec[ui] > 0 {
+				votes[u.pos]++
+			} else {
+				votes[u.neg]++
+			}
+		}
+		best := 0
+		for c, v := range votes {
+			if v > votes[best] {
+				best = c
+			}
+		}
+		return best
+	}
+	best, bv := 0, math.Inf(-1)
+	for ui, u := range mm.units {
+		if dec[ui] > bv {
+			best, bv = u.pos, dec[ui]
+		}
+	}
+	return best
+}

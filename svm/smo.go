@@ -35,6 +35,17 @@ type DualConfig struct {
 	// NoShrink turns off shrinking (for tests; shrinking never changes
 	// the result beyond the tolerance).
 	NoShrink bool
+	// KKT, when positive, replaces the duality-gap target by libsvm's
+	// stopping rule: one pass until the maximal violation of the KKT
+	// conditions, m(a) − M(a), is below KKT (libsvm's -e, whose default is
+	// 1e-3), with libsvm's bias (the mean over the free variables). Model
+	// selection, which solves thousands of small problems, uses it.
+	KKT float64
+	// Init, when not nil, starts SMO from these dual variables instead of
+	// 0 (a warm start, e.g. from the solution at a smaller C scaled by the
+	// ratio of the C's): one per dual variable (n, or 2n for SVR), each
+	// in [0, C], satisfying the bias constraint when Bias is set.
+	Init []float64
 }
 
 // DualResult is the exact solution and its certificate.
@@ -122,8 +133,21 @@ func SolveDual(ctx context.Context, k KernelMatrix, y []float64, cfg DualConfig)
 	}
 	s.g = make([]float64, n)
 	s.alpha = make([]float64, n)
-	s.reconstruct() // G = p at a = 0
+	if cfg.Init != nil {
+		if err := s.warmStart(cfg.Init); err != nil {
+			return nil, err
+		}
+	}
+	s.reconstruct() // G = Qa + p
 	res := &DualResult{}
+	if cfg.KKT > 0 {
+		s.libsvm = true
+		err := s.run(ctx, cfg.KKT, maxIter)
+		s.reconstruct()
+		s.certificate(res)
+		res.Converged = err == nil && s.iter < maxIter
+		return res, err
+	}
 	eps := 1.0 // KKT tolerance, tightened tenfold until the gap is small enough
 	for {
 		err := s.run(ctx, eps, maxIter)
@@ -173,6 +197,29 @@ type smo struct {
 	nz       []int // support vectors and their α, for reconstruct
 	nzw      []float64
 	dense64  *Dense[float64]
+	libsvm   bool // libsvm's bias estimate instead of the primal-optimal one
+}
+
+// warmStart sets the dual variables to init after checking them.
+func (s *smo) warmStart(init []float64) error {
+	if len(init) != s.nv {
+		return inputErr("%d initial dual variables for %d", len(init), s.nv)
+	}
+	var sum, scale float64
+	for t, a := range init {
+		if !(a >= 0) || a > s.ub*(1+1e-12) {
+			return inputErr("initial dual variable %d is %v, outside [0, %v]", t, a, s.ub)
+		}
+		sum += s.sgn[t] * a
+		scale += a
+	}
+	if s.bias && math.Abs(sum) > 1e-9*max(scale, 1) {
+		return inputErr("initial dual variables break the bias constraint (Σ yᵢaᵢ = %v)", sum)
+	}
+	for t, a := range init {
+		s.a[t] = min(a, s.ub)
+	}
+	return nil
 }
 
 func (s *smo) setup(nv int, ub, shift float64) {
@@ -585,7 +632,10 @@ func (s *smo) certificate(res *DualResult) {
 	}
 	dual := -f / 2
 	b := 0.0
-	if s.bias {
+	switch {
+	case s.bias && s.libsvm:
+		b = s.libsvmBias()
+	case s.bias:
 		b = s.bestBias()
 	}
 	var reg, loss float64

@@ -23,6 +23,8 @@ func init() {
 
 const dataUsage = `Usage:
   ntksvm data info [--mnist-dir DIR]       show the MNIST files found, their sizes, class counts and checksums
+  ntksvm data info FILE [--label COL]      rows, features, classes, missing values and constant columns of a
+                                           CSV, ARFF, LIBSVM or X.npy,labels file
   ntksvm data fetch mnist [--mnist-dir DIR] [--mirror URL]...
                                            download MNIST, verify it and store it in DIR
 
@@ -47,6 +49,9 @@ func runData(ctx context.Context, e *env, args []string) error {
 }
 
 func runDataInfo(e *env, args []string) error {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		return runFileInfo(e, args)
+	}
 	fs := newFlagSet(e, "data info", "[--mnist-dir DIR]")
 	var dirFlag string
 	fs.StringVar(&dirFlag, "mnist-dir", "", "MNIST `directory` (default $"+mnist.EnvDir+", else the user cache directory)")

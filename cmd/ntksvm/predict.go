@@ -27,12 +27,25 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "predict", "--model M --data D [--out pred.npy]")
 	d.add(fs, e, "data to predict")
 	modelPath := fs.String("model", "", "model file written by ntksvm train (required)")
-	out := fs.String("out", "", "write the outputs g(x) as a float64 .npy vector")
+	out := fs.String("out", "", "write the outputs g(x) as a float64 .npy vector (multi-class models: a CSV of row, class)")
+	var tf tableFlags
+	tf.add(fs)
+	decision := fs.Bool("decision", false, "multi-class models: add each binary machine's decision value to --out")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *modelPath == "" {
 		return usageError("--model is required")
+	}
+	if m, ok, err := isClassModel(*modelPath); err != nil {
+		return err
+	} else if ok {
+		if *out != "" {
+			if err := checkOut("--out", *out); err != nil {
+				return err
+			}
+		}
+		return predictClasses(ctx, e, m, &tf, d.data, *out, *decision)
 	}
 	if err := d.check("--data", d.data); err != nil {
 		return err

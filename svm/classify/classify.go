@@ -201,7 +201,7 @@ func (c *Classifier) fit(ctx context.Context, x linalg.Matrix[float64], y []int,
 	for i := range all {
 		all[i] = i
 	}
-	mm, err := fitMulti(ctx, k, all, y, len(classes), o.Machine, o.Scheme, point.C, o.threads())
+	mm, err := fitMulti(ctx, k, all, y, len(classes), o.Machine, o.Scheme, point.C, o.threads(), nil, 0)
 	if err != nil {
 		return err
 	}
@@ -237,7 +237,7 @@ func (c *Classifier) compress(mm *multi, xs linalg.Matrix[float64]) {
 		for k, j := range u.idx {
 			idx[k] = at[j]
 		}
-		u.idx = idx
+		u.idx, u.points, u.dual = idx, nil, nil
 	}
 	c.mm = mm
 	c.model = nil

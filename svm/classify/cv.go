@@ -1,10 +1,13 @@
 package classify
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/ntksvm/ntksvm/internal/rng"
@@ -167,11 +170,6 @@ func StratifiedFolds(y []int, nclass, k int, seed uint64, classes []string) ([]i
 	return fold, nil
 }
 
-// cvTask is one fit of cross-validation: a grid point's C on one fold.
-type cvTask struct {
-	fold, ci int
-}
-
 // crossValidate scores every C of the grid on the kernel k (n×n over all
 // training examples) with the fold assignment, returning accuracy[ci][f].
 func crossValidate[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []int, nclass int, folds []int, nfold int, cs []float64, m Machine, s Scheme, threads int) ([][]float64, error) {
@@ -188,35 +186,32 @@ func crossValidate[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []
 	for ci := range acc {
 		acc[ci] = make([]float64, nfold)
 	}
-	var tasks []cvTask
-	for f := range nfold {
-		for ci := range cs {
-			tasks = append(tasks, cvTask{f, ci})
-		}
+	// Each fold is one task that walks the C values upwards, each solve
+	// warm-started from the one before.
+	order := make([]int, len(cs))
+	for i := range order {
+		order[i] = i
 	}
-	errs := make([]error, len(tasks))
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cs[a], cs[b]) })
+	errs := make([]error, nfold)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(threads, 1))
-	for ti, t := range tasks {
+	for f := range nfold {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			mm, err := fitMulti(ctx, k, trainOf[t.fold], y, nclass, m, s, cs[t.ci], 1)
-			if err != nil {
-				errs[ti] = err
-				return
-			}
-			dec, votes := make([]float64, len(mm.units)), make([]int, nclass)
-			right := 0
-			for _, i := range valOf[t.fold] {
-				row := k.Row(i)
-				mm.decide(dec, func(j int) float64 { return float64(row[j]) })
-				if mm.class(dec, votes) == y[i] {
-					right++
+			var prev *multi
+			prevC := 0.0
+			for _, ci := range order {
+				mm, err := fitMulti(ctx, k, trainOf[f], y, nclass, m, s, cs[ci], 1, prev, prevC)
+				if err != nil {
+					errs[f] = err
+					return
 				}
+				acc[ci][f] = accuracy(mm, k, valOf[f], y, nclass)
+				prev, prevC = mm, cs[ci]
 			}
-			acc[t.ci][t.fold] = float64(right) / float64(len(valOf[t.fold]))
 		}()
 	}
 	wg.Wait()
@@ -226,6 +221,21 @@ func crossValidate[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []
 		}
 	}
 	return acc, ctx.Err()
+}
+
+// accuracy returns the fraction of the points val (rows of the Gram k)
+// that mm classifies as y says.
+func accuracy[T linalg.Float](mm *multi, k linalg.Matrix[T], val, y []int, nclass int) float64 {
+	dec, votes := make([]float64, len(mm.units)), make([]int, nclass)
+	right := 0
+	for _, i := range val {
+		row := k.Row(i)
+		mm.decide(dec, func(j int) float64 { return float64(row[j]) })
+		if mm.class(dec, votes) == y[i] {
+			right++
+		}
+	}
+	return float64(right) / float64(len(val))
 }
 
 // choose returns the index of the score the rule picks.
@@ -307,4 +317,79 @@ func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, nclass i
 	}
 	res.Chosen = choose(res.Scores, o.Select, nfold)
 	return res, nil
+}
+
+// ParseDepths parses a list of depths: "3", "1-5", "0,2,4" or a mix
+// ("0,2-4").
+func ParseDepths(s string) ([]int, error) {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		b := a
+		if err == nil && isRange {
+			b, err = strconv.Atoi(hi)
+		}
+		if err != nil || a < 0 || b < a || b > 100 {
+			return nil, fmt.Errorf("classify: depths %q: want numbers 0…100 or ranges such as 1-5, separated by commas", s)
+		}
+		for d := a; d <= b; d++ {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// ParseValues parses a list of positive numbers ("0.1,1,10") or a
+// logarithmic range LO:HI:N ("1e-2:1e4:7", N values from LO to HI). zeroOK
+// admits 0 (σ_b).
+func ParseValues(s string, zeroOK bool) ([]float64, error) {
+	bad := func() error {
+		return fmt.Errorf("classify: values %q: want numbers separated by commas, or LO:HI:N for N values from LO to HI in log scale", s)
+	}
+	if f := strings.Split(s, ":"); len(f) == 3 {
+		lo, err1 := strconv.ParseFloat(f[0], 64)
+		hi, err2 := strconv.ParseFloat(f[1], 64)
+		n, err3 := strconv.Atoi(f[2])
+		if err1 != nil || err2 != nil || err3 != nil || !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) || n < 1 || n > 1000 {
+			return nil, bad()
+		}
+		return LogGrid(lo, hi, n), nil
+	}
+	var out []float64
+	for _, part := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (v == 0 && !zeroOK) {
+			return nil, bad()
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// ParseKinds parses "ntk", "nngp" or "ntk,nngp".
+func ParseKinds(s string) ([]ntk.Kind, error) {
+	var out []ntk.Kind
+	for _, part := range strings.Split(s, ",") {
+		k, err := ntk.ParseKind(strings.TrimSpace(part))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// Confusion returns the confusion matrix of predicted against true class
+// indices: m[t][p] counts the examples of class t predicted as p.
+func Confusion(truth, pred []int, nclass int) [][]int {
+	m := make([][]int, nclass)
+	for i := range m {
+		m[i] = make([]int, nclass)
+	}
+	for i, t := range truth {
+		m[t][pred[i]]++
+	}
+	return m
 }

@@ -84,6 +84,10 @@ type unit struct {
 	idx      []int // training points (indices into the Gram's columns)
 	alpha    []float64
 	bias     float64
+	// The SVM's whole sub-problem and its dual variables, kept while
+	// cross-validation warm-starts the next C from them.
+	points []int
+	dual   []float64
 }
 
 // multi is a multi-class machine over the columns of a Gram.
@@ -96,8 +100,11 @@ type multi struct {
 // fitMulti fits machine m with scheme s and constant c on the training
 // points train (indices into the square Gram k) whose classes are y[i]
 // (indexed like k). Sub-problems are fitted on views of k, on up to
-// threads goroutines; the result does not depend on threads.
-func fitMulti[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y []int, nclass int, m Machine, s Scheme, c float64, threads int) (*multi, error) {
+// threads goroutines; the result does not depend on threads. When prev is
+// the same machine fitted at the constant prevC, each SVM starts from its
+// dual variables scaled by c/prevC (feasible: the box grows by that
+// factor and the bias constraint is linear).
+func fitMulti[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y []int, nclass int, m Machine, s Scheme, c float64, threads int, prev *multi, prevC float64) (*multi, error) {
 	if m == KRR {
 		u, err := fitKRR(ctx, k, train, y, nclass, c)
 		if err != nil {
@@ -131,7 +138,14 @@ func fitMulti[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y 
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			errs[ui] = fitUnit(ctx, k, &units[ui], y, m, c)
+			var init []float64
+			if prev != nil && len(prev.units) == len(units) && prev.units[ui].dual != nil {
+				init = make([]float64, len(prev.units[ui].dual))
+				for t, a := range prev.units[ui].dual {
+					init[t] = min(a*(c/prevC), c)
+				}
+			}
+			errs[ui] = fitUnit(ctx, k, &units[ui], y, m, c, init)
 		}()
 	}
 	wg.Wait()
@@ -161,7 +175,7 @@ func mergeSorted(a, b []int) []int {
 }
 
 // fitUnit solves the SVM dual of one binary sub-problem.
-func fitUnit[T linalg.Float](ctx context.Context, k linalg.Matrix[T], u *unit, y []int, m Machine, c float64) error {
+func fitUnit[T linalg.Float](ctx context.Context, k linalg.Matrix[T], u *unit, y []int, m Machine, c float64, init []float64) error {
 	yb := make([]float64, len(u.idx))
 	for i, t := range u.idx {
 		yb[i] = -1
@@ -173,10 +187,17 @@ func fitUnit[T linalg.Float](ctx context.Context, k linalg.Matrix[T], u *unit, y
 	if m == SVM2 {
 		loss = svm.SquaredHinge
 	}
-	res, err := svm.SolveDual(ctx, &view[T]{k: k, rows: u.idx, cols: u.idx}, yb, svm.DualConfig{Loss: loss, Lambda: 1 / c, Bias: true})
+	if m == SVM2 {
+		for t := range init {
+			init[t] = 0 // the 2-norm dual has no box: scaling is feasible but not better
+		}
+	}
+	res, err := svm.SolveDual(ctx, &view[T]{k: k, rows: u.idx, cols: u.idx}, yb,
+		svm.DualConfig{Loss: loss, Lambda: 1 / c, Bias: true, KKT: 1e-3, Init: init})
 	if err != nil {
 		return fmt.Errorf("classify: classes %d vs %d: %w", u.pos, u.neg, err)
 	}
+	u.points, u.dual = u.idx, res.Dual
 	// Keep the support vectors only.
 	var idx []int
 	var alpha []float64

@@ -101,9 +101,11 @@ type multi struct {
 // points train (indices into the square Gram k) whose classes are y[i]
 // (indexed like k). Sub-problems are fitted on views of k, on up to
 // threads goroutines; the result does not depend on threads. When prev is
-// the same machine fitted at the constant prevC, each SVM starts from its
-// dual variables scaled by c/prevC (feasible: the box grows by that
-// factor and the bias constraint is linear).
+// the same machine fitted at a smaller constant prevC, each SVM starts from
+// its dual variables (feasible: the box [0, C] only grows). Kept as they
+// are rather than scaled by c/prevC: on separable sub-problems the
+// solution stops changing once no variable is at its bound, and then the
+// warm start is already optimal.
 func fitMulti[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y []int, nclass int, m Machine, s Scheme, c float64, threads int, prev *multi, prevC float64) (*multi, error) {
 	if m == KRR {
 		u, err := fitKRR(ctx, k, train, y, nclass, c)
@@ -142,7 +144,7 @@ func fitMulti[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y 
 			if prev != nil && len(prev.units) == len(units) && prev.units[ui].dual != nil {
 				init = make([]float64, len(prev.units[ui].dual))
 				for t, a := range prev.units[ui].dual {
-					init[t] = min(a*(c/prevC), c)
+					init[t] = min(a, c)
 				}
 			}
 			errs[ui] = fitUnit(ctx, k, &units[ui], y, m, c, init)

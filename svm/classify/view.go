@@ -17,12 +17,21 @@ func (v *view[T]) Dims() (int, int) { return len(v.rows), len(v.cols) }
 
 func (v *view[T]) At(i, j int) float64 { return float64(v.k.At(v.rows[i], v.cols[j])) }
 
+// MulVec skips the zero entries of x: SMO multiplies by dual solutions,
+// whose non-support vectors are exactly 0.
 func (v *view[T]) MulVec(dst, x []float64) {
+	var cols []int
+	var w []float64
+	for c, xc := range x {
+		if xc != 0 {
+			cols, w = append(cols, v.cols[c]), append(w, xc)
+		}
+	}
 	for r, i := range v.rows {
 		row := v.k.Row(i)
 		var s float64
-		for c, j := range v.cols {
-			s += float64(row[j]) * x[c]
+		for c, j := range cols {
+			s += float64(row[j]) * w[c]
 		}
 		dst[r] = s
 	}

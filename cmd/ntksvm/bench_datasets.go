@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ntksvm/ntksvm/cmd/internal/benchdata"
+	"github.com/ntksvm/ntksvm/internal/atomicfile"
+)
+
+func init() {
+	registerBench(&benchmark{
+		name:    "datasets",
+		summary: "the cross-validated NTK classifier on every dataset of a folder (CSV + NAME.splits.json)",
+		run:     runBenchDatasets,
+	})
+}
+
+func runBenchDatasets(ctx context.Context, e *env, args []string) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			args = args[:1]
+		} else {
+			return usageError("bench datasets needs the folder: ntksvm bench datasets DIR [flags]")
+		}
+	}
+	fs := newFlagSet(e, "bench datasets", "DIR [--names a,b] [--own-folds] [--csv F] [--json F] [grid flags]")
+	var gf gridFlags
+	gf.add(fs)
+	names := fs.String("names", "", "datasets to run, comma-separated (default: every NAME.splits.json in DIR)")
+	ownFolds := fs.Bool("own-folds", false, "use the splits file's cv_fold assignment instead of our stratified folds")
+	machine := fs.String("machine", "svm", "binary machine: svm, svm2 or krr")
+	scheme := fs.String("multiclass", "ovo", "ovo or ovr")
+	sel := fs.String("select", "1se", "selection rule: 1se or best")
+	threads := fs.Int("threads", 0, "goroutines (0: all cores)")
+	csvOut := fs.String("csv", "", "also write the table as CSV to this file")
+	jsonOut := fs.String("json", "", "also write the rows as JSON to this file")
+	dir, rest := args[0], args[1:]
+	if dir == "-h" || dir == "--help" {
+		dir, rest = "", args
+	}
+	if err := parseFlags(fs, rest); err != nil {
+		return err
+	}
+	o, err := cvOptions(&gf, *machine, *scheme, *sel, 4, *threads)
+	if err != nil {
+		return err
+	}
+	cfg := benchdata.Config{Dir: dir, Options: o, OwnFolds: *ownFolds,
+		Progress: func(name string, k int, acc float64, took time.Duration) {
+			fmt.Fprintf(e.stderr, "%s split %d: test %.2f%% in %v\n", name, k, 100*acc, took.Round(time.Millisecond))
+		}}
+	if *names != "" {
+		cfg.Names = strings.Split(*names, ",")
+	}
+	for _, p := range []string{*csvOut, *jsonOut} {
+		if p != "" {
+			if err := checkOut("--csv/--json", p); err != nil {
+				return err
+			}
+		}
+	}
+	rows, err := benchdata.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	printDatasetRows(e.stdout, rows)
+	if *csvOut != "" {
+		if err := atomicfile.WriteFile(*csvOut, func(w io.Writer) error { return writeDatasetCSV(w, rows) }); err != nil {
+			return err
+		}
+	}
+	if *jsonOut != "" {
+		return atomicfile.WriteFile(*jsonOut, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rows)
+		})
+	}
+	return nil
+}
+
+// printDatasetRows prints one line per dataset and the mean accuracy.
+func printDatasetRows(w io.Writer, rows []benchdata.Row) {
+	fmt.Fprintf(w, "%-14s %5s %4s %3s  %-22s %8s  %-15s %8s\n", "dataset", "n", "d", "k", "chosen (split 0)", "CV acc", "test acc", "s/split")
+	var sum float64
+	for _, r := range rows {
+		var cv, secs float64
+		for i := range r.CVAcc {
+			cv += r.CVAcc[i] / float64(len(r.CVAcc))
+			secs += r.Seconds[i] / float64(len(r.Seconds))
+		}
+		chosen := ""
+		if len(r.Chosen) > 0 {
+			chosen = r.Chosen[0]
+		}
+		fmt.Fprintf(w, "%-14s %5d %4d %3d  %-22s %7.2f%%  %6.2f ± %5.2f%% %8.3f\n", r.Name, r.N, r.D, r.Classes, chosen, 100*cv, 100*r.Mean, 100*r.Std, secs)
+		sum += r.Mean
+	}
+	if len(rows) > 0 {
+		fmt.Fprintf(w, "mean test accuracy over %d datasets: %.2f%%\n", len(rows), 100*sum/float64(len(rows)))
+	}
+}
+
+// writeDatasetCSV writes one line per dataset and split.
+func writeDatasetCSV(w io.Writer, rows []benchdata.Row) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"dataset", "n", "d", "classes", "split", "chosen", "cv_accuracy", "test_accuracy", "seconds"})
+	for _, r := range rows {
+		for k := range r.TestAcc {
+			cw.Write([]string{r.Name, strconv.Itoa(r.N), strconv.Itoa(r.D), strconv.Itoa(r.Classes), strconv.Itoa(k), r.Chosen[k],
+				strconv.FormatFloat(r.CVAcc[k], 'f', 6, 64), strconv.FormatFloat(r.TestAcc[k], 'f', 6, 64),
+				strconv.FormatFloat(r.Seconds[k], 'f', 4, 64)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,234 @@
+package classify
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/ntk"
+	"github.com/ntksvm/ntksvm/svm"
+)
+
+// blobs returns n points per class around k well-separated centres in d
+// dimensions, with a little overlap, deterministically.
+func blobs(k, n, d int, seed uint64) (linalg.Matrix[float64], []string) {
+	g := ntk.NewNormal(seed)
+	x := linalg.New[float64](k*n, d)
+	var labels []string
+	for c := range k {
+		for i := range n {
+			row := x.Row(c*n + i)
+			for j := range row {
+				row[j] = g.Float64()
+				if j == c%d {
+					row[j] += 3
+				}
+			}
+			labels = append(labels, string(rune('a'+c)))
+		}
+	}
+	return x, labels
+}
+
+func TestViewMatchesDense(t *testing.T) {
+	x, _ := blobs(3, 10, 4, 1)
+	k, err := ntk.Gram(context.Background(), ntk.Spec{Depth: 2, WeightStd: 1}, x, ntk.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := []int{3, 0, 17, 29, 8}
+	v := &view[float64]{k: k, rows: idx, cols: idx}
+	sub := linalg.New[float64](len(idx), len(idx))
+	for r, i := range idx {
+		for c, j := range idx {
+			sub.Set(r, c, k.At(i, j))
+		}
+	}
+	d := svm.NewDense(sub)
+	xv := []float64{0.5, 0, -2, 0, 1}
+	got, want := make([]float64, 5), make([]float64, 5)
+	v.MulVec(got, xv)
+	d.MulVec(want, xv)
+	for i := range got {
+		if math.Abs(got[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) {
+			t.Errorf("MulVec[%d] = %v, dense %v", i, got[i], want[i])
+		}
+	}
+	clear(got)
+	clear(want)
+	v.AddRows(got, []int{1, 4}, []float64{2, -1})
+	d.AddRows(want, []int{1, 4}, []float64{2, -1})
+	v.RowTo(xv, 2)
+	for i := range got {
+		if math.Abs(got[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) || xv[i] != sub.At(2, i) || v.At(2, i) != sub.At(2, i) {
+			t.Errorf("AddRows/RowTo/At differ at %d", i)
+		}
+	}
+}
+
+func TestVoting(t *testing.T) {
+	mm := &multi{scheme: OneVsOne, classes: 3, units: []unit{{pos: 0, neg: 1}, {pos: 0, neg: 2}, {pos: 1, neg: 2}}}
+	votes := make([]int, 3)
+	for _, tc := range []struct {
+		dec  []float64
+		want int
+	}{
+		{[]float64{1, 1, 1}, 0},
+		{[]float64{-1, 1, 1}, 1},
+		{[]float64{-1, -1, -1}, 2},
+		{[]float64{1, -1, 1}, 0}, // one vote each: the first class wins, as in libsvm
+		{[]float64{0, 0, 0}, 2},  // a zero decision votes for the second class
+	} {
+		if got := mm.class(tc.dec, votes); got != tc.want {
+			t.Errorf("decisions %v: class %d, want %d", tc.dec, got, tc.want)
+		}
+	}
+	ovr := &multi{scheme: OneVsRest, classes: 3, units: []unit{{pos: 0, neg: -1}, {pos: 1, neg: -1}, {pos: 2, neg: -1}}}
+	if got := ovr.class([]float64{0.5, 2, 2}, votes); got != 1 {
+		t.Errorf("one-vs-rest tie: class %d, want 1", got)
+	}
+}
+
+func TestStratifiedFolds(t *testing.T) {
+	y := []int{0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2}
+	f, err := StratifiedFolds(y, 3, 4, 7, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := range 3 {
+		count := make([]int, 4)
+		for i, yi := range y {
+			if yi == c {
+				count[f[i]]++
+			}
+		}
+		if slices.Max(count)-slices.Min(count) > 1 {
+			t.Errorf("class %d spread over folds as %v", c, count)
+		}
+	}
+	if _, err := StratifiedFolds([]int{0, 0, 0, 1, 1}, 2, 3, 0, []string{"x", "y"}); err == nil || !strings.Contains(err.Error(), `class "y" has 2 examples, fewer than the 3 folds`) {
+		t.Errorf("small class: %v", err)
+	}
+}
+
+func TestFitPredictSaveLoad(t *testing.T) {
+	x, labels := blobs(4, 25, 5, 3)
+	xt, lt := blobs(4, 25, 5, 4)
+	for _, o := range []Options{
+		{},
+		{Scheme: OneVsRest, Select: SelectBest},
+		{Machine: SVM2, Grid: Grid{Kinds: []ntk.Kind{ntk.KindNNGP}, Depths: []int{0, 2}, BiasStds: []float64{0, 0.5}, Cs: []float64{0.1, 10}}},
+		{Machine: KRR, Grid: Grid{Kinds: []ntk.Kind{ntk.KindNTK}, Depths: []int{3}, BiasStds: []float64{0}, Cs: []float64{1}}},
+	} {
+		c := New(o)
+		if err := c.Fit(context.Background(), x, labels); err != nil {
+			t.Fatalf("%+v: %v", o, err)
+		}
+		pred, err := c.Predict(context.Background(), xt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		right := 0
+		for i := range pred {
+			if pred[i] == lt[i] {
+				right++
+			}
+		}
+		if acc := float64(right) / float64(len(pred)); acc < 0.9 {
+			t.Errorf("%+v: test accuracy %.2f on separated blobs", o, acc)
+		}
+		var buf bytes.Buffer
+		if err := c.Save(&buf); err != nil {
+			t.Fatal(err)
+		}
+		c2, err := Load(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d1, _ := c.Decision(context.Background(), xt)
+		d2, err := c2.Decision(context.Background(), xt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(d1.Data, d2.Data) || c2.Kernel != c.Kernel || !slices.Equal(c2.Classes, c.Classes) {
+			t.Errorf("%+v: the loaded model decides differently", o)
+		}
+		if _, err := c2.Predict(context.Background(), linalg.New[float64](2, 4)); err == nil || !strings.Contains(err.Error(), "4 features, the model was trained on 5") {
+			t.Errorf("wrong width: %v", err)
+		}
+	}
+}
+
+func TestDeterministicAcrossThreads(t *testing.T) {
+	x, labels := blobs(3, 20, 4, 5)
+	var first *CVResult
+	var firstDec []float64
+	for _, th := range []int{1, 2, 5} {
+		c := New(Options{Threads: th, Grid: Grid{Kinds: []ntk.Kind{ntk.KindNTK, ntk.KindNNGP}, Depths: []int{1, 2}, BiasStds: []float64{0}, Cs: []float64{0.1, 1, 10}}})
+		if err := c.Fit(context.Background(), x, labels); err != nil {
+			t.Fatal(err)
+		}
+		d, _ := c.Decision(context.Background(), x)
+		if first == nil {
+			first, firstDec = c.CV, d.Data
+			continue
+		}
+		for i, s := range c.CV.Scores {
+			if !slices.Equal(s.Folds, first.Scores[i].Folds) {
+				t.Fatalf("threads %d: CV scores differ at %d", th, i)
+			}
+		}
+		if !slices.Equal(d.Data, firstDec) {
+			t.Fatalf("threads %d: decisions differ", th)
+		}
+	}
+}
+
+func TestFitErrors(t *testing.T) {
+	x, labels := blobs(2, 6, 3, 9)
+	one := make([]string, len(labels))
+	for i := range one {
+		one[i] = "z"
+	}
+	for _, tc := range []struct {
+		name   string
+		labels []string
+		o      Options
+		want   string
+	}{
+		{"one class", one, Options{}, "needs two or more"},
+		{"few per class", labels, Options{Folds: 8}, "fewer than the 8 folds"},
+		{"bad grid", labels, Options{Grid: Grid{Kinds: []ntk.Kind{ntk.KindNTK}, Depths: []int{1}, BiasStds: []float64{0}, Cs: []float64{-1}}}, "C -1"},
+		{"label count", labels[:3], Options{}, "3 labels for 12 examples"},
+	} {
+		err := New(tc.o).Fit(context.Background(), x, tc.labels)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestParseGridValues(t *testing.T) {
+	d, err := ParseDepths("0,2-4")
+	if err != nil || !slices.Equal(d, []int{0, 2, 3, 4}) {
+		t.Errorf("depths: %v %v", d, err)
+	}
+	v, err := ParseValues("1e-2:1e4:7", false)
+	if err != nil || !slices.Equal(v, []float64{0.01, 0.1, 1, 10, 100, 1000, 10000}) {
+		t.Errorf("log grid: %v %v", v, err)
+	}
+	for _, bad := range []string{"1-", "5-2", "x", "-1"} {
+		if _, err := ParseDepths(bad); err == nil {
+			t.Errorf("depths %q accepted", bad)
+		}
+	}
+	for _, bad := range []string{"0", "1:0.1:3", "1,NaN", "1:10:0"} {
+		if _, err := ParseValues(bad, false); err == nil {
+			t.Errorf("values %q accepted", bad)
+		}
+	}
+}

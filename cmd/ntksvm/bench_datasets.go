@@ -35,10 +35,7 @@ func runBenchDatasets(ctx context.Context, e *env, args []string) error {
 	gf.add(fs)
 	names := fs.String("names", "", "datasets to run, comma-separated (default: every NAME.splits.json in DIR)")
 	ownFolds := fs.Bool("own-folds", false, "use the splits file's cv_fold assignment instead of our stratified folds")
-	machine := fs.String("machine", "svm", "binary machine: svm, svm2 or krr")
-	scheme := fs.String("multiclass", "ovo", "ovo or ovr")
-	sel := fs.String("select", "1se", "selection rule: 1se or best")
-	threads := fs.Int("threads", 0, "goroutines (0: all cores)")
+	mf := addMachineFlags(fs)
 	csvOut := fs.String("csv", "", "also write the table as CSV to this file")
 	jsonOut := fs.String("json", "", "also write the rows as JSON to this file")
 	dir, rest := args[0], args[1:]
@@ -48,7 +45,7 @@ func runBenchDatasets(ctx context.Context, e *env, args []string) error {
 	if err := parseFlags(fs, rest); err != nil {
 		return err
 	}
-	o, err := cvOptions(&gf, *machine, *scheme, *sel, 4, *threads)
+	o, err := mf.options(&gf)
 	if err != nil {
 		return err
 	}
@@ -71,19 +68,24 @@ func runBenchDatasets(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	printDatasetRows(e.stdout, rows)
-	if *csvOut != "" {
-		if err := atomicfile.WriteFile(*csvOut, func(w io.Writer) error { return writeDatasetCSV(w, rows) }); err != nil {
+	return writeDatasetFiles(rows, *csvOut, *jsonOut)
+}
+
+// writeDatasetFiles writes the rows as CSV and as JSON to the paths given.
+func writeDatasetFiles(rows []benchdata.Row, csvOut, jsonOut string) error {
+	if csvOut != "" {
+		if err := atomicfile.WriteFile(csvOut, func(w io.Writer) error { return writeDatasetCSV(w, rows) }); err != nil {
 			return err
 		}
 	}
-	if *jsonOut != "" {
-		return atomicfile.WriteFile(*jsonOut, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(rows)
-		})
+	if jsonOut == "" {
+		return nil
 	}
-	return nil
+	return atomicfile.WriteFile(jsonOut, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rows)
+	})
 }
 
 // printDatasetRows prints one line per dataset and the mean accuracy.

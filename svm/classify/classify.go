@@ -60,6 +60,14 @@ type Options struct {
 	// them with the training data's mean and standard deviation.
 	NoStandardize bool
 	Threads       int // goroutines; 0 means GOMAXPROCS
+	// Float32 stores the Gram matrices as float32 (half the memory; the
+	// recursion and the solvers stay float64), and computes each kernel of
+	// the grid on its own.
+	Float32 bool
+	// MaxBytes, if positive, bounds the memory of the Gram matrices: a
+	// Gram that does not fit is refused before it is allocated, and the
+	// Grams of all depths at once are computed only when they fit.
+	MaxBytes int64
 }
 
 func (o *Options) grid() Grid {
@@ -192,22 +200,33 @@ func (c *Classifier) fit(ctx context.Context, x linalg.Matrix[float64], y []int,
 		point = cv.Scores[cv.Chosen].Point
 	}
 	c.Classes, c.C = classes, point.C
-	c.Kernel = ntk.Spec{Kind: point.Kind, Depth: point.Depth, WeightStd: o.weightStd(), BiasStd: point.BiasStd}
-	k, err := ntk.Gram(ctx, c.Kernel, xs, ntk.Options{Threads: o.Threads})
-	if err != nil {
-		return err
+	c.Kernel = ntk.Spec{Kind: point.Kind, Depth: point.Depth, WeightStd: o.weightStd(), BiasStd: point.BiasStd, Float32: o.Float32}
+	var mm *multi
+	var err error
+	if o.Float32 {
+		mm, err = refit[float32](ctx, c.Kernel, xs, y, len(classes), point.C, o)
+	} else {
+		mm, err = refit[float64](ctx, c.Kernel, xs, y, len(classes), point.C, o)
 	}
-	all := make([]int, len(y))
-	for i := range all {
-		all[i] = i
-	}
-	mm, err := fitMulti(ctx, k, all, y, len(classes), o.Machine, o.Scheme, point.C, o.threads(), nil, 0)
 	if err != nil {
 		return err
 	}
 	c.compress(mm, xs)
 	c.FitTime = time.Since(start)
 	return nil
+}
+
+// refit fits the chosen machine on all the training examples.
+func refit[T linalg.Float](ctx context.Context, spec ntk.Spec, xs linalg.Matrix[float64], y []int, nclass int, c float64, o *Options) (*multi, error) {
+	k, err := gram[T](ctx, spec, xs, o)
+	if err != nil {
+		return nil, err
+	}
+	all := make([]int, len(y))
+	for i := range all {
+		all[i] = i
+	}
+	return fitMulti(ctx, k, all, y, nclass, o.Machine, o.Scheme, c, o.threads(), nil, 0)
 }
 
 // compress keeps the inputs of the support vectors only and renumbers the

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/ntksvm/ntksvm/internal/rng"
 	"github.com/ntksvm/ntksvm/linalg"
@@ -275,27 +276,47 @@ func meanStd(v []float64) (mean, std float64) {
 }
 
 // gridSearch cross-validates every point of g on the standardised inputs
-// x. One pass of the arc-cosine recursion per σ_b gives the Grams of every
-// depth and both kinds (ntk.GramLadder); every C and every fold is a view
-// of that Gram.
+// x. When the Grams of every depth fit in memory, one pass of the
+// arc-cosine recursion per σ_b gives them all (ntk.GramLadder); otherwise,
+// or with Options.Float32, each kernel's Gram is computed on its own, one
+// at a time. Every C and every fold is a view of the Gram.
 func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, nclass int, folds []int, nfold int, o *Options) (*CVResult, error) {
 	g := o.grid()
-	maxDepth := slices.Max(g.Depths)
 	res := &CVResult{Rule: o.Select.String(), Folds: nfold}
+	maxDepth := slices.Max(g.Depths)
+	n := int64(x.Rows)
+	ladder := (2*int64(maxDepth) + 2) * n * n * 8
+	add := func(kind ntk.Kind, d int, bs float64, acc [][]float64) {
+		for ci, c := range g.Cs {
+			mean, std := meanStd(acc[ci])
+			res.Scores = append(res.Scores, Score{Point: Point{Kind: kind, Depth: d, BiasStd: bs, C: c},
+				KindName: kind.String(), Mean: mean, Std: std, Folds: acc[ci]})
+		}
+	}
 	for _, bs := range g.BiasStds {
+		if o.Float32 || (o.MaxBytes > 0 && ladder > o.MaxBytes) || len(g.Kinds)*len(g.Depths) == 1 {
+			for _, kind := range g.Kinds {
+				for _, d := range g.Depths {
+					spec := ntk.Spec{Kind: kind, Depth: d, WeightStd: o.weightStd(), BiasStd: bs, Float32: o.Float32}
+					acc, err := cvKernel(ctx, spec, x, y, nclass, folds, nfold, o)
+					if err != nil {
+						return nil, err
+					}
+					add(kind, d, bs, acc)
+				}
+			}
+			continue
+		}
 		var ntks, nngps []linalg.Matrix[float64]
+		var err error
 		if maxDepth == 0 {
 			k, err := ntk.Gram(ctx, ntk.Spec{Depth: 0, WeightStd: o.weightStd(), BiasStd: bs}, x, ntk.Options{Threads: o.Threads})
 			if err != nil {
 				return nil, err
 			}
 			ntks, nngps = []linalg.Matrix[float64]{k}, []linalg.Matrix[float64]{k}
-		} else {
-			var err error
-			ntks, nngps, err = ntk.GramLadder(ctx, x, ntk.Params{Depth: maxDepth, WeightStd: o.weightStd(), BiasStd: bs}, ntk.Options{Threads: o.Threads})
-			if err != nil {
-				return nil, err
-			}
+		} else if ntks, nngps, err = ntk.GramLadder(ctx, x, ntk.Params{Depth: maxDepth, WeightStd: o.weightStd(), BiasStd: bs}, ntk.Options{Threads: o.Threads}); err != nil {
+			return nil, err
 		}
 		for _, kind := range g.Kinds {
 			for _, d := range g.Depths {
@@ -307,16 +328,41 @@ func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, nclass i
 				if err != nil {
 					return nil, err
 				}
-				for ci, c := range g.Cs {
-					mean, std := meanStd(acc[ci])
-					res.Scores = append(res.Scores, Score{Point: Point{Kind: kind, Depth: d, BiasStd: bs, C: c},
-						KindName: kind.String(), Mean: mean, Std: std, Folds: acc[ci]})
-				}
+				add(kind, d, bs, acc)
 			}
 		}
 	}
 	res.Chosen = choose(res.Scores, o.Select, nfold)
 	return res, nil
+}
+
+// cvKernel cross-validates every C on the Gram of one kernel.
+func cvKernel(ctx context.Context, spec ntk.Spec, x linalg.Matrix[float64], y []int, nclass int, folds []int, nfold int, o *Options) ([][]float64, error) {
+	g := o.grid()
+	if spec.Float32 {
+		k, err := gram[float32](ctx, spec, x, o)
+		if err != nil {
+			return nil, err
+		}
+		return crossValidate(ctx, k, y, nclass, folds, nfold, g.Cs, o.Machine, o.Scheme, o.threads())
+	}
+	k, err := gram[float64](ctx, spec, x, o)
+	if err != nil {
+		return nil, err
+	}
+	return crossValidate(ctx, k, y, nclass, folds, nfold, g.Cs, o.Machine, o.Scheme, o.threads())
+}
+
+// gram computes the Gram of spec on x stored as T, after checking that it
+// fits in o.MaxBytes.
+func gram[T linalg.Float](ctx context.Context, spec ntk.Spec, x linalg.Matrix[float64], o *Options) (linalg.Matrix[T], error) {
+	var zero T
+	need := int64(x.Rows) * int64(x.Rows) * int64(unsafe.Sizeof(zero))
+	if o.MaxBytes > 0 && need > o.MaxBytes {
+		return linalg.Matrix[T]{}, fmt.Errorf("classify: the %d×%d Gram needs %.1f GB as %s, more than the %.1f GB allowed (use float32, fewer examples, or more memory)",
+			x.Rows, x.Rows, float64(need)/1e9, spec.Type(), float64(o.MaxBytes)/1e9)
+	}
+	return ntk.Gram(ctx, spec, linalg.Convert[T](x), ntk.Options{Threads: o.Threads})
 }
 
 // ParseDepths parses a list of depths: "3", "1-5", "0,2,4" or a mix

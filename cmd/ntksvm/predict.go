@@ -29,7 +29,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	modelPath := fs.String("model", "", "model file written by ntksvm train (required)")
 	out := fs.String("out", "", "write the outputs g(x) as a float64 .npy vector (multi-class models: a CSV of row, class)")
 	var tf tableFlags
-	tf.add(fs)
+	tf.addFile(fs)
 	decision := fs.Bool("decision", false, "multi-class models: add each binary machine's decision value to --out")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -45,6 +45,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 				return err
 			}
 		}
+		tf.mnistDir, tf.first = d.mnistDir, d.first
 		return predictClasses(ctx, e, m, &tf, d.data, *out, *decision)
 	}
 	if err := d.check("--data", d.data); err != nil {

@@ -17,10 +17,21 @@ type tableFlags struct {
 }
 
 func (t *tableFlags) add(fs *flag.FlagSet) {
+	t.addFile(fs)
+	t.addSubset(fs)
+}
+
+// addFile registers the flags that say how to read a data file.
+func (t *tableFlags) addFile(fs *flag.FlagSet) {
 	fs.StringVar(&t.label, "label", "", "class column: a header name or a 0-based index, negative from the end (default: the last column; ARFF: \"class\" or the last)")
 	fs.StringVar(&t.comma, "delimiter", "", "CSV delimiter (default: detected among , ; tab |)")
 	fs.StringVar(&t.header, "header", "auto", "CSV header: auto, yes or no")
 	fs.StringVar(&t.missing, "missing", "error", "rows with missing values: error (name the first) or drop (say how many)")
+}
+
+// addSubset registers --mnist-dir and --first (commands whose data flags
+// already have them use add's first part, addFile, alone).
+func (t *tableFlags) addSubset(fs *flag.FlagSet) {
 	fs.StringVar(&t.mnistDir, "mnist-dir", "", "MNIST `directory` for --data mnist or mnist-test (default $"+mnist.EnvDir+")")
 	fs.IntVar(&t.first, "first", 0, "keep only the first N rows of the data (0: all)")
 }

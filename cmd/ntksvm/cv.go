@@ -72,6 +72,7 @@ func runCV(ctx context.Context, e *env, args []string) error {
 type machineFlags struct {
 	machine, scheme, sel string
 	folds, threads       int
+	repeats              int
 	seed                 uint64
 	float32, raw         bool
 }
@@ -83,6 +84,7 @@ func addMachineFlags(fs *flag.FlagSet) *machineFlags {
 	fs.IntVar(&m.folds, "folds", 4, "folds of stratified cross-validation (≥ 2)")
 	fs.StringVar(&m.sel, "select", "1se", "rule: 1se (simplest within one standard error of the best) or best")
 	fs.Uint64Var(&m.seed, "seed", 0, "seed of the fold assignment")
+	fs.IntVar(&m.repeats, "repeats", 1, "repeat the cross-validation with new folds (seed, seed+1, …) and pool the scores")
 	fs.IntVar(&m.threads, "threads", 0, "goroutines (0: all cores); results do not depend on it")
 	fs.BoolVar(&m.float32, "float32", false, "store the Gram matrices as float32 (half the memory)")
 	fs.BoolVar(&m.raw, "no-standardize", false, "use the features as they are (default: standardise with the training data's mean and deviation)")
@@ -92,6 +94,10 @@ func addMachineFlags(fs *flag.FlagSet) *machineFlags {
 func (m *machineFlags) options(gf *gridFlags) (classify.Options, error) {
 	o, err := cvOptions(gf, m.machine, m.scheme, m.sel, m.folds, m.threads)
 	o.Seed, o.Float32, o.MaxBytes, o.NoStandardize = m.seed, m.float32, memoryBudget(), m.raw
+	if err == nil && (m.repeats < 1 || m.repeats > 100) {
+		return o, usageError("--repeats %d: want 1…100", m.repeats)
+	}
+	o.Repeats = m.repeats
 	return o, err
 }
 

@@ -47,11 +47,15 @@ type Options struct {
 	Scheme  Scheme
 	// Grid is what cross-validation chooses from; an empty grid means
 	// DefaultGrid. A grid of one point is fitted without cross-validation.
-	Grid   Grid
-	Folds  int       // k of k-fold cross-validation; 0 means 4
-	FoldOf []int     // an explicit fold for each training example (overrides Folds and Seed)
-	Select Selection // the rule that picks the grid point
-	Seed   uint64    // shuffles the stratified folds
+	Grid  Grid
+	Folds int // k of k-fold cross-validation; 0 means 4
+	// Repeats runs the cross-validation this many times with folds drawn
+	// from Seed, Seed+1, …, and scores each point over all of them (0 or
+	// 1: once). It steadies the choice on small data.
+	Repeats int
+	FoldOf  []int     // an explicit fold for each training example (overrides Folds and Seed)
+	Select  Selection // the rule that picks the grid point
+	Seed    uint64    // shuffles the stratified folds
 	// WeightStd is σ_w; 0 means √2, which keeps the kernel's diagonal at
 	// ‖x‖²/d at every depth (He's initialisation), so one C grid suits
 	// every depth.
@@ -174,25 +178,7 @@ func (c *Classifier) fit(ctx context.Context, x linalg.Matrix[float64], y []int,
 	point := Point{Kind: g.Kinds[0], Depth: g.Depths[0], BiasStd: g.BiasStds[0], C: g.Cs[0]}
 	c.CV = nil
 	if g.Size() > 1 {
-		folds, nfold := o.FoldOf, o.folds()
-		if folds != nil {
-			if len(folds) != len(y) {
-				return fmt.Errorf("classify: %d fold assignments for %d examples", len(folds), len(y))
-			}
-			nfold = 0
-			for _, f := range folds {
-				if f < 0 {
-					return fmt.Errorf("classify: fold %d: want ≥ 0", f)
-				}
-				nfold = max(nfold, f+1)
-			}
-		} else {
-			var err error
-			if folds, err = StratifiedFolds(y, len(classes), nfold, o.Seed, classes); err != nil {
-				return err
-			}
-		}
-		cv, err := gridSearch(ctx, xs, y, len(classes), folds, nfold, o)
+		cv, err := c.crossValidate(ctx, xs, y, classes)
 		if err != nil {
 			return err
 		}
@@ -214,6 +200,48 @@ func (c *Classifier) fit(ctx context.Context, x linalg.Matrix[float64], y []int,
 	c.compress(mm, xs)
 	c.FitTime = time.Since(start)
 	return nil
+}
+
+// crossValidate runs the grid search, Repeats times with fresh folds when
+// asked (each fold of each repeat counts as one score).
+func (c *Classifier) crossValidate(ctx context.Context, xs linalg.Matrix[float64], y []int, classes []string) (*CVResult, error) {
+	o := &c.opts
+	if o.FoldOf != nil {
+		if len(o.FoldOf) != len(y) {
+			return nil, fmt.Errorf("classify: %d fold assignments for %d examples", len(o.FoldOf), len(y))
+		}
+		nfold := 0
+		for _, f := range o.FoldOf {
+			if f < 0 {
+				return nil, fmt.Errorf("classify: fold %d: want ≥ 0", f)
+			}
+			nfold = max(nfold, f+1)
+		}
+		return gridSearch(ctx, xs, y, len(classes), o.FoldOf, nfold, o)
+	}
+	var all *CVResult
+	for r := range max(o.Repeats, 1) {
+		folds, err := StratifiedFolds(y, len(classes), o.folds(), o.Seed+uint64(r), classes)
+		if err != nil {
+			return nil, err
+		}
+		cv, err := gridSearch(ctx, xs, y, len(classes), folds, o.folds(), o)
+		if err != nil {
+			return nil, err
+		}
+		if all == nil {
+			all = cv
+			continue
+		}
+		for i := range all.Scores {
+			s := &all.Scores[i]
+			s.Folds = append(s.Folds, cv.Scores[i].Folds...)
+			s.Mean, s.Std = meanStd(s.Folds)
+		}
+		all.Folds += cv.Folds
+	}
+	all.Chosen = choose(all.Scores, o.Select, all.Folds)
+	return all, nil
 }
 
 // refit fits the chosen machine on all the training examples.

@@ -232,3 +232,19 @@ func TestParseGridValues(t *testing.T) {
 		}
 	}
 }
+
+func TestRepeatsPoolFolds(t *testing.T) {
+	x, labels := blobs(3, 12, 3, 11)
+	grid := Grid{Kinds: []ntk.Kind{ntk.KindNTK}, Depths: []int{1}, BiasStds: []float64{0}, Cs: []float64{0.1, 1}}
+	c := New(Options{Grid: grid, Repeats: 3, Folds: 3})
+	if err := c.Fit(context.Background(), x, labels); err != nil {
+		t.Fatal(err)
+	}
+	one := New(Options{Grid: grid, Folds: 3})
+	if err := one.Fit(context.Background(), x, labels); err != nil {
+		t.Fatal(err)
+	}
+	if c.CV.Folds != 9 || len(c.CV.Scores[0].Folds) != 9 || !slices.Equal(c.CV.Scores[0].Folds[:3], one.CV.Scores[0].Folds) {
+		t.Errorf("repeated CV: %d folds, scores %v (one run %v)", c.CV.Folds, c.CV.Scores[0].Folds, one.CV.Scores[0].Folds)
+	}
+}

@@ -84,6 +84,13 @@ func IsLIBSVM(spec string) bool {
 	return strings.HasPrefix(spec, "libsvm:") || strings.HasSuffix(spec, ".libsvm") || strings.HasSuffix(spec, ".svm")
 }
 
+// isTable reports whether spec names a CSV or ARFF file, which the
+// multi-class command reads.
+func isTable(spec string) bool {
+	ext := strings.ToLower(filepath.Ext(spec))
+	return ext == ".csv" || ext == ".tsv" || ext == ".arff"
+}
+
 // Check validates the form of spec without reading anything: empty
 // specs, "X.npy," with the label file missing, ",y.npy".
 func Check(spec string) error {
@@ -92,6 +99,8 @@ func Check(spec string) error {
 		return &SpecError{spec, errors.New("no data given")}
 	case IsMNIST(spec) || IsLIBSVM(spec):
 		return nil
+	case isTable(spec):
+		return &SpecError{spec, fmt.Errorf("%q is a table of labelled examples: \"ntksvm cv --data %s\" fits a multi-class NTK machine to it (this command takes mnist01, .npy and LIBSVM files)", spec, spec)}
 	}
 	xp, yp, hasY := strings.Cut(spec, ",")
 	switch {

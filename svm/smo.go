@@ -1,9 +1,11 @@
 package svm
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // DualConfig configures SolveDual, the exact solver of the SVM duals.
@@ -66,7 +68,7 @@ type DualResult struct {
 
 // SolveDual solves the soft-margin (hinge), 2-norm (squared hinge) or
 // ε-insensitive SVM exactly on the training Gram k (n×n, symmetric PSD,
-// held in memory) by SMO with libsvm's second-order working-set selection
+// held in memory or computed on demand: see RowPrefetcher) by SMO with libsvm's second-order working-set selection
 // (WSS2 of Fan, Chen and Lin, JMLR 2005) and shrinking; without a bias it
 // is greedy dual coordinate descent, two variables at a time (the pair
 // with the best second-order gain, its 2-D box QP solved exactly). The KKT
@@ -197,7 +199,10 @@ type smo struct {
 	nz       []int // support vectors and their α, for reconstruct
 	nzw      []float64
 	dense64  *Dense[float64]
-	libsvm   bool // libsvm's bias estimate instead of the primal-optimal one
+	libsvm   bool          // libsvm's bias estimate instead of the primal-optimal one
+	pf       RowPrefetcher // k's, if it computes rows on demand
+	cand     []prefetchCand
+	seen     []bool
 }
 
 // warmStart sets the dual variables to init after checking them.
@@ -222,6 +227,29 @@ func (s *smo) warmStart(init []float64) error {
 	return nil
 }
 
+// RowPrefetcher is implemented by a KernelMatrix that computes its rows on
+// demand (package svm/ondemand), for which one row costs about as much as
+// a block of dozens computed together through the GEMM. When the SMO
+// needs a row that is not at hand it asks for a block at once: that row
+// and the rows of the variables that violate the optimality conditions
+// most, the likeliest members of the next working sets.
+type RowPrefetcher interface {
+	// Cached reports whether row i is at hand.
+	Cached(i int) bool
+	// PrefetchRows is the number of rows worth asking for at once.
+	PrefetchRows() int
+	// Prefetch makes the given rows at hand, computing the missing ones
+	// together.
+	Prefetch(rows []int)
+}
+
+// prefetchCand is a variable and how strongly it violates the optimality
+// conditions.
+type prefetchCand struct {
+	score float64
+	t     int
+}
+
 func (s *smo) setup(nv int, ub, shift float64) {
 	s.nv, s.ub, s.shift = nv, ub, shift
 	s.idx = make([]int, nv)
@@ -235,6 +263,7 @@ func (s *smo) setup(nv int, ub, shift float64) {
 	s.rowI = make([]float64, s.n)
 	s.rowJ = make([]float64, s.n)
 	s.dense64, _ = s.k.(*Dense[float64])
+	s.pf, _ = s.k.(RowPrefetcher)
 }
 
 // row returns K row i as float64 (buf is used for other element types).
@@ -242,8 +271,66 @@ func (s *smo) row(i int, buf []float64) []float64 {
 	if s.dense64 != nil {
 		return s.dense64.M.Row(i)
 	}
+	if s.pf != nil && !s.pf.Cached(i) {
+		s.prefetch(i)
+	}
 	s.k.RowTo(buf, i)
 	return buf
+}
+
+// prefetch asks s.pf for row i and the rows of the active variables that
+// violate the optimality conditions most: with the bias, the largest of
+// −yₜGₜ over I_up and yₜGₜ over I_low (the candidates for i and j of the
+// working-set selection); without it, the largest |projected gradient|.
+// Ties go to the lower index, so the choice depends only on the state.
+func (s *smo) prefetch(i int) {
+	want := s.pf.PrefetchRows()
+	if want <= 1 {
+		s.pf.Prefetch([]int{i})
+		return
+	}
+	s.cand = s.cand[:0]
+	for _, t := range s.active {
+		var score float64
+		if s.bias {
+			score = math.Inf(-1)
+			if s.up[t] {
+				score = -s.sgn[t] * s.G[t]
+			}
+			if s.low[t] {
+				score = max(score, s.sgn[t]*s.G[t])
+			}
+		} else {
+			score = math.Abs(s.projGrad(t))
+		}
+		if !s.pf.Cached(s.idx[t]) && !math.IsInf(score, -1) {
+			s.cand = append(s.cand, prefetchCand{score, t})
+		}
+	}
+	slices.SortFunc(s.cand, func(a, b prefetchCand) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.t, b.t)
+	})
+	if s.seen == nil {
+		s.seen = make([]bool, s.n)
+	}
+	rows := []int{i}
+	s.seen[i] = true
+	for _, c := range s.cand {
+		if len(rows) >= want {
+			break
+		}
+		if r := s.idx[c.t]; !s.seen[r] {
+			s.seen[r] = true
+			rows = append(rows, r)
+		}
+	}
+	for _, r := range rows {
+		s.seen[r] = false
+	}
+	s.pf.Prefetch(rows)
 }
 
 // reconstruct recomputes α, g = Kα and the whole gradient G exactly, and

@@ -115,24 +115,3 @@ func TestBenchGemmTooLarge(t *testing.T) {
 		t.Errorf("gram:16384x8 float32 with 1 GiB available: exit %d, stderr %q; want 2", code, errOut)
 	}
 }
-
-func TestParseMemAvailable(t *testing.T) {
-	tests := []struct {
-		in   string
-		want uint64
-		ok   bool
-	}{
-		{"MemTotal:       24000000 kB\nMemFree:        1000 kB\nMemAvailable:   23000000 kB\n", 23000000 << 10, true},
-		{"MemAvailable: 0 kB\n", 0, true},
-		{"MemTotal: 5 kB\n", 0, false},
-		{"MemAvailable: lots kB\n", 0, false},
-		{"MemAvailable: 5 MB\n", 0, false},
-		{"", 0, false},
-	}
-	for _, tc := range tests {
-		got, ok := parseMemAvailable([]byte(tc.in))
-		if got != tc.want || ok != tc.ok {
-			t.Errorf("parseMemAvailable(%q) = %d, %v; want %d, %v", tc.in, got, ok, tc.want, tc.ok)
-		}
-	}
-}

@@ -251,21 +251,3 @@ func TestDeprecatedAliases(t *testing.T) {
 		t.Error("old and new spellings give different kernels")
 	}
 }
-
-func TestCgroupRoom(t *testing.T) {
-	for _, tc := range []struct {
-		max, cur string
-		room     uint64
-		ok       bool
-	}{
-		{"max\n", "100\n", 0, false},
-		{"1000\n", "100\n", 900, true},
-		{"1000", "2000", 0, true},
-		{"junk", "1", 0, false},
-	} {
-		room, ok := cgroupRoom([]byte(tc.max), []byte(tc.cur))
-		if room != tc.room || ok != tc.ok {
-			t.Errorf("cgroupRoom(%q, %q) = %d, %v", tc.max, tc.cur, room, ok)
-		}
-	}
-}

@@ -107,6 +107,13 @@ type Config struct {
 	// BlockRows is the number of rows of K_nM computed at once; 0 chooses
 	// about 64 MiB of them (at least 64 and at most 4096 rows).
 	BlockRows int
+	// StoreBytes is memory for keeping blocks of K_nM in float32 between
+	// iterations, when the budget has room: the first ⌊StoreBytes /
+	// (BlockRows·M·4)⌋ blocks are computed once (rounded to float32 for
+	// every use, the first included, so that all passes apply the same
+	// matrix) and read back after; the rest are recomputed on every pass.
+	// 0 stores nothing.
+	StoreBytes int64
 	// Progress, if not nil, is called after each CG iteration with the
 	// iteration and the largest relative residual.
 	Progress func(iter int, residual float64)
@@ -123,6 +130,8 @@ type Result struct {
 	Converged  bool
 	Jitter     float64 // δ added to K_MM's diagonal for its factor
 	BlockRows  int     // the block size used
+	// StoredBlocks is the number of blocks of K_nM kept in float32.
+	StoredBlocks int
 }
 
 // ErrInput is wrapped by every error about the caller's arguments.
@@ -133,8 +142,9 @@ func inputErr(format string, a ...any) error {
 }
 
 // Bytes returns the memory Fit needs for n points, M centres and c
-// outputs, besides the kernel's own: the M×M factors, the CG vectors and
-// one block of K_nM (blockRows 0: the default choice).
+// outputs, besides the kernel's own and Config.StoreBytes: the M×M
+// factors, the CG vectors and one block of K_nM (blockRows 0: the default
+// choice).
 func Bytes(n, m, c, blockRows int) int64 {
 	if blockRows <= 0 {
 		blockRows = defaultBlockRows(m)
@@ -191,6 +201,12 @@ func Fit(ctx context.Context, k Kernel, y linalg.Matrix[float64], cfg Config) (*
 		s.blockRows = defaultBlockRows(m)
 	}
 	s.blockRows = min(s.blockRows, n)
+	if cfg.StoreBytes < 0 {
+		return nil, inputErr("StoreBytes %d", cfg.StoreBytes)
+	}
+	nblocks := (n + s.blockRows - 1) / s.blockRows
+	s.stored = make([][]float32, min(int64(nblocks), cfg.StoreBytes/(int64(s.blockRows)*int64(m)*4)))
+	res0 := len(s.stored)
 	s.centreOf = make([]int, n)
 	for i := range s.centreOf {
 		s.centreOf[i] = -1
@@ -201,7 +217,7 @@ func Fit(ctx context.Context, k Kernel, y linalg.Matrix[float64], cfg Config) (*
 	if err := s.precondition(ctx, diag); err != nil {
 		return nil, err
 	}
-	res := &Result{Centres: centres, Jitter: s.jitter, BlockRows: s.blockRows}
+	res := &Result{Centres: centres, Jitter: s.jitter, BlockRows: s.blockRows, StoredBlocks: res0}
 	maxIter, tol := cfg.MaxIter, cfg.Tol
 	if maxIter == 0 {
 		maxIter = 100
@@ -361,6 +377,9 @@ type solver struct {
 	kb   linalg.Matrix[float64] // blockRows×M
 	q    linalg.Matrix[float64] // blockRows×c
 	rows []int
+	// stored[b] is block b of K_nM in float32 once computed, for the
+	// first len(stored) blocks.
+	stored [][]float32
 }
 
 // precondition computes K_MM, its jittered Cholesky factor L, and R.
@@ -531,8 +550,22 @@ func (s *solver) pass(ctx context.Context, v, y, out linalg.Matrix[float64]) err
 			s.rows = append(s.rows, i)
 		}
 		kb := s.kb.Slice(0, b, 0, s.m)
-		if err := s.blocks.Train(ctx, s.rows, kb); err != nil {
-			return err
+		if bi := i0 / s.blockRows; bi < len(s.stored) && s.stored[bi] != nil {
+			for i, v := range s.stored[bi] {
+				kb.Data[i] = float64(v)
+			}
+		} else {
+			if err := s.blocks.Train(ctx, s.rows, kb); err != nil {
+				return err
+			}
+			if bi < len(s.stored) {
+				f := make([]float32, b*s.m)
+				for i, v := range kb.Data[:b*s.m] {
+					f[i] = float32(v)
+					kb.Data[i] = float64(f[i])
+				}
+				s.stored[bi] = f
+			}
 		}
 		var q linalg.Matrix[float64]
 		if v.Data != nil {

@@ -238,3 +238,30 @@ func column(m linalg.Matrix[float64], j int) []float64 {
 	}
 	return c
 }
+
+// TestStoreBlocks: blocks of K_nM kept in float32 change α by about
+// float32 rounding, and only the blocks that fit are kept.
+func TestStoreBlocks(t *testing.T) {
+	ctx := context.Background()
+	x, y := data(500, 10, 2, 6)
+	k, err := NewNTK(x, ntk.DefaultParams(1), ntk.KindNTK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{M: 50, Shift: 0.1, Seed: 1, BlockRows: 100, Tol: 1e-12}
+	want, err := Fit(ctx, k, y, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.StoreBytes = 2*100*50*4 + 10
+	got, err := Fit(ctx, k, y, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.StoredBlocks != 2 || want.StoredBlocks != 0 {
+		t.Errorf("stored %d and %d blocks; want 2 and 0", got.StoredBlocks, want.StoredBlocks)
+	}
+	if d := relDiff(got.Alpha.Data, want.Alpha.Data); d > 1e-4 || d == 0 {
+		t.Errorf("α with stored blocks differs by %.3g relative; want float32 rounding's effect", d)
+	}
+}

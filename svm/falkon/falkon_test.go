@@ -172,7 +172,11 @@ func TestDeterministic(t *testing.T) {
 		var alpha [2][]float64
 		for i, procs := range []int{1, 2} {
 			runtime.GOMAXPROCS(procs)
-			r, err := Fit(ctx, k, y, Config{M: 300, Shift: 0.01, Seed: 9, MaxIter: 15, Leverage: leverage})
+			cfg := Config{M: 300, Shift: 0.01, Seed: 9, MaxIter: 15, Leverage: leverage, BlockRows: 200}
+			if leverage {
+				cfg.StoreBytes = 3 * 200 * 300 * 4 // 3 of the 8 blocks kept in float32
+			}
+			r, err := Fit(ctx, k, y, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

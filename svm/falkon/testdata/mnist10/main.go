@@ -20,6 +20,7 @@ import (
 	"log"
 	"os"
 	"runtime/debug"
+	"runtime/pprof"
 	"time"
 
 	"github.com/ntksvm/ntksvm/internal/membudget"
@@ -39,6 +40,7 @@ func main() {
 	leverage := flag.Bool("leverage", false, "draw the centres by approximate leverage scores")
 	storeFlag := flag.Bool("store", true, "keep blocks of K_nM in float32 in the budget's spare room")
 	memFlag := flag.String("mem", "", "memory budget (e.g. 4G); default a share of the available memory")
+	prof := flag.String("cpuprofile", "", "write a CPU profile of the fit to this file")
 	flag.Parse()
 	t0 := time.Now()
 	dir, _, err := mnist.Locate("")
@@ -87,6 +89,15 @@ func main() {
 	}
 	ctx := context.Background()
 	tLoad := time.Since(t0)
+	if *prof != "" {
+		f, err := os.Create(*prof)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+	}
 	t1 := time.Now()
 	last := t1
 	res, err := falkon.Fit(ctx, k, y, falkon.Config{M: *m, Shift: *shift, Seed: *seed, MaxIter: *iter, Leverage: *leverage, StoreBytes: store,
@@ -98,6 +109,7 @@ func main() {
 		log.Fatal(err)
 	}
 	tFit := time.Since(t1)
+	pprof.StopCPUProfile()
 	t2 := time.Now()
 	b, err := k.Centre(res.Centres)
 	if err != nil {

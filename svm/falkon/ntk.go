@@ -11,7 +11,7 @@ import (
 // NTK is the Kernel of the infinite-width NTK or NNGP (ntk.Params) over
 // training inputs X of type T (float32 inputs get a float32 Gram product
 // and a float64 recursion, as in package ntk). Blocks are computed by
-// ntk.Cross against the gathered centres, with the exact diagonal for a
+// ntk.Prepared against the gathered centres, with the exact diagonal for a
 // point against itself.
 type NTK[T linalg.Float] struct {
 	x    linalg.Matrix[T]
@@ -21,13 +21,13 @@ type NTK[T linalg.Float] struct {
 }
 
 // NewNTK returns the kernel of kind with parameters p over the rows of x
-// (referred to, not copied). Errors: those of ntk.NewCross, and an
+// (referred to, not copied). Errors: those of ntk.Prepare, and an
 // unknown kind.
 func NewNTK[T linalg.Float](x linalg.Matrix[T], p ntk.Params, kind ntk.Kind) (*NTK[T], error) {
 	if kind != ntk.KindNTK && kind != ntk.KindNNGP {
 		return nil, fmt.Errorf("falkon: unknown kernel kind %v", kind)
 	}
-	c, err := ntk.NewCross(x, p)
+	c, err := ntk.Prepare(x, p)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func (k *NTK[T]) Len() int { return k.x.Rows }
 func (k *NTK[T]) Diag() []float64 { return k.diag }
 
 // Centre implements Kernel: it gathers the centres' inputs (M×d) and
-// prepares ntk.Cross on them.
+// prepares ntk.Prepared on them.
 func (k *NTK[T]) Centre(cols []int) (Blocks, error) {
 	c := linalg.New[T](len(cols), k.x.Cols)
 	pos := make([]int, k.x.Rows)
@@ -59,7 +59,7 @@ func (k *NTK[T]) Centre(cols []int) (Blocks, error) {
 		pos[r] = j
 		copy(c.Row(j), k.x.Row(r))
 	}
-	cr, err := ntk.NewCross(c, k.p)
+	cr, err := ntk.Prepare(c, k.p)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +70,7 @@ func (k *NTK[T]) Centre(cols []int) (Blocks, error) {
 // scratch space between calls and must not be used concurrently.
 type NTKBlocks[T linalg.Float] struct {
 	k      *NTK[T]
-	cross  *ntk.Cross[T]
+	cross  *ntk.Prepared[T]
 	pos    []int
 	z, out []T
 	same   []int
@@ -115,7 +115,7 @@ func (b *NTKBlocks[T]) Test(z linalg.Matrix[T]) (func(ctx context.Context, i0, i
 	}, nil
 }
 
-// into writes K(z, C) into dst (float64) through ntk.Cross.
+// into writes K(z, C) into dst (float64) through ntk.Prepared.
 func (b *NTKBlocks[T]) into(ctx context.Context, z linalg.Matrix[T], same []int, dst linalg.Matrix[float64]) error {
 	out, direct := any(dst).(linalg.Matrix[T])
 	if !direct {

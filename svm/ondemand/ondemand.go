@@ -12,7 +12,7 @@
 // A Matrix is made from a RowFunc, which writes the kernel rows K[rows, :]
 // of the n training points, and the diagonal K_ii (read at every step of an
 // SMO, so it is kept). NewNTK builds both for the NTK or NNGP of
-// ntk.Params over training inputs X (ntk.Cross: X's norms prepared once,
+// ntk.Params over training inputs X (ntk.Prepared: X's norms prepared once,
 // the diagonal pairs exact, as in the dense Gram):
 //
 //	k, err := ondemand.NewNTK[float32](ctx, x, ntk.DefaultParams(1), ntk.KindNTK,
@@ -43,7 +43,7 @@
 //     but not cached (a full pass would only flush the cache).
 //
 // Results do not depend on the thread count: every row is computed the same
-// way whatever block it is in (ntk.Cross.Into), and each output element is
+// way whatever block it is in (ntk.Prepared.Into), and each output element is
 // summed in one fixed order. They may depend on the cache size in the last
 // bit only where K(i, j) and K(j, i), computed from different rows, differ
 // in rounding (At reads whichever row is cached).
@@ -582,8 +582,8 @@ func (m *Matrix[T]) insert(i int) int32 {
 // parameters p over the rows of x, stored as S (float32 halves the cache's
 // bytes per row; rows are computed in x's type, the recursion in float64,
 // and rounded once). The diagonal and the rows' diagonal elements are the
-// exact ones of the dense Gram (ntk.Cross). x is referred to, not copied.
-// Errors: those of ntk.NewCross and New.
+// exact ones of the dense Gram (ntk.Prepared). x is referred to, not copied.
+// Errors: those of ntk.Prepare and New.
 func NewNTK[S, T linalg.Float](ctx context.Context, x linalg.Matrix[T], p ntk.Params, kind ntk.Kind, cfg Config) (*Matrix[S], error) {
 	f, diag, err := NTKRows[S](x, p, kind)
 	if err != nil {
@@ -594,13 +594,13 @@ func NewNTK[S, T linalg.Float](ctx context.Context, x linalg.Matrix[T], p ntk.Pa
 
 // NTKRows returns the RowFunc of the Gram of kind over the rows of x,
 // stored as S, and its diagonal (see NewNTK). The function gathers the
-// requested rows of x and calls ntk.Cross.Into; it keeps scratch space
+// requested rows of x and calls ntk.Prepared.Into; it keeps scratch space
 // between calls and must not be called concurrently.
 func NTKRows[S, T linalg.Float](x linalg.Matrix[T], p ntk.Params, kind ntk.Kind) (RowFunc[S], []float64, error) {
 	if kind != ntk.KindNTK && kind != ntk.KindNNGP {
 		return nil, nil, fmt.Errorf("ondemand: unknown kernel kind %v", kind)
 	}
-	c, err := ntk.NewCross(x, p)
+	c, err := ntk.Prepare(x, p)
 	if err != nil {
 		return nil, nil, err
 	}

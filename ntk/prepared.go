@@ -7,26 +7,26 @@ import (
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
-// Cross is the kernel against a fixed set of points X, prepared once for
+// Prepared is the kernel against a fixed set of points X, prepared once for
 // many blocks of rows K(Z, X): X is checked and its per-layer norms are
-// computed when the Cross is made, so that a block costs its Z·Xᵀ product
+// computed when it is made, so that a block costs its Z·Xᵀ product
 // and its recursion only. The solvers that compute kernel rows on demand
 // (an SMO's working-set rows, the blocks of a Nyström solver) call Into
 // many times against the same X.
 //
-// A Cross refers to x (not copied): x must not change while it is used. It
+// A Prepared refers to x (not copied): x must not change while it is used. It
 // is safe for concurrent use.
-type Cross[T linalg.Float] struct {
+type Prepared[T linalg.Float] struct {
 	x    linalg.Matrix[T]
 	p    Params
 	pl   *plan
 	cols *layerNorms
 }
 
-// NewCross prepares the kernels against the rows of x with parameters p.
+// Prepare prepares the kernels against the rows of x with parameters p.
 // It returns an error for bad parameters, an x without features, or a
 // non-finite x (naming the row).
-func NewCross[T linalg.Float](x linalg.Matrix[T], p Params) (*Cross[T], error) {
+func Prepare[T linalg.Float](x linalg.Matrix[T], p Params) (*Prepared[T], error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -37,15 +37,15 @@ func NewCross[T linalg.Float](x linalg.Matrix[T], p Params) (*Cross[T], error) {
 		return nil, err
 	}
 	pl := newPlan(p, x.Cols)
-	return &Cross[T]{x: x, p: p, pl: pl, cols: pl.layerNorms(rowSquares(x))}, nil
+	return &Prepared[T]{x: x, p: p, pl: pl, cols: pl.layerNorms(rowSquares(x))}, nil
 }
 
 // Points returns the number of points of X (the columns of every block).
-func (c *Cross[T]) Points() int { return c.x.Rows }
+func (c *Prepared[T]) Points() int { return c.x.Rows }
 
 // Diag returns the diagonals Θ(x_i, x_i) and Σ(x_i, x_i) of X in float64,
 // as Diag computes them (new slices).
-func (c *Cross[T]) Diag() (ntk, nngp []float64) {
+func (c *Prepared[T]) Diag() (ntk, nngp []float64) {
 	return append([]float64(nil), c.cols.diagNTK...), append([]float64(nil), c.cols.diagNNGP...)
 }
 
@@ -59,7 +59,7 @@ func (c *Cross[T]) Diag() (ntk, nngp []float64) {
 // the block or the thread count. Errors: shapes, a non-finite z, outputs
 // sharing storage with the inputs, an entry of same out of range, and
 // ctx's error if it is cancelled (the outputs are then incomplete).
-func (c *Cross[T]) Into(ctx context.Context, z linalg.Matrix[T], same []int, o Options, ntk, nngp linalg.Matrix[T]) error {
+func (c *Prepared[T]) Into(ctx context.Context, z linalg.Matrix[T], same []int, o Options, ntk, nngp linalg.Matrix[T]) error {
 	if z.Cols != c.x.Cols {
 		return fmt.Errorf("%w: ntk: Z has %d features, X has %d", linalg.ErrShape, z.Cols, c.x.Cols)
 	}

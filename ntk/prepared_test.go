@@ -10,10 +10,10 @@ import (
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
-// TestCrossInto checks Cross.Into against CrossInto (the same values off
+// TestPreparedInto checks Prepared.Into against CrossInto (the same values off
 // the marked pairs), the marked pairs against Diag, and that a row's
 // values do not depend on the block it is computed in.
-func TestCrossInto(t *testing.T) {
+func TestPreparedInto(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, tc := range []struct {
 		name    string
@@ -22,7 +22,7 @@ func TestCrossInto(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			x := randX(rng, tc.n, tc.d)
 			p := DefaultParams(tc.L)
-			c, err := NewCross(x, p)
+			c, err := Prepare(x, p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,18 +64,18 @@ func TestCrossInto(t *testing.T) {
 	}
 }
 
-func TestCrossErrors(t *testing.T) {
+func TestPreparedErrors(t *testing.T) {
 	x := linalg.New[float64](4, 3)
-	c, err := NewCross(x, DefaultParams(1))
+	c, err := Prepare(x, DefaultParams(1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	bad := x.Clone()
 	bad.Set(2, 1, math.NaN())
-	if _, err := NewCross(bad, DefaultParams(1)); err == nil || !strings.Contains(err.Error(), "row 2") {
+	if _, err := Prepare(bad, DefaultParams(1)); err == nil || !strings.Contains(err.Error(), "row 2") {
 		t.Errorf("NaN X: %v", err)
 	}
-	if _, err := NewCross(x, Params{}); err == nil {
+	if _, err := Prepare(x, Params{}); err == nil {
 		t.Error("zero params accepted")
 	}
 	ctx := context.Background()

@@ -132,48 +132,10 @@ var errNoOutput = errors.New("ntk: no output matrix given (want the NTK, the NNG
 // given). The result is exactly symmetric (only its lower triangle is
 // written with o.Lower). It returns an error for bad
 // parameters, shapes, or a non-finite x (naming the row), and ctx's error
-// if it is cancelled (the outputs are then incomplete).
+// if it is cancelled (the outputs are then incomplete). Its lower triangle
+// is, bit for bit, the union of GramRowsInto's bands.
 func GramInto[T linalg.Float](ctx context.Context, x linalg.Matrix[T], p Params, o Options, ntk, nngp linalg.Matrix[T]) error {
-	n := x.Rows
-	outs, err := checkOutputs(p, x, n, n, ntk, nngp)
-	if err != nil {
-		return err
-	}
-	pl := newPlan(p, x.Cols)
-	cols := pl.layerNorms(rowSquares(x))
-	// X·Xᵀ, lower triangle, into the first output.
-	g := outs[0]
-	if err := linalg.SyrkLowerContext(ctx, 1, x, 0, g); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("ntk: Gram product: %w", err)
-	}
-	// Row blocks of gramRows rows, the largest (bottom) first; each is done
-	// in tiles of gramRows×gramCols pairs that are mirrored onto the upper
-	// triangle while they are in cache.
-	nb := (n + gramRows - 1) / gramRows
-	return pl.chunks(ctx, o, nb, n, func(c int, sc *scratch) int {
-		bi := nb - 1 - c
-		i0, i1 := bi*gramRows, min(bi*gramRows+gramRows, n)
-		for j0 := 0; j0 < i1; j0 += gramCols {
-			j1 := min(j0+gramCols, i1)
-			for i := max(i0, j0); i < i1; i++ {
-				je := min(j1, i+1)
-				diag := -1
-				if i < je {
-					diag = i - j0
-				}
-				processSeg(pl, g.Row(i)[j0:je], seg(ntk, i, j0, je), seg(nngp, i, j0, je), cols, cols, i, j0, diag, sc)
-			}
-			if !o.Lower {
-				for _, m := range outs {
-					linalg.MirrorLower(m, i0, i1, j0, j1)
-				}
-			}
-		}
-		return i1 - i0
-	})
+	return gramBand(ctx, x, p, o, 0, x.Rows, ntk, nngp, !o.Lower)
 }
 
 // Tile shape of GramInto: a gramRows×gramCols tile (256 KiB of float64)
@@ -194,6 +156,10 @@ func seg[T linalg.Float](m linalg.Matrix[T], i, j0, j1 int) []T {
 
 // CrossInto writes Θ(Z, X) into ntk and Σ(Z, X) into nngp, each z.Rows ×
 // x.Rows; either may be the zero Matrix to skip it. Errors as GramInto.
+// Each row depends on its own row of z and on x only, and the inner
+// products are formed in strips of linalg.GramStrip rows of z, so the rows
+// computed from z[r0:r1] alone, r0 a multiple of linalg.GramStrip, are bit
+// for bit those computed from all of z.
 func CrossInto[T linalg.Float](ctx context.Context, z, x linalg.Matrix[T], p Params, o Options, ntk, nngp linalg.Matrix[T]) error {
 	return crossInto(ctx, z, x, p, o, ntk, nngp, -1)
 }
@@ -215,7 +181,10 @@ func crossInto[T linalg.Float](ctx context.Context, z, x linalg.Matrix[T], p Par
 	cols := pl.layerNorms(rowSquares(x))
 	rows := pl.layerNorms(rowSquares(z))
 	g := outs[0]
-	if err := linalg.CrossGram(z, x, g); err != nil {
+	if err := linalg.CrossGramContext(ctx, z, x, g); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return fmt.Errorf("ntk: cross Gram product: %w", err)
 	}
 	const chunk = 8

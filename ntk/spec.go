@@ -147,7 +147,7 @@ func Cross[T linalg.Float](ctx context.Context, s Spec, z, x linalg.Matrix[T], o
 				return linalg.Matrix[T]{}, err
 			}
 		}
-		if err := linalg.CrossGram(z, x, k); err != nil {
+		if err := linalg.CrossGramContext(ctx, z, x, k); err != nil {
 			return linalg.Matrix[T]{}, err
 		}
 		inputKernel(s, k, x.Cols, false)

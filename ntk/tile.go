@@ -16,7 +16,9 @@ import (
 // memory (the Gram then uses its symmetry); otherwise it is computed and
 // written in blocks of rows, each block as a cross kernel of those rows
 // against X, which for a Gram costs twice the flops but needs only
-// rows×n values. The values equal the in-memory ones (tested). memCap ≤ 0
+// rows×n values. The values equal the in-memory ones, bit for bit for the
+// cross kernel when a block holds at least linalg.GramStrip rows, to
+// rounding for the Gram (the blocks' products are general GEMMs). memCap ≤ 0
 // means no cap. o.Progress, if set, reports rows written.
 func WriteNpy[T linalg.Float](ctx context.Context, path string, z *linalg.Matrix[T], x linalg.Matrix[T], p Params, kind Kind, o Options, memCap int64) error {
 	if kind != KindNTK && kind != KindNNGP {
@@ -53,6 +55,11 @@ func WriteNpy[T linalg.Float](ctx context.Context, path string, z *linalg.Matrix
 	block := int(memCap / (int64(n) * size))
 	if block < 1 {
 		return fmt.Errorf("ntk: memory cap %d B is below one row of the kernel (%d B)", memCap, int64(n)*size)
+	}
+	if z != nil && block >= linalg.GramStrip {
+		// Blocks on the strip grid: bit for bit the in-memory cross kernel
+		// (see CrossInto).
+		block -= block % linalg.GramStrip
 	}
 	// Validate everything before creating the file.
 	if err := p.Validate(); err != nil {

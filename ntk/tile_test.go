@@ -100,3 +100,28 @@ func TestWriteNpyTiled32(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteNpyCrossBitwise: a cross kernel written in blocks of at least
+// linalg.GramStrip rows is bit for bit the in-memory one.
+func TestWriteNpyCrossBitwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 11))
+	x, z := randX(rng, 40, 7), randX(rng, 2*linalg.GramStrip+50, 7)
+	p := DefaultParams(2)
+	want, err := CrossNTK(z, x, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "k.npy")
+	if err := WriteNpy(context.Background(), path, &z, x, p, KindNTK, Options{}, int64(linalg.GramStrip+60)*40*8); err != nil {
+		t.Fatal(err)
+	}
+	got, err := linalg.ReadNpy[float64](path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range want.Data {
+		if got.Data[i] != v {
+			t.Fatalf("element %d: %v, in memory %v", i, got.Data[i], v)
+		}
+	}
+}

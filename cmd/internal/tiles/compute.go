@@ -1,0 +1,115 @@
+package tiles
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ntksvm/ntksvm/asm"
+	"github.com/ntksvm/ntksvm/internal/atomicfile"
+	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/ntk"
+)
+
+// Result is what Compute did.
+type Result struct {
+	Block   Block
+	Skipped bool // the block was already there and verified
+	Record  *Record
+	Compute time.Duration // computing the block's values
+	Write   time.Duration // writing and checksumming the .npy and its record
+}
+
+// Compute makes sure block i of the plan m is in dir: if its files exist
+// and verify it does nothing; otherwise it computes the block from the
+// inputs x (and z for a cross kernel) and writes the .npy and its record,
+// each atomically. T must be m's element type, and the inputs those m
+// names (Prepare and the caller's hashes check that). o.Progress reports
+// rows of the block.
+func Compute[T linalg.Float](ctx context.Context, dir string, m *Manifest, i int, x linalg.Matrix[T], z *linalg.Matrix[T], o ntk.Options) (*Result, error) {
+	if i < 0 || i >= len(m.Blocks) {
+		return nil, fmt.Errorf("tile %d of %d: no such tile", i, len(m.Blocks))
+	}
+	b := m.Blocks[i]
+	if rec, err := Verify(dir, m, i); err == nil {
+		return &Result{Block: b, Skipped: true, Record: rec}, nil
+	}
+	if (m.Test == nil) != (z == nil) || x.Rows != m.Train.N || (z != nil && z.Rows != m.Test.N) {
+		return nil, fmt.Errorf("tiles: inputs of the wrong shape for %s", dir) // the caller's wiring
+	}
+	t0 := time.Now()
+	k := linalg.New[T](b.Rows[1]-b.Rows[0], b.Cols)
+	kn, ks := k, linalg.Matrix[T]{}
+	if m.Kernel.Kind == ntk.KindNNGP {
+		kn, ks = ks, kn
+	}
+	var err error
+	if z == nil {
+		err = ntk.GramRowsInto(ctx, x, m.Kernel.Params(), o, b.Rows[0], b.Rows[1], kn, ks)
+	} else {
+		err = ntk.CrossInto(ctx, z.Slice(b.Rows[0], b.Rows[1], 0, z.Cols), x, m.Kernel.Params(), o, kn, ks)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Block: b, Compute: time.Since(t0)}
+	t1 := time.Now()
+	if res.Record, err = write(dir, m, b, k); err != nil {
+		return nil, err
+	}
+	res.Record.Seconds = time.Since(t0).Seconds()
+	if err := writeRecord(dir, res.Record); err != nil {
+		return nil, err
+	}
+	res.Write = time.Since(t1)
+	return res, nil
+}
+
+// write writes block b's values k as its .npy file, atomically, and
+// returns its record (without the time).
+func write[T linalg.Float](dir string, m *Manifest, b Block, k linalg.Matrix[T]) (*Record, error) {
+	h := sha256.New()
+	var n int64
+	err := atomicfile.WriteFile(filepath.Join(dir, b.File), func(w io.Writer) error {
+		cw := &countWriter{w: io.MultiWriter(w, h)}
+		err := linalg.WriteNpyTo(cw, k)
+		n = cw.n
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("tile %d: %w", b.Index, err)
+	}
+	host, _ := os.Hostname()
+	return &Record{Format: Format, Manifest: m.ID(), Index: b.Index, Rows: b.Rows, Cols: b.Cols, File: b.File,
+		Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil)), Kernels: asm.Implementation(), Host: host}, nil
+}
+
+// writeRecord writes r beside its block, atomically: from then on the
+// block counts as done.
+func writeRecord(dir string, r *Record) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(filepath.Join(dir, recordName(r.Index)), func(w io.Writer) error {
+		_, err := w.Write(append(b, '\n'))
+		return err
+	})
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}

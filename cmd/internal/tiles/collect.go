@@ -135,7 +135,7 @@ func fill[T linalg.Float](m *Manifest, blocks []*linalg.MappedMatrix[T], dst lin
 			if m.Test != nil {
 				copy(dst.Row(i-a), src.Row(i-r0))
 			} else {
-				copy(dst.Row(i-a)[:i+1], src.Row(i-r0)[:i+1])
+				copy(dst.Row(i - a)[:i+1], src.Row(i - r0)[:i+1])
 			}
 		}
 		if m.Test != nil || whole {

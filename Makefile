@@ -9,7 +9,7 @@ RACEPKGS := ./linalg ./ntk ./svm ./mnist ./cmd/ntksvm
 BIN     := bin
 QEMU    ?= qemu-aarch64-static
 
-.PHONY: all build test fmt-check vet unit test-purego test-impls test-race test-arm64 bench fuzz clean
+.PHONY: all build test fmt-check vet unit test-purego test-impls test-race test-arm64 test-slurm bench fuzz clean
 
 all: build
 
@@ -69,6 +69,12 @@ test-arm64:
 		echo "== qemu arm64 $$p (NTKSVM_SIMD=generic)"; \
 		(cd $$p && NTKSVM_SIMD=generic $(QEMU) ../$(BIN)/$$n-arm64.test -test.short) || exit 1; \
 	done
+
+# The Slurm job files of cmd/ntksvm/deploy on a one-node Slurm cluster
+# started on localhost (root; installs the Debian packages when missing;
+# MNIST from $$NTKSVM_MNIST_DIR). See cmd/ntksvm/testdata/slurm/test.sh.
+test-slurm: build
+	cmd/ntksvm/testdata/slurm/test.sh $(BIN)/ntksvm
 
 bench:
 	$(GO) run ./cmd/ntksvm bench

@@ -27,15 +27,18 @@ func init() {
 }
 
 const kernelUsage = "--data X.npy|mnist01 [--test Z.npy|mnist01-test] [--kernel ntk|nngp] [--depth L] [--sigma-w σ_w] " +
-	"[--sigma-b σ_b] [--precision float64|float32] --out K.npy [--mem-cap 4GiB] [--mnist-dir DIR]"
+	"[--sigma-b σ_b] [--precision float64|float32] --out K.npy [--mem-cap 4GiB] [--mnist-dir DIR]\n" +
+	"       ntksvm kernel --data … [kernel flags] --tile i/N|auto/N --out DIR\n" +
+	"       ntksvm kernel --collect DIR [--data … kernel flags] --out K.npy"
 
 // kernelFlagSet registers the flags of "ntksvm kernel", with the old
 // spellings (--train, --weight-std, --bias-std, --kind, --float32) as
 // deprecated aliases.
-func kernelFlagSet(e *env, d *dataFlags, k *kernelFlags) (fs *flag.FlagSet, test, out, memCap *string) {
+func kernelFlagSet(e *env, d *dataFlags, k *kernelFlags, t *tileFlags) (fs *flag.FlagSet, test, out, memCap *string) {
 	fs = newFlagSet(e, "kernel", kernelUsage)
 	d.add(fs, e, "training inputs X (labels, if given, are ignored)")
 	k.add(fs)
+	t.add(fs)
 	test = fs.String("test", "", "optional test inputs Z (same forms as --data; mnist01-test): write K(Z, X) instead of K(X, X)")
 	out = fs.String("out", "", "output `K.npy` (written atomically)")
 	memCap = fs.String("mem-cap", "4GiB", "most kernel memory to hold at once; larger kernels are computed and written in row blocks")
@@ -64,9 +67,13 @@ func (f float32Flag) Set(s string) error {
 func runKernel(ctx context.Context, e *env, args []string) error {
 	var d dataFlags
 	var k kernelFlags
-	fs, test, out, memCap := kernelFlagSet(e, &d, &k)
+	var t tileFlags
+	fs, test, out, memCap := kernelFlagSet(e, &d, &k, &t)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if t.on() {
+		return runKernelTiles(ctx, e, &d, &k, &t, *test, *out, *memCap, setFlags(fs))
 	}
 	p, kind, capBytes, err := checkKernelFlags(&d, &k, *test, *out, *memCap)
 	if err != nil {

@@ -39,6 +39,7 @@ type trainFlags struct {
 	seed                           uint64
 	logFile, track, trackTest      string
 	test, out, export              string
+	tiles                          string
 
 	// Derived from the flags (runTrain, check).
 	set                         map[string]bool // flags given on the command line
@@ -76,6 +77,7 @@ func (f *trainFlags) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&f.test, "test", "", "held-out data for the log and a final report (same forms as --data)")
 	fs.StringVar(&f.out, "out", "", "model file to write (required)")
 	fs.BoolVar(&f.embed, "embed", false, "store the training inputs in the model (else a reference: source and SHA-256)")
+	fs.StringVar(&f.tiles, "tiles", "", "read the training Gram from the tile `DIR` of \"ntksvm kernel --tile\" (checked against --data and the kernel flags) instead of computing it")
 	fs.StringVar(&f.export, "export-libsvm", "", "also write the training Gram in LIBSVM's precomputed-kernel format to this file")
 }
 
@@ -157,6 +159,7 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 func trainKernels[T linalg.Float](ctx context.Context, e *env, f *trainFlags) (k, testK svm.KernelMatrix, err error) {
 	train := f.trainSet
 	n := train.X.Rows
+	ref := trainRef(f)               // what --tiles must have been computed from
 	xt := linalg.Convert[T](train.X) // train.X itself for float64
 	var zt linalg.Matrix[T]
 	subgradientTest := f.testSet != nil && f.cfg.Solver == svm.SolverSubgradient
@@ -179,7 +182,12 @@ func trainKernels[T linalg.Float](ctx context.Context, e *env, f *trainFlags) (k
 		gram = linalg.New[T](n, n)
 	}
 	t0 := time.Now()
-	if err := kernelInto(ctx, e, "Gram "+f.kern.kernel, nil, xt, f.params, f.kind, gram); err != nil {
+	if f.tiles != "" {
+		err = gramFromTiles(e, f.tiles, &f.kern, ref, gram)
+	} else {
+		err = kernelInto(ctx, e, "Gram "+f.kern.kernel, nil, xt, f.params, f.kind, gram)
+	}
+	if err != nil {
 		return nil, nil, err
 	}
 	fmt.Fprintf(e.stderr, "Gram: %d×%d %s in %.1fs\n", gram.Rows, gram.Cols, f.kern.precision, time.Since(t0).Seconds())

@@ -62,15 +62,24 @@ kill_tile0() {
 	arr=$(sbatch --parsable --array=1-7 --export=ALL,TILES="$1" "$deploy/tiles.sbatch")
 	arr0=$(sbatch --parsable --array=0 --export=ALL,GOMAXPROCS=1,NTKSVM_SIMD=generic,TILES="$1" "$deploy/tiles.sbatch")
 	fit=$(sbatch --parsable --dependency=afterok:"$arr":"$arr0" --export=ALL,TILES="$1",OUT="$work/run2" "$deploy/collect-fit.sbatch")
-	local log0="$work/out/ntksvm-tiles-${arr0}_0.out" deadline=$(($(date +%s) + TIMEOUT)) p pids=""
-	until grep -qE 'tile 0/8 rows: [0-9]+%' "$log0" 2>/dev/null; do
+	local log0="$work/out/ntksvm-tiles-${arr0}_0.out" deadline=$(($(date +%s) + TIMEOUT)) p pid=""
+	# The task's process (the batch step execs ntksvm), found before its
+	# block starts by the tile directory (unique to this run) on its command
+	# line and its array job in its environment, so that the kill follows
+	# the first progress line at once.
+	until [ -n "$pid" ] && grep -qE 'tile 0/8 rows: [0-9]+%' "$log0" 2>/dev/null; do
 		[ "$(date +%s)" -lt $deadline ] || fail "tile 0 never started its block"
+		if [ -z "$pid" ]; then
+			for p in $(ls /proc | grep -E '^[0-9]+$'); do
+				if tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline" | grep -qF -- "--out $1" &&
+					tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | grep -qx "SLURM_ARRAY_JOB_ID=$arr0"; then
+					pid=$p
+				fi
+			done
+		fi
 		sleep 0.02
 	done
-	# The job's processes on this node (the batch step is ntksvm itself).
-	pids=$(scontrol listpids "$arr0" 2>/dev/null | awk '$1 ~ /^[0-9]+$/ { print $1 }')
-	[ -n "$pids" ] || fail "scontrol listpids $arr0 lists no process"
-	for p in $pids; do kill -KILL "$p" 2>/dev/null || true; done
+	kill -KILL "$pid"
 	progress=$(grep -oE 'tile 0/8 rows: [0-9]+% [0-9/]+' "$log0" | tail -1)
 	wait_jobs "$arr" "$arr0"
 	if [ -e "$1/block-0000.json" ]; then
@@ -80,7 +89,7 @@ kill_tile0() {
 	fi
 	where="computing it"
 	compgen -G "$1/.block-0000.npy.tmp-*" >/dev/null && where="writing it"
-	say "  killed tile 0 (SIGKILL to PIDs $(echo $pids)) while $where, after \"$progress\""
+	say "  killed tile 0 (SIGKILL to PID $pid) while $where, after \"$progress\""
 }
 try=1
 until kill_tile0 "$work/tiles2-$try"; do

@@ -157,8 +157,8 @@ func collectTiles(e *env, d *dataFlags, k *kernelFlags, dir, test, out, memCap s
 		return err
 	}
 	if len(s.Kernels) > 1 {
-		fmt.Fprintf(e.stderr, "warning: the tiles were computed with different SIMD kernel sets (%s): the kernel equals a single-process one "+
-			"to rounding, not bit for bit (set NTKSVM_SIMD to one set on every node)\n", strings.Join(s.Kernels, ", "))
+		fmt.Fprintf(e.stderr, "warning: the tiles were computed with different SIMD kernel sets or cache sizes (%s): the kernel equals a "+
+			"single-process one to rounding, not bit for bit (run the tasks on one kind of node, or set NTKSVM_SIMD alike)\n", strings.Join(s.Kernels, "; "))
 	}
 	fmt.Fprintf(e.stdout, "wrote %s: %d×%d %s %s from %d verified tiles (%d bytes; the tasks took %.1f s in all)\n",
 		out, m.Rows(), m.Train.N, m.Kernel, m.What(), s.Tiles, s.Bytes, s.Seconds)

@@ -13,7 +13,7 @@ type Summary struct {
 	Tiles   int
 	Bytes   int64    // of the block files
 	Seconds float64  // the tasks' compute and write time, summed
-	Kernels []string // the SIMD kernel sets that computed them, sorted
+	Kernels []string // the SIMD kernel sets and cache sizes that computed them, sorted
 }
 
 // summarize returns the Summary of verified records.
@@ -22,8 +22,8 @@ func summarize(recs []*Record) Summary {
 	for _, r := range recs {
 		s.Bytes += r.Bytes
 		s.Seconds += r.Seconds
-		if !slices.Contains(s.Kernels, r.Kernels) {
-			s.Kernels = append(s.Kernels, r.Kernels)
+		if k := r.Kernels + " (" + r.Caches + ")"; !slices.Contains(s.Kernels, k) {
+			s.Kernels = append(s.Kernels, k)
 		}
 	}
 	slices.Sort(s.Kernels)

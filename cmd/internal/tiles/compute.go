@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/klauspost/cpuid/v2"
 	"github.com/ntksvm/ntksvm/asm"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/linalg"
@@ -87,7 +88,8 @@ func write[T linalg.Float](dir string, m *Manifest, b Block, k linalg.Matrix[T])
 	}
 	host, _ := os.Hostname()
 	return &Record{Format: Format, Manifest: m.ID(), Index: b.Index, Rows: b.Rows, Cols: b.Cols, File: b.File,
-		Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil)), Kernels: asm.Implementation(), Host: host}, nil
+		Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil)), Kernels: asm.Implementation(), Caches: caches(), CPU: cpuid.CPU.BrandName,
+		Host: host}, nil
 }
 
 // writeRecord writes r beside its block, atomically: from then on the
@@ -101,6 +103,14 @@ func writeRecord(dir string, r *Record) error {
 		_, err := w.Write(append(b, '\n'))
 		return err
 	})
+}
+
+// caches describes the cache sizes that linalg's GEMM blocking is derived
+// from: with the kernel set, what makes two machines' products bit for bit
+// the same.
+func caches() string {
+	c := &cpuid.CPU.Cache
+	return fmt.Sprintf("L1d %d, L2 %d, L3 %d bytes", c.L1D, c.L2, c.L3)
 }
 
 type countWriter struct {

@@ -90,6 +90,8 @@ type Record struct {
 	Bytes    int64   `json:"bytes"`
 	SHA256   string  `json:"sha256"`  // of the .npy file
 	Kernels  string  `json:"kernels"` // the SIMD kernel set that computed it
+	Caches   string  `json:"caches"`  // and the cache sizes its GEMM blocking follows
+	CPU      string  `json:"cpu"`
 	Host     string  `json:"host"`
 	Seconds  float64 `json:"seconds"`
 }

@@ -322,3 +322,26 @@ func TestManifestMismatch(t *testing.T) {
 		t.Errorf("edited manifest: %v", err)
 	}
 }
+
+// TestSummaryMachines: blocks computed with another kernel set are counted
+// apart, for the collect step's warning.
+func TestSummaryMachines(t *testing.T) {
+	dir := t.TempDir()
+	spec := ntk.Spec{Kind: ntk.KindNTK, Depth: 1, WeightStd: 1}
+	m := computeAll[float64](t, dir, spec, randInputs(7, 2*Unit+3, 5), nil, 2)
+	path := filepath.Join(dir, "block-0001.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(b), `"kernels": "`, `"kernels": "other-`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Collect[float64](dir, m, filepath.Join(t.TempDir(), "k.npy"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Kernels) != 2 || !strings.HasPrefix(s.Kernels[1], "other-") {
+		t.Errorf("kernels %q, want two, one of them other-…", s.Kernels)
+	}
+}

@@ -113,7 +113,8 @@ func TestDataFetchErrors(t *testing.T) {
 		{[]string{"data", "fetch", "mnist", "--mirror", "ftp://x"}, 2, "not an http(s) URL"},
 		{[]string{"data", "fetch", "mnist", "extra"}, 2, "unexpected argument"},
 		{[]string{"data", "fetch", "--mnist", dir, "--mirror", down.URL, "mnist"}, 1, "could not download train-images-idx3-ubyte from any mirror"},
-		{[]string{"data", "info", "stray"}, 2, "unexpected argument"},
+		{[]string{"data", "info", "stray"}, 1, "open stray: no such file"}, // data info FILE: a data file that is not there
+		{[]string{"data", "info", "--mnist-dir", "x", "stray"}, 2, "unexpected argument"},
 	})
 	if es, _ := os.ReadDir(dir); len(es) != 0 {
 		t.Errorf("failed fetch left %d files", len(es))

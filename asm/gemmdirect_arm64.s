@@ -8,23 +8,34 @@
 // C = alpha·op(A)·B + beta·C read from the operands as stored, on the tiles
 // of the packed kernels (gemm_arm64.s): float32 8×12 with the accumulator
 // of row i, columns 4j…4j+3 in V(3i+j), float64 6×8 with row i, columns
-// 2j, 2j+1 in V(4i+j). Speed has not been measured: these kernels were
-// only run under qemu, which shows correctness, not speed.
+// 2j, 2j+1 in V(4i+j). Speed has not been measured on hardware; llvm-mca's
+// predictions per core are printed by asm/testdata/mca/run.sh.
 //
-// Each k step gathers the column A(0…m−1, p) into lanes (rows 4g…4g+3 of
+// A is read in one of three ways, by its layout. With its rows contiguous
+// (ps = 1, op(A) = A) each iteration of the row path loads four (float32)
+// or two (float64) consecutive elements of each row into one register, row
+// 0 of the pass through its pointer and the others at fixed offsets from
+// it, and does that many k steps with the by-element FMLA on lanes 0, 1,
+// …; the k mod 4 (or 2) last steps load one element per row. float32 runs
+// rows 0–3 and 4–7 as two passes over B (12 accumulators, 4 A and 3 B
+// registers each), float64 all rows in one pass with the B vectors of a
+// step loaded two at a time into V30, V31. With its columns contiguous (rs
+// = 1, op(A) = Aᵀ) and all MR rows used, the column path loads the column
+// A(0…MR−1, p) as whole vectors, as the packed kernels load their A panel.
+// Otherwise each k step gathers the column into lanes (rows 4g…4g+3 of
 // float32 in V24+g, rows 2g, 2g+1 of float64 in V24+g) from one pointer
 // per row, each advanced by ps: the first lane of a register by a scalar
-// FMOV load, which clears the other lanes and so starts a new dependency
-// chain every step, the others by lane loads. Rows at and past m read row
-// m−1 again (their sums are never stored), so nothing outside A's m rows
-// is read. Row p of B is loaded as whole vectors; when n is not a multiple
-// of the vector, the last vector is loaded from column n−4 (float32) or
-// n−2 (float64), overlapping the one before it, and one narrower than a
-// vector (n < 4, or n = 1 for float64) by scalar and lane loads of its n
-// columns. So no element outside the m×n corner of B is read either. The
-// k loop, one for each number of row groups and kind of B row, adds the
-// products with by-element FMLA in increasing p from zero, as the Go twin
-// does with math.FMA.
+// FMOV load, which clears the other lanes, the others by lane loads.
+// Rows at and past m read row m−1 again (their sums are never stored), so
+// nothing outside A's m rows is read. Row p of B is loaded as whole
+// vectors; when n is not a multiple of the vector, the last vector is
+// loaded from column n−4 (float32) or n−2 (float64), overlapping the one
+// before it, and one narrower than a vector (n < 4, or n = 1 for float64)
+// by scalar and lane loads of its n columns. So no element outside the m×n
+// corner of B is read either. Each path has one k loop for each number of
+// row groups and kind of B row (and n = NR), and adds the products with
+// by-element FMLA in increasing p from zero, as the Go twin does with
+// math.FMA.
 //
 // The store walks the m rows as the edge kernels do (the accumulator block
 // shifted down one row per row stored). Each row loads the C vectors it
@@ -35,14 +46,16 @@
 // fused multiply-add. For beta = 1 that is the twin's fma(alpha, s, C),
 // since 1·C = C exactly (NaN payloads aside).
 //
-// The Go assembler lacks the by-element FMLA and the vector FMUL, so they
-// are WORD encodings behind macros named after their mnemonics (operands
-// are register numbers or lane indexes; encodings checked with
-// aarch64-linux-gnu-objdump).
+// The Go assembler lacks the by-element FMLA, the vector FMUL and the
+// register-offset LDR of a Q register, so they are WORD encodings behind
+// macros named after their mnemonics (operands are register numbers or lane
+// indexes; encodings checked with aarch64-linux-gnu-objdump).
 
 // fmla vd.4s, vn.4s, vm.s[i] and fmla vd.2d, vn.2d, vm.d[i]
 #define FMLA_S(d, n, m, i) WORD $(0x4f801000 | (((i)&1)<<21) | ((m)<<16) | (((i)>>1)<<11) | ((n)<<5) | (d))
 #define FMLA_D(d, n, m, i) WORD $(0x4fc01000 | ((m)<<16) | ((i)<<11) | ((n)<<5) | (d))
+// ldr qt, [xn, xm]
+#define LDR_Q(t, n, m) WORD $(0x3ce06800 | ((m)<<16) | ((n)<<5) | (t))
 // fmul vd.4s, vn.4s, vm.4s and fmul vd.2d, vn.2d, vm.2d
 #define FMUL_4S(d, n, m) WORD $(0x6e20dc00 | (m)<<16 | (n)<<5 | (d))
 #define FMUL_2D(d, n, m) WORD $(0x6e60dc00 | (m)<<16 | (n)<<5 | (d))
@@ -164,6 +177,29 @@ TEXT ·gemmDirectNEON8x12(SB), NOSPLIT, $0-144
 	VEOR V22.B16, V22.B16, V22.B16
 	VEOR V23.B16, V23.B16, V23.B16
 
+	// A's rows contiguous (ps = 1): four k steps per A load.
+	CMP  $4, R3
+	BEQ  rowpath
+	// A's columns contiguous (rs = 1) and the full MR rows: one load per column.
+	CMP  $4, R13
+	BNE  gather
+	CMP  $8, R15
+	BNE  gather
+	CMP  $12, R16
+	BEQ  colfull
+	CMP  $1, R16
+	BEQ  coln1
+	CMP  $2, R16
+	BEQ  coln2
+	CMP  $3, R16
+	BEQ  coln3
+	CMP  $4, R16
+	BLE  colv1
+	CMP  $8, R16
+	BLE  colv2
+	B    colv3
+
+gather:
 	CMP  $4, R15
 	BLE  rows1
 	B    rows2
@@ -193,6 +229,1770 @@ rows2:
 	CMP  $8, R16
 	BLE  k2v2
 	B    k2v3
+
+rowpath:
+	MOVD   R1, R19 // B's row 0, for each pass
+	MOVD   R12, R20
+	SUB    $32, R2, R17 // ldb − 32 bytes
+	CMP    $4, R15
+	BLE    rp1
+	B      rp2
+
+rp1:
+	CMP  $12, R16
+	BEQ  r1full
+	CMP  $1, R16
+	BEQ  r1n1
+	CMP  $2, R16
+	BEQ  r1n2
+	CMP  $3, R16
+	BEQ  r1n3
+	CMP  $4, R16
+	BLE  r1v1
+	CMP  $8, R16
+	BLE  r1v2
+	B    r1v3
+
+rp2:
+	CMP  $12, R16
+	BEQ  r2full
+	CMP  $1, R16
+	BEQ  r2n1
+	CMP  $2, R16
+	BEQ  r2n2
+	CMP  $3, R16
+	BEQ  r2n3
+	CMP  $4, R16
+	BLE  r2v1
+	CMP  $8, R16
+	BLE  r2v2
+	B    r2v3
+
+r1full:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r1fullp0t
+r1fullp0:
+	VLD1   (R4), [V24.S4]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	VLD1   (R1), [V28.S4, V29.S4]
+	FMOVQ  32(R1), F30
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	FMLA_S(1, 29, 24, 0)
+	FMLA_S(4, 29, 25, 0)
+	FMLA_S(7, 29, 26, 0)
+	FMLA_S(10, 29, 27, 0)
+	FMLA_S(2, 30, 24, 0)
+	FMLA_S(5, 30, 25, 0)
+	FMLA_S(8, 30, 26, 0)
+	FMLA_S(11, 30, 27, 0)
+	VLD1   (R1), [V28.S4, V29.S4]
+	FMOVQ  32(R1), F30
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 1)
+	FMLA_S(3, 28, 25, 1)
+	FMLA_S(6, 28, 26, 1)
+	FMLA_S(9, 28, 27, 1)
+	FMLA_S(1, 29, 24, 1)
+	FMLA_S(4, 29, 25, 1)
+	FMLA_S(7, 29, 26, 1)
+	FMLA_S(10, 29, 27, 1)
+	FMLA_S(2, 30, 24, 1)
+	FMLA_S(5, 30, 25, 1)
+	FMLA_S(8, 30, 26, 1)
+	FMLA_S(11, 30, 27, 1)
+	VLD1   (R1), [V28.S4, V29.S4]
+	FMOVQ  32(R1), F30
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 2)
+	FMLA_S(3, 28, 25, 2)
+	FMLA_S(6, 28, 26, 2)
+	FMLA_S(9, 28, 27, 2)
+	FMLA_S(1, 29, 24, 2)
+	FMLA_S(4, 29, 25, 2)
+	FMLA_S(7, 29, 26, 2)
+	FMLA_S(10, 29, 27, 2)
+	FMLA_S(2, 30, 24, 2)
+	FMLA_S(5, 30, 25, 2)
+	FMLA_S(8, 30, 26, 2)
+	FMLA_S(11, 30, 27, 2)
+	VLD1   (R1), [V28.S4, V29.S4]
+	FMOVQ  32(R1), F30
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 3)
+	FMLA_S(3, 28, 25, 3)
+	FMLA_S(6, 28, 26, 3)
+	FMLA_S(9, 28, 27, 3)
+	FMLA_S(1, 29, 24, 3)
+	FMLA_S(4, 29, 25, 3)
+	FMLA_S(7, 29, 26, 3)
+	FMLA_S(10, 29, 27, 3)
+	FMLA_S(2, 30, 24, 3)
+	FMLA_S(5, 30, 25, 3)
+	FMLA_S(8, 30, 26, 3)
+	FMLA_S(11, 30, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r1fullp0
+r1fullp0t:
+	CBZ    R22, r1fullp0d
+r1fullp01:
+	FMOVS  (R4), F24
+	FMOVS  (R4)(R13), F25
+	FMOVS  (R4)(R23), F26
+	FMOVS  (R4)(R24), F27
+	ADD    $4, R4, R4
+	VLD1   (R1), [V28.S4, V29.S4]
+	FMOVQ  32(R1), F30
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	FMLA_S(1, 29, 24, 0)
+	FMLA_S(4, 29, 25, 0)
+	FMLA_S(7, 29, 26, 0)
+	FMLA_S(10, 29, 27, 0)
+	FMLA_S(2, 30, 24, 0)
+	FMLA_S(5, 30, 25, 0)
+	FMLA_S(8, 30, 26, 0)
+	FMLA_S(11, 30, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r1fullp01
+r1fullp0d:
+	B      store
+
+r1n1:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r1n1p0t
+r1n1p0:
+	VLD1   (R4), [V24.S4]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	FMOVS  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	FMOVS  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 1)
+	FMLA_S(3, 28, 25, 1)
+	FMLA_S(6, 28, 26, 1)
+	FMLA_S(9, 28, 27, 1)
+	FMOVS  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 2)
+	FMLA_S(3, 28, 25, 2)
+	FMLA_S(6, 28, 26, 2)
+	FMLA_S(9, 28, 27, 2)
+	FMOVS  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 3)
+	FMLA_S(3, 28, 25, 3)
+	FMLA_S(6, 28, 26, 3)
+	FMLA_S(9, 28, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r1n1p0
+r1n1p0t:
+	CBZ    R22, r1n1p0d
+r1n1p01:
+	FMOVS  (R4), F24
+	FMOVS  (R4)(R13), F25
+	FMOVS  (R4)(R23), F26
+	FMOVS  (R4)(R24), F27
+	ADD    $4, R4, R4
+	FMOVS  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r1n1p01
+r1n1p0d:
+	B      store
+
+r1n2:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r1n2p0t
+r1n2p0:
+	VLD1   (R4), [V24.S4]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	FMOVD  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	FMOVD  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 1)
+	FMLA_S(3, 28, 25, 1)
+	FMLA_S(6, 28, 26, 1)
+	FMLA_S(9, 28, 27, 1)
+	FMOVD  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 2)
+	FMLA_S(3, 28, 25, 2)
+	FMLA_S(6, 28, 26, 2)
+	FMLA_S(9, 28, 27, 2)
+	FMOVD  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 3)
+	FMLA_S(3, 28, 25, 3)
+	FMLA_S(6, 28, 26, 3)
+	FMLA_S(9, 28, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r1n2p0
+r1n2p0t:
+	CBZ    R22, r1n2p0d
+r1n2p01:
+	FMOVS  (R4), F24
+	FMOVS  (R4)(R13), F25
+	FMOVS  (R4)(R23), F26
+	FMOVS  (R4)(R24), F27
+	ADD    $4, R4, R4
+	FMOVD  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r1n2p01
+r1n2p0d:
+	B      store
+
+r1n3:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r1n3p0t
+r1n3p0:
+	VLD1   (R4), [V24.S4]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	FMOVD  (R1), F28
+	ADD    $8, R1, R14
+	VLD1   (R14), V28.S[2]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	FMOVD  (R1), F28
+	ADD    $8, R1, R14
+	VLD1   (R14), V28.S[2]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 1)
+	FMLA_S(3, 28, 25, 1)
+	FMLA_S(6, 28, 26, 1)
+	FMLA_S(9, 28, 27, 1)
+	FMOVD  (R1), F28
+	ADD    $8, R1, R14
+	VLD1   (R14), V28.S[2]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 2)
+	FMLA_S(3, 28, 25, 2)
+	FMLA_S(6, 28, 26, 2)
+	FMLA_S(9, 28, 27, 2)
+	FMOVD  (R1), F28
+	ADD    $8, R1, R14
+	VLD1   (R14), V28.S[2]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 3)
+	FMLA_S(3, 28, 25, 3)
+	FMLA_S(6, 28, 26, 3)
+	FMLA_S(9, 28, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r1n3p0
+r1n3p0t:
+	CBZ    R22, r1n3p0d
+r1n3p01:
+	FMOVS  (R4), F24
+	FMOVS  (R4)(R13), F25
+	FMOVS  (R4)(R23), F26
+	FMOVS  (R4)(R24), F27
+	ADD    $4, R4, R4
+	FMOVD  (R1), F28
+	ADD    $8, R1, R14
+	VLD1   (R14), V28.S[2]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r1n3p01
+r1n3p0d:
+	B      store
+
+r1v1:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r1v1p0t
+r1v1p0:
+	VLD1   (R4), [V24.S4]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	VLD1.P (R1)(R2), [V28.S4]
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	VLD1.P (R1)(R2), [V28.S4]
+	FMLA_S(0, 28, 24, 1)
+	FMLA_S(3, 28, 25, 1)
+	FMLA_S(6, 28, 26, 1)
+	FMLA_S(9, 28, 27, 1)
+	VLD1.P (R1)(R2), [V28.S4]
+	FMLA_S(0, 28, 24, 2)
+	FMLA_S(3, 28, 25, 2)
+	FMLA_S(6, 28, 26, 2)
+	FMLA_S(9, 28, 27, 2)
+	VLD1.P (R1)(R2), [V28.S4]
+	FMLA_S(0, 28, 24, 3)
+	FMLA_S(3, 28, 25, 3)
+	FMLA_S(6, 28, 26, 3)
+	FMLA_S(9, 28, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r1v1p0
+r1v1p0t:
+	CBZ    R22, r1v1p0d
+r1v1p01:
+	FMOVS  (R4), F24
+	FMOVS  (R4)(R13), F25
+	FMOVS  (R4)(R23), F26
+	FMOVS  (R4)(R24), F27
+	ADD    $4, R4, R4
+	VLD1.P (R1)(R2), [V28.S4]
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r1v1p01
+r1v1p0d:
+	B      store
+
+r1v2:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r1v2p0t
+r1v2p0:
+	VLD1   (R4), [V24.S4]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	VLD1   (R1), [V28.S4]
+	VLD1.P (R12)(R2), [V29.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	FMLA_S(1, 29, 24, 0)
+	FMLA_S(4, 29, 25, 0)
+	FMLA_S(7, 29, 26, 0)
+	FMLA_S(10, 29, 27, 0)
+	VLD1   (R1), [V28.S4]
+	VLD1.P (R12)(R2), [V29.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 1)
+	FMLA_S(3, 28, 25, 1)
+	FMLA_S(6, 28, 26, 1)
+	FMLA_S(9, 28, 27, 1)
+	FMLA_S(1, 29, 24, 1)
+	FMLA_S(4, 29, 25, 1)
+	FMLA_S(7, 29, 26, 1)
+	FMLA_S(10, 29, 27, 1)
+	VLD1   (R1), [V28.S4]
+	VLD1.P (R12)(R2), [V29.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 2)
+	FMLA_S(3, 28, 25, 2)
+	FMLA_S(6, 28, 26, 2)
+	FMLA_S(9, 28, 27, 2)
+	FMLA_S(1, 29, 24, 2)
+	FMLA_S(4, 29, 25, 2)
+	FMLA_S(7, 29, 26, 2)
+	FMLA_S(10, 29, 27, 2)
+	VLD1   (R1), [V28.S4]
+	VLD1.P (R12)(R2), [V29.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 3)
+	FMLA_S(3, 28, 25, 3)
+	FMLA_S(6, 28, 26, 3)
+	FMLA_S(9, 28, 27, 3)
+	FMLA_S(1, 29, 24, 3)
+	FMLA_S(4, 29, 25, 3)
+	FMLA_S(7, 29, 26, 3)
+	FMLA_S(10, 29, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r1v2p0
+r1v2p0t:
+	CBZ    R22, r1v2p0d
+r1v2p01:
+	FMOVS  (R4), F24
+	FMOVS  (R4)(R13), F25
+	FMOVS  (R4)(R23), F26
+	FMOVS  (R4)(R24), F27
+	ADD    $4, R4, R4
+	VLD1   (R1), [V28.S4]
+	VLD1.P (R12)(R2), [V29.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	FMLA_S(1, 29, 24, 0)
+	FMLA_S(4, 29, 25, 0)
+	FMLA_S(7, 29, 26, 0)
+	FMLA_S(10, 29, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r1v2p01
+r1v2p0d:
+	B      store
+
+r1v3:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r1v3p0t
+r1v3p0:
+	VLD1   (R4), [V24.S4]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	VLD1   (R1), [V28.S4, V29.S4]
+	VLD1.P (R12)(R2), [V30.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	FMLA_S(1, 29, 24, 0)
+	FMLA_S(4, 29, 25, 0)
+	FMLA_S(7, 29, 26, 0)
+	FMLA_S(10, 29, 27, 0)
+	FMLA_S(2, 30, 24, 0)
+	FMLA_S(5, 30, 25, 0)
+	FMLA_S(8, 30, 26, 0)
+	FMLA_S(11, 30, 27, 0)
+	VLD1   (R1), [V28.S4, V29.S4]
+	VLD1.P (R12)(R2), [V30.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 1)
+	FMLA_S(3, 28, 25, 1)
+	FMLA_S(6, 28, 26, 1)
+	FMLA_S(9, 28, 27, 1)
+	FMLA_S(1, 29, 24, 1)
+	FMLA_S(4, 29, 25, 1)
+	FMLA_S(7, 29, 26, 1)
+	FMLA_S(10, 29, 27, 1)
+	FMLA_S(2, 30, 24, 1)
+	FMLA_S(5, 30, 25, 1)
+	FMLA_S(8, 30, 26, 1)
+	FMLA_S(11, 30, 27, 1)
+	VLD1   (R1), [V28.S4, V29.S4]
+	VLD1.P (R12)(R2), [V30.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 2)
+	FMLA_S(3, 28, 25, 2)
+	FMLA_S(6, 28, 26, 2)
+	FMLA_S(9, 28, 27, 2)
+	FMLA_S(1, 29, 24, 2)
+	FMLA_S(4, 29, 25, 2)
+	FMLA_S(7, 29, 26, 2)
+	FMLA_S(10, 29, 27, 2)
+	FMLA_S(2, 30, 24, 2)
+	FMLA_S(5, 30, 25, 2)
+	FMLA_S(8, 30, 26, 2)
+	FMLA_S(11, 30, 27, 2)
+	VLD1   (R1), [V28.S4, V29.S4]
+	VLD1.P (R12)(R2), [V30.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 3)
+	FMLA_S(3, 28, 25, 3)
+	FMLA_S(6, 28, 26, 3)
+	FMLA_S(9, 28, 27, 3)
+	FMLA_S(1, 29, 24, 3)
+	FMLA_S(4, 29, 25, 3)
+	FMLA_S(7, 29, 26, 3)
+	FMLA_S(10, 29, 27, 3)
+	FMLA_S(2, 30, 24, 3)
+	FMLA_S(5, 30, 25, 3)
+	FMLA_S(8, 30, 26, 3)
+	FMLA_S(11, 30, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r1v3p0
+r1v3p0t:
+	CBZ    R22, r1v3p0d
+r1v3p01:
+	FMOVS  (R4), F24
+	FMOVS  (R4)(R13), F25
+	FMOVS  (R4)(R23), F26
+	FMOVS  (R4)(R24), F27
+	ADD    $4, R4, R4
+	VLD1   (R1), [V28.S4, V29.S4]
+	VLD1.P (R12)(R2), [V30.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	FMLA_S(1, 29, 24, 0)
+	FMLA_S(4, 29, 25, 0)
+	FMLA_S(7, 29, 26, 0)
+	FMLA_S(10, 29, 27, 0)
+	FMLA_S(2, 30, 24, 0)
+	FMLA_S(5, 30, 25, 0)
+	FMLA_S(8, 30, 26, 0)
+	FMLA_S(11, 30, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r1v3p01
+r1v3p0d:
+	B      store
+
+r2full:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r2fullp0t
+r2fullp0:
+	VLD1   (R4), [V24.S4]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	VLD1   (R1), [V28.S4, V29.S4]
+	FMOVQ  32(R1), F30
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	FMLA_S(1, 29, 24, 0)
+	FMLA_S(4, 29, 25, 0)
+	FMLA_S(7, 29, 26, 0)
+	FMLA_S(10, 29, 27, 0)
+	FMLA_S(2, 30, 24, 0)
+	FMLA_S(5, 30, 25, 0)
+	FMLA_S(8, 30, 26, 0)
+	FMLA_S(11, 30, 27, 0)
+	VLD1   (R1), [V28.S4, V29.S4]
+	FMOVQ  32(R1), F30
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 1)
+	FMLA_S(3, 28, 25, 1)
+	FMLA_S(6, 28, 26, 1)
+	FMLA_S(9, 28, 27, 1)
+	FMLA_S(1, 29, 24, 1)
+	FMLA_S(4, 29, 25, 1)
+	FMLA_S(7, 29, 26, 1)
+	FMLA_S(10, 29, 27, 1)
+	FMLA_S(2, 30, 24, 1)
+	FMLA_S(5, 30, 25, 1)
+	FMLA_S(8, 30, 26, 1)
+	FMLA_S(11, 30, 27, 1)
+	VLD1   (R1), [V28.S4, V29.S4]
+	FMOVQ  32(R1), F30
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 2)
+	FMLA_S(3, 28, 25, 2)
+	FMLA_S(6, 28, 26, 2)
+	FMLA_S(9, 28, 27, 2)
+	FMLA_S(1, 29, 24, 2)
+	FMLA_S(4, 29, 25, 2)
+	FMLA_S(7, 29, 26, 2)
+	FMLA_S(10, 29, 27, 2)
+	FMLA_S(2, 30, 24, 2)
+	FMLA_S(5, 30, 25, 2)
+	FMLA_S(8, 30, 26, 2)
+	FMLA_S(11, 30, 27, 2)
+	VLD1   (R1), [V28.S4, V29.S4]
+	FMOVQ  32(R1), F30
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 3)
+	FMLA_S(3, 28, 25, 3)
+	FMLA_S(6, 28, 26, 3)
+	FMLA_S(9, 28, 27, 3)
+	FMLA_S(1, 29, 24, 3)
+	FMLA_S(4, 29, 25, 3)
+	FMLA_S(7, 29, 26, 3)
+	FMLA_S(10, 29, 27, 3)
+	FMLA_S(2, 30, 24, 3)
+	FMLA_S(5, 30, 25, 3)
+	FMLA_S(8, 30, 26, 3)
+	FMLA_S(11, 30, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r2fullp0
+r2fullp0t:
+	CBZ    R22, r2fullp0d
+r2fullp01:
+	FMOVS  (R4), F24
+	FMOVS  (R4)(R13), F25
+	FMOVS  (R4)(R23), F26
+	FMOVS  (R4)(R24), F27
+	ADD    $4, R4, R4
+	VLD1   (R1), [V28.S4, V29.S4]
+	FMOVQ  32(R1), F30
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	FMLA_S(1, 29, 24, 0)
+	FMLA_S(4, 29, 25, 0)
+	FMLA_S(7, 29, 26, 0)
+	FMLA_S(10, 29, 27, 0)
+	FMLA_S(2, 30, 24, 0)
+	FMLA_S(5, 30, 25, 0)
+	FMLA_S(8, 30, 26, 0)
+	FMLA_S(11, 30, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r2fullp01
+r2fullp0d:
+	MOVD   R19, R1
+	MOVD   R20, R12
+	SUB    R8, R9, R13
+	SUB    R8, R10, R23
+	SUB    R8, R11, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r2fullp1t
+r2fullp1:
+	VLD1   (R8), [V24.S4]
+	LDR_Q(25, 8, 13)
+	LDR_Q(26, 8, 23)
+	LDR_Q(27, 8, 24)
+	ADD    $16, R8, R8
+	VLD1   (R1), [V28.S4, V29.S4]
+	FMOVQ  32(R1), F30
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 0)
+	FMLA_S(15, 28, 25, 0)
+	FMLA_S(18, 28, 26, 0)
+	FMLA_S(21, 28, 27, 0)
+	FMLA_S(13, 29, 24, 0)
+	FMLA_S(16, 29, 25, 0)
+	FMLA_S(19, 29, 26, 0)
+	FMLA_S(22, 29, 27, 0)
+	FMLA_S(14, 30, 24, 0)
+	FMLA_S(17, 30, 25, 0)
+	FMLA_S(20, 30, 26, 0)
+	FMLA_S(23, 30, 27, 0)
+	VLD1   (R1), [V28.S4, V29.S4]
+	FMOVQ  32(R1), F30
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 1)
+	FMLA_S(15, 28, 25, 1)
+	FMLA_S(18, 28, 26, 1)
+	FMLA_S(21, 28, 27, 1)
+	FMLA_S(13, 29, 24, 1)
+	FMLA_S(16, 29, 25, 1)
+	FMLA_S(19, 29, 26, 1)
+	FMLA_S(22, 29, 27, 1)
+	FMLA_S(14, 30, 24, 1)
+	FMLA_S(17, 30, 25, 1)
+	FMLA_S(20, 30, 26, 1)
+	FMLA_S(23, 30, 27, 1)
+	VLD1   (R1), [V28.S4, V29.S4]
+	FMOVQ  32(R1), F30
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 2)
+	FMLA_S(15, 28, 25, 2)
+	FMLA_S(18, 28, 26, 2)
+	FMLA_S(21, 28, 27, 2)
+	FMLA_S(13, 29, 24, 2)
+	FMLA_S(16, 29, 25, 2)
+	FMLA_S(19, 29, 26, 2)
+	FMLA_S(22, 29, 27, 2)
+	FMLA_S(14, 30, 24, 2)
+	FMLA_S(17, 30, 25, 2)
+	FMLA_S(20, 30, 26, 2)
+	FMLA_S(23, 30, 27, 2)
+	VLD1   (R1), [V28.S4, V29.S4]
+	FMOVQ  32(R1), F30
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 3)
+	FMLA_S(15, 28, 25, 3)
+	FMLA_S(18, 28, 26, 3)
+	FMLA_S(21, 28, 27, 3)
+	FMLA_S(13, 29, 24, 3)
+	FMLA_S(16, 29, 25, 3)
+	FMLA_S(19, 29, 26, 3)
+	FMLA_S(22, 29, 27, 3)
+	FMLA_S(14, 30, 24, 3)
+	FMLA_S(17, 30, 25, 3)
+	FMLA_S(20, 30, 26, 3)
+	FMLA_S(23, 30, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r2fullp1
+r2fullp1t:
+	CBZ    R22, r2fullp1d
+r2fullp11:
+	FMOVS  (R8), F24
+	FMOVS  (R8)(R13), F25
+	FMOVS  (R8)(R23), F26
+	FMOVS  (R8)(R24), F27
+	ADD    $4, R8, R8
+	VLD1   (R1), [V28.S4, V29.S4]
+	FMOVQ  32(R1), F30
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 0)
+	FMLA_S(15, 28, 25, 0)
+	FMLA_S(18, 28, 26, 0)
+	FMLA_S(21, 28, 27, 0)
+	FMLA_S(13, 29, 24, 0)
+	FMLA_S(16, 29, 25, 0)
+	FMLA_S(19, 29, 26, 0)
+	FMLA_S(22, 29, 27, 0)
+	FMLA_S(14, 30, 24, 0)
+	FMLA_S(17, 30, 25, 0)
+	FMLA_S(20, 30, 26, 0)
+	FMLA_S(23, 30, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r2fullp11
+r2fullp1d:
+	B      store
+
+r2n1:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r2n1p0t
+r2n1p0:
+	VLD1   (R4), [V24.S4]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	FMOVS  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	FMOVS  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 1)
+	FMLA_S(3, 28, 25, 1)
+	FMLA_S(6, 28, 26, 1)
+	FMLA_S(9, 28, 27, 1)
+	FMOVS  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 2)
+	FMLA_S(3, 28, 25, 2)
+	FMLA_S(6, 28, 26, 2)
+	FMLA_S(9, 28, 27, 2)
+	FMOVS  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 3)
+	FMLA_S(3, 28, 25, 3)
+	FMLA_S(6, 28, 26, 3)
+	FMLA_S(9, 28, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r2n1p0
+r2n1p0t:
+	CBZ    R22, r2n1p0d
+r2n1p01:
+	FMOVS  (R4), F24
+	FMOVS  (R4)(R13), F25
+	FMOVS  (R4)(R23), F26
+	FMOVS  (R4)(R24), F27
+	ADD    $4, R4, R4
+	FMOVS  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r2n1p01
+r2n1p0d:
+	MOVD   R19, R1
+	MOVD   R20, R12
+	SUB    R8, R9, R13
+	SUB    R8, R10, R23
+	SUB    R8, R11, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r2n1p1t
+r2n1p1:
+	VLD1   (R8), [V24.S4]
+	LDR_Q(25, 8, 13)
+	LDR_Q(26, 8, 23)
+	LDR_Q(27, 8, 24)
+	ADD    $16, R8, R8
+	FMOVS  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 0)
+	FMLA_S(15, 28, 25, 0)
+	FMLA_S(18, 28, 26, 0)
+	FMLA_S(21, 28, 27, 0)
+	FMOVS  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 1)
+	FMLA_S(15, 28, 25, 1)
+	FMLA_S(18, 28, 26, 1)
+	FMLA_S(21, 28, 27, 1)
+	FMOVS  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 2)
+	FMLA_S(15, 28, 25, 2)
+	FMLA_S(18, 28, 26, 2)
+	FMLA_S(21, 28, 27, 2)
+	FMOVS  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 3)
+	FMLA_S(15, 28, 25, 3)
+	FMLA_S(18, 28, 26, 3)
+	FMLA_S(21, 28, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r2n1p1
+r2n1p1t:
+	CBZ    R22, r2n1p1d
+r2n1p11:
+	FMOVS  (R8), F24
+	FMOVS  (R8)(R13), F25
+	FMOVS  (R8)(R23), F26
+	FMOVS  (R8)(R24), F27
+	ADD    $4, R8, R8
+	FMOVS  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 0)
+	FMLA_S(15, 28, 25, 0)
+	FMLA_S(18, 28, 26, 0)
+	FMLA_S(21, 28, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r2n1p11
+r2n1p1d:
+	B      store
+
+r2n2:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r2n2p0t
+r2n2p0:
+	VLD1   (R4), [V24.S4]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	FMOVD  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	FMOVD  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 1)
+	FMLA_S(3, 28, 25, 1)
+	FMLA_S(6, 28, 26, 1)
+	FMLA_S(9, 28, 27, 1)
+	FMOVD  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 2)
+	FMLA_S(3, 28, 25, 2)
+	FMLA_S(6, 28, 26, 2)
+	FMLA_S(9, 28, 27, 2)
+	FMOVD  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 3)
+	FMLA_S(3, 28, 25, 3)
+	FMLA_S(6, 28, 26, 3)
+	FMLA_S(9, 28, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r2n2p0
+r2n2p0t:
+	CBZ    R22, r2n2p0d
+r2n2p01:
+	FMOVS  (R4), F24
+	FMOVS  (R4)(R13), F25
+	FMOVS  (R4)(R23), F26
+	FMOVS  (R4)(R24), F27
+	ADD    $4, R4, R4
+	FMOVD  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r2n2p01
+r2n2p0d:
+	MOVD   R19, R1
+	MOVD   R20, R12
+	SUB    R8, R9, R13
+	SUB    R8, R10, R23
+	SUB    R8, R11, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r2n2p1t
+r2n2p1:
+	VLD1   (R8), [V24.S4]
+	LDR_Q(25, 8, 13)
+	LDR_Q(26, 8, 23)
+	LDR_Q(27, 8, 24)
+	ADD    $16, R8, R8
+	FMOVD  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 0)
+	FMLA_S(15, 28, 25, 0)
+	FMLA_S(18, 28, 26, 0)
+	FMLA_S(21, 28, 27, 0)
+	FMOVD  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 1)
+	FMLA_S(15, 28, 25, 1)
+	FMLA_S(18, 28, 26, 1)
+	FMLA_S(21, 28, 27, 1)
+	FMOVD  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 2)
+	FMLA_S(15, 28, 25, 2)
+	FMLA_S(18, 28, 26, 2)
+	FMLA_S(21, 28, 27, 2)
+	FMOVD  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 3)
+	FMLA_S(15, 28, 25, 3)
+	FMLA_S(18, 28, 26, 3)
+	FMLA_S(21, 28, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r2n2p1
+r2n2p1t:
+	CBZ    R22, r2n2p1d
+r2n2p11:
+	FMOVS  (R8), F24
+	FMOVS  (R8)(R13), F25
+	FMOVS  (R8)(R23), F26
+	FMOVS  (R8)(R24), F27
+	ADD    $4, R8, R8
+	FMOVD  (R1), F28
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 0)
+	FMLA_S(15, 28, 25, 0)
+	FMLA_S(18, 28, 26, 0)
+	FMLA_S(21, 28, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r2n2p11
+r2n2p1d:
+	B      store
+
+r2n3:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r2n3p0t
+r2n3p0:
+	VLD1   (R4), [V24.S4]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	FMOVD  (R1), F28
+	ADD    $8, R1, R14
+	VLD1   (R14), V28.S[2]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	FMOVD  (R1), F28
+	ADD    $8, R1, R14
+	VLD1   (R14), V28.S[2]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 1)
+	FMLA_S(3, 28, 25, 1)
+	FMLA_S(6, 28, 26, 1)
+	FMLA_S(9, 28, 27, 1)
+	FMOVD  (R1), F28
+	ADD    $8, R1, R14
+	VLD1   (R14), V28.S[2]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 2)
+	FMLA_S(3, 28, 25, 2)
+	FMLA_S(6, 28, 26, 2)
+	FMLA_S(9, 28, 27, 2)
+	FMOVD  (R1), F28
+	ADD    $8, R1, R14
+	VLD1   (R14), V28.S[2]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 3)
+	FMLA_S(3, 28, 25, 3)
+	FMLA_S(6, 28, 26, 3)
+	FMLA_S(9, 28, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r2n3p0
+r2n3p0t:
+	CBZ    R22, r2n3p0d
+r2n3p01:
+	FMOVS  (R4), F24
+	FMOVS  (R4)(R13), F25
+	FMOVS  (R4)(R23), F26
+	FMOVS  (R4)(R24), F27
+	ADD    $4, R4, R4
+	FMOVD  (R1), F28
+	ADD    $8, R1, R14
+	VLD1   (R14), V28.S[2]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r2n3p01
+r2n3p0d:
+	MOVD   R19, R1
+	MOVD   R20, R12
+	SUB    R8, R9, R13
+	SUB    R8, R10, R23
+	SUB    R8, R11, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r2n3p1t
+r2n3p1:
+	VLD1   (R8), [V24.S4]
+	LDR_Q(25, 8, 13)
+	LDR_Q(26, 8, 23)
+	LDR_Q(27, 8, 24)
+	ADD    $16, R8, R8
+	FMOVD  (R1), F28
+	ADD    $8, R1, R14
+	VLD1   (R14), V28.S[2]
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 0)
+	FMLA_S(15, 28, 25, 0)
+	FMLA_S(18, 28, 26, 0)
+	FMLA_S(21, 28, 27, 0)
+	FMOVD  (R1), F28
+	ADD    $8, R1, R14
+	VLD1   (R14), V28.S[2]
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 1)
+	FMLA_S(15, 28, 25, 1)
+	FMLA_S(18, 28, 26, 1)
+	FMLA_S(21, 28, 27, 1)
+	FMOVD  (R1), F28
+	ADD    $8, R1, R14
+	VLD1   (R14), V28.S[2]
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 2)
+	FMLA_S(15, 28, 25, 2)
+	FMLA_S(18, 28, 26, 2)
+	FMLA_S(21, 28, 27, 2)
+	FMOVD  (R1), F28
+	ADD    $8, R1, R14
+	VLD1   (R14), V28.S[2]
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 3)
+	FMLA_S(15, 28, 25, 3)
+	FMLA_S(18, 28, 26, 3)
+	FMLA_S(21, 28, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r2n3p1
+r2n3p1t:
+	CBZ    R22, r2n3p1d
+r2n3p11:
+	FMOVS  (R8), F24
+	FMOVS  (R8)(R13), F25
+	FMOVS  (R8)(R23), F26
+	FMOVS  (R8)(R24), F27
+	ADD    $4, R8, R8
+	FMOVD  (R1), F28
+	ADD    $8, R1, R14
+	VLD1   (R14), V28.S[2]
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 0)
+	FMLA_S(15, 28, 25, 0)
+	FMLA_S(18, 28, 26, 0)
+	FMLA_S(21, 28, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r2n3p11
+r2n3p1d:
+	B      store
+
+r2v1:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r2v1p0t
+r2v1p0:
+	VLD1   (R4), [V24.S4]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	VLD1.P (R1)(R2), [V28.S4]
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	VLD1.P (R1)(R2), [V28.S4]
+	FMLA_S(0, 28, 24, 1)
+	FMLA_S(3, 28, 25, 1)
+	FMLA_S(6, 28, 26, 1)
+	FMLA_S(9, 28, 27, 1)
+	VLD1.P (R1)(R2), [V28.S4]
+	FMLA_S(0, 28, 24, 2)
+	FMLA_S(3, 28, 25, 2)
+	FMLA_S(6, 28, 26, 2)
+	FMLA_S(9, 28, 27, 2)
+	VLD1.P (R1)(R2), [V28.S4]
+	FMLA_S(0, 28, 24, 3)
+	FMLA_S(3, 28, 25, 3)
+	FMLA_S(6, 28, 26, 3)
+	FMLA_S(9, 28, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r2v1p0
+r2v1p0t:
+	CBZ    R22, r2v1p0d
+r2v1p01:
+	FMOVS  (R4), F24
+	FMOVS  (R4)(R13), F25
+	FMOVS  (R4)(R23), F26
+	FMOVS  (R4)(R24), F27
+	ADD    $4, R4, R4
+	VLD1.P (R1)(R2), [V28.S4]
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r2v1p01
+r2v1p0d:
+	MOVD   R19, R1
+	MOVD   R20, R12
+	SUB    R8, R9, R13
+	SUB    R8, R10, R23
+	SUB    R8, R11, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r2v1p1t
+r2v1p1:
+	VLD1   (R8), [V24.S4]
+	LDR_Q(25, 8, 13)
+	LDR_Q(26, 8, 23)
+	LDR_Q(27, 8, 24)
+	ADD    $16, R8, R8
+	VLD1.P (R1)(R2), [V28.S4]
+	FMLA_S(12, 28, 24, 0)
+	FMLA_S(15, 28, 25, 0)
+	FMLA_S(18, 28, 26, 0)
+	FMLA_S(21, 28, 27, 0)
+	VLD1.P (R1)(R2), [V28.S4]
+	FMLA_S(12, 28, 24, 1)
+	FMLA_S(15, 28, 25, 1)
+	FMLA_S(18, 28, 26, 1)
+	FMLA_S(21, 28, 27, 1)
+	VLD1.P (R1)(R2), [V28.S4]
+	FMLA_S(12, 28, 24, 2)
+	FMLA_S(15, 28, 25, 2)
+	FMLA_S(18, 28, 26, 2)
+	FMLA_S(21, 28, 27, 2)
+	VLD1.P (R1)(R2), [V28.S4]
+	FMLA_S(12, 28, 24, 3)
+	FMLA_S(15, 28, 25, 3)
+	FMLA_S(18, 28, 26, 3)
+	FMLA_S(21, 28, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r2v1p1
+r2v1p1t:
+	CBZ    R22, r2v1p1d
+r2v1p11:
+	FMOVS  (R8), F24
+	FMOVS  (R8)(R13), F25
+	FMOVS  (R8)(R23), F26
+	FMOVS  (R8)(R24), F27
+	ADD    $4, R8, R8
+	VLD1.P (R1)(R2), [V28.S4]
+	FMLA_S(12, 28, 24, 0)
+	FMLA_S(15, 28, 25, 0)
+	FMLA_S(18, 28, 26, 0)
+	FMLA_S(21, 28, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r2v1p11
+r2v1p1d:
+	B      store
+
+r2v2:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r2v2p0t
+r2v2p0:
+	VLD1   (R4), [V24.S4]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	VLD1   (R1), [V28.S4]
+	VLD1.P (R12)(R2), [V29.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	FMLA_S(1, 29, 24, 0)
+	FMLA_S(4, 29, 25, 0)
+	FMLA_S(7, 29, 26, 0)
+	FMLA_S(10, 29, 27, 0)
+	VLD1   (R1), [V28.S4]
+	VLD1.P (R12)(R2), [V29.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 1)
+	FMLA_S(3, 28, 25, 1)
+	FMLA_S(6, 28, 26, 1)
+	FMLA_S(9, 28, 27, 1)
+	FMLA_S(1, 29, 24, 1)
+	FMLA_S(4, 29, 25, 1)
+	FMLA_S(7, 29, 26, 1)
+	FMLA_S(10, 29, 27, 1)
+	VLD1   (R1), [V28.S4]
+	VLD1.P (R12)(R2), [V29.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 2)
+	FMLA_S(3, 28, 25, 2)
+	FMLA_S(6, 28, 26, 2)
+	FMLA_S(9, 28, 27, 2)
+	FMLA_S(1, 29, 24, 2)
+	FMLA_S(4, 29, 25, 2)
+	FMLA_S(7, 29, 26, 2)
+	FMLA_S(10, 29, 27, 2)
+	VLD1   (R1), [V28.S4]
+	VLD1.P (R12)(R2), [V29.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 3)
+	FMLA_S(3, 28, 25, 3)
+	FMLA_S(6, 28, 26, 3)
+	FMLA_S(9, 28, 27, 3)
+	FMLA_S(1, 29, 24, 3)
+	FMLA_S(4, 29, 25, 3)
+	FMLA_S(7, 29, 26, 3)
+	FMLA_S(10, 29, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r2v2p0
+r2v2p0t:
+	CBZ    R22, r2v2p0d
+r2v2p01:
+	FMOVS  (R4), F24
+	FMOVS  (R4)(R13), F25
+	FMOVS  (R4)(R23), F26
+	FMOVS  (R4)(R24), F27
+	ADD    $4, R4, R4
+	VLD1   (R1), [V28.S4]
+	VLD1.P (R12)(R2), [V29.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	FMLA_S(1, 29, 24, 0)
+	FMLA_S(4, 29, 25, 0)
+	FMLA_S(7, 29, 26, 0)
+	FMLA_S(10, 29, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r2v2p01
+r2v2p0d:
+	MOVD   R19, R1
+	MOVD   R20, R12
+	SUB    R8, R9, R13
+	SUB    R8, R10, R23
+	SUB    R8, R11, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r2v2p1t
+r2v2p1:
+	VLD1   (R8), [V24.S4]
+	LDR_Q(25, 8, 13)
+	LDR_Q(26, 8, 23)
+	LDR_Q(27, 8, 24)
+	ADD    $16, R8, R8
+	VLD1   (R1), [V28.S4]
+	VLD1.P (R12)(R2), [V29.S4]
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 0)
+	FMLA_S(15, 28, 25, 0)
+	FMLA_S(18, 28, 26, 0)
+	FMLA_S(21, 28, 27, 0)
+	FMLA_S(13, 29, 24, 0)
+	FMLA_S(16, 29, 25, 0)
+	FMLA_S(19, 29, 26, 0)
+	FMLA_S(22, 29, 27, 0)
+	VLD1   (R1), [V28.S4]
+	VLD1.P (R12)(R2), [V29.S4]
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 1)
+	FMLA_S(15, 28, 25, 1)
+	FMLA_S(18, 28, 26, 1)
+	FMLA_S(21, 28, 27, 1)
+	FMLA_S(13, 29, 24, 1)
+	FMLA_S(16, 29, 25, 1)
+	FMLA_S(19, 29, 26, 1)
+	FMLA_S(22, 29, 27, 1)
+	VLD1   (R1), [V28.S4]
+	VLD1.P (R12)(R2), [V29.S4]
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 2)
+	FMLA_S(15, 28, 25, 2)
+	FMLA_S(18, 28, 26, 2)
+	FMLA_S(21, 28, 27, 2)
+	FMLA_S(13, 29, 24, 2)
+	FMLA_S(16, 29, 25, 2)
+	FMLA_S(19, 29, 26, 2)
+	FMLA_S(22, 29, 27, 2)
+	VLD1   (R1), [V28.S4]
+	VLD1.P (R12)(R2), [V29.S4]
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 3)
+	FMLA_S(15, 28, 25, 3)
+	FMLA_S(18, 28, 26, 3)
+	FMLA_S(21, 28, 27, 3)
+	FMLA_S(13, 29, 24, 3)
+	FMLA_S(16, 29, 25, 3)
+	FMLA_S(19, 29, 26, 3)
+	FMLA_S(22, 29, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r2v2p1
+r2v2p1t:
+	CBZ    R22, r2v2p1d
+r2v2p11:
+	FMOVS  (R8), F24
+	FMOVS  (R8)(R13), F25
+	FMOVS  (R8)(R23), F26
+	FMOVS  (R8)(R24), F27
+	ADD    $4, R8, R8
+	VLD1   (R1), [V28.S4]
+	VLD1.P (R12)(R2), [V29.S4]
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 0)
+	FMLA_S(15, 28, 25, 0)
+	FMLA_S(18, 28, 26, 0)
+	FMLA_S(21, 28, 27, 0)
+	FMLA_S(13, 29, 24, 0)
+	FMLA_S(16, 29, 25, 0)
+	FMLA_S(19, 29, 26, 0)
+	FMLA_S(22, 29, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r2v2p11
+r2v2p1d:
+	B      store
+
+r2v3:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r2v3p0t
+r2v3p0:
+	VLD1   (R4), [V24.S4]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	VLD1   (R1), [V28.S4, V29.S4]
+	VLD1.P (R12)(R2), [V30.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	FMLA_S(1, 29, 24, 0)
+	FMLA_S(4, 29, 25, 0)
+	FMLA_S(7, 29, 26, 0)
+	FMLA_S(10, 29, 27, 0)
+	FMLA_S(2, 30, 24, 0)
+	FMLA_S(5, 30, 25, 0)
+	FMLA_S(8, 30, 26, 0)
+	FMLA_S(11, 30, 27, 0)
+	VLD1   (R1), [V28.S4, V29.S4]
+	VLD1.P (R12)(R2), [V30.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 1)
+	FMLA_S(3, 28, 25, 1)
+	FMLA_S(6, 28, 26, 1)
+	FMLA_S(9, 28, 27, 1)
+	FMLA_S(1, 29, 24, 1)
+	FMLA_S(4, 29, 25, 1)
+	FMLA_S(7, 29, 26, 1)
+	FMLA_S(10, 29, 27, 1)
+	FMLA_S(2, 30, 24, 1)
+	FMLA_S(5, 30, 25, 1)
+	FMLA_S(8, 30, 26, 1)
+	FMLA_S(11, 30, 27, 1)
+	VLD1   (R1), [V28.S4, V29.S4]
+	VLD1.P (R12)(R2), [V30.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 2)
+	FMLA_S(3, 28, 25, 2)
+	FMLA_S(6, 28, 26, 2)
+	FMLA_S(9, 28, 27, 2)
+	FMLA_S(1, 29, 24, 2)
+	FMLA_S(4, 29, 25, 2)
+	FMLA_S(7, 29, 26, 2)
+	FMLA_S(10, 29, 27, 2)
+	FMLA_S(2, 30, 24, 2)
+	FMLA_S(5, 30, 25, 2)
+	FMLA_S(8, 30, 26, 2)
+	FMLA_S(11, 30, 27, 2)
+	VLD1   (R1), [V28.S4, V29.S4]
+	VLD1.P (R12)(R2), [V30.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 3)
+	FMLA_S(3, 28, 25, 3)
+	FMLA_S(6, 28, 26, 3)
+	FMLA_S(9, 28, 27, 3)
+	FMLA_S(1, 29, 24, 3)
+	FMLA_S(4, 29, 25, 3)
+	FMLA_S(7, 29, 26, 3)
+	FMLA_S(10, 29, 27, 3)
+	FMLA_S(2, 30, 24, 3)
+	FMLA_S(5, 30, 25, 3)
+	FMLA_S(8, 30, 26, 3)
+	FMLA_S(11, 30, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r2v3p0
+r2v3p0t:
+	CBZ    R22, r2v3p0d
+r2v3p01:
+	FMOVS  (R4), F24
+	FMOVS  (R4)(R13), F25
+	FMOVS  (R4)(R23), F26
+	FMOVS  (R4)(R24), F27
+	ADD    $4, R4, R4
+	VLD1   (R1), [V28.S4, V29.S4]
+	VLD1.P (R12)(R2), [V30.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 28, 24, 0)
+	FMLA_S(3, 28, 25, 0)
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
+	FMLA_S(1, 29, 24, 0)
+	FMLA_S(4, 29, 25, 0)
+	FMLA_S(7, 29, 26, 0)
+	FMLA_S(10, 29, 27, 0)
+	FMLA_S(2, 30, 24, 0)
+	FMLA_S(5, 30, 25, 0)
+	FMLA_S(8, 30, 26, 0)
+	FMLA_S(11, 30, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r2v3p01
+r2v3p0d:
+	MOVD   R19, R1
+	MOVD   R20, R12
+	SUB    R8, R9, R13
+	SUB    R8, R10, R23
+	SUB    R8, R11, R24
+	LSR    $2, R0, R21 // k / 4 iterations
+	AND    $3, R0, R22 // then k mod 4 single steps
+	CBZ    R21, r2v3p1t
+r2v3p1:
+	VLD1   (R8), [V24.S4]
+	LDR_Q(25, 8, 13)
+	LDR_Q(26, 8, 23)
+	LDR_Q(27, 8, 24)
+	ADD    $16, R8, R8
+	VLD1   (R1), [V28.S4, V29.S4]
+	VLD1.P (R12)(R2), [V30.S4]
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 0)
+	FMLA_S(15, 28, 25, 0)
+	FMLA_S(18, 28, 26, 0)
+	FMLA_S(21, 28, 27, 0)
+	FMLA_S(13, 29, 24, 0)
+	FMLA_S(16, 29, 25, 0)
+	FMLA_S(19, 29, 26, 0)
+	FMLA_S(22, 29, 27, 0)
+	FMLA_S(14, 30, 24, 0)
+	FMLA_S(17, 30, 25, 0)
+	FMLA_S(20, 30, 26, 0)
+	FMLA_S(23, 30, 27, 0)
+	VLD1   (R1), [V28.S4, V29.S4]
+	VLD1.P (R12)(R2), [V30.S4]
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 1)
+	FMLA_S(15, 28, 25, 1)
+	FMLA_S(18, 28, 26, 1)
+	FMLA_S(21, 28, 27, 1)
+	FMLA_S(13, 29, 24, 1)
+	FMLA_S(16, 29, 25, 1)
+	FMLA_S(19, 29, 26, 1)
+	FMLA_S(22, 29, 27, 1)
+	FMLA_S(14, 30, 24, 1)
+	FMLA_S(17, 30, 25, 1)
+	FMLA_S(20, 30, 26, 1)
+	FMLA_S(23, 30, 27, 1)
+	VLD1   (R1), [V28.S4, V29.S4]
+	VLD1.P (R12)(R2), [V30.S4]
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 2)
+	FMLA_S(15, 28, 25, 2)
+	FMLA_S(18, 28, 26, 2)
+	FMLA_S(21, 28, 27, 2)
+	FMLA_S(13, 29, 24, 2)
+	FMLA_S(16, 29, 25, 2)
+	FMLA_S(19, 29, 26, 2)
+	FMLA_S(22, 29, 27, 2)
+	FMLA_S(14, 30, 24, 2)
+	FMLA_S(17, 30, 25, 2)
+	FMLA_S(20, 30, 26, 2)
+	FMLA_S(23, 30, 27, 2)
+	VLD1   (R1), [V28.S4, V29.S4]
+	VLD1.P (R12)(R2), [V30.S4]
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 3)
+	FMLA_S(15, 28, 25, 3)
+	FMLA_S(18, 28, 26, 3)
+	FMLA_S(21, 28, 27, 3)
+	FMLA_S(13, 29, 24, 3)
+	FMLA_S(16, 29, 25, 3)
+	FMLA_S(19, 29, 26, 3)
+	FMLA_S(22, 29, 27, 3)
+	FMLA_S(14, 30, 24, 3)
+	FMLA_S(17, 30, 25, 3)
+	FMLA_S(20, 30, 26, 3)
+	FMLA_S(23, 30, 27, 3)
+	SUBS   $1, R21, R21
+	BNE    r2v3p1
+r2v3p1t:
+	CBZ    R22, r2v3p1d
+r2v3p11:
+	FMOVS  (R8), F24
+	FMOVS  (R8)(R13), F25
+	FMOVS  (R8)(R23), F26
+	FMOVS  (R8)(R24), F27
+	ADD    $4, R8, R8
+	VLD1   (R1), [V28.S4, V29.S4]
+	VLD1.P (R12)(R2), [V30.S4]
+	ADD    R2, R1, R1
+	FMLA_S(12, 28, 24, 0)
+	FMLA_S(15, 28, 25, 0)
+	FMLA_S(18, 28, 26, 0)
+	FMLA_S(21, 28, 27, 0)
+	FMLA_S(13, 29, 24, 0)
+	FMLA_S(16, 29, 25, 0)
+	FMLA_S(19, 29, 26, 0)
+	FMLA_S(22, 29, 27, 0)
+	FMLA_S(14, 30, 24, 0)
+	FMLA_S(17, 30, 25, 0)
+	FMLA_S(20, 30, 26, 0)
+	FMLA_S(23, 30, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r2v3p11
+r2v3p1d:
+	B      store
+
+colfull:
+	VLD1.P (R4)(R3), [V24.S4, V25.S4]
+	VLD1   (R1), [V26.S4, V27.S4, V28.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 26, 24, 0)
+	FMLA_S(1, 27, 24, 0)
+	FMLA_S(2, 28, 24, 0)
+	FMLA_S(3, 26, 24, 1)
+	FMLA_S(4, 27, 24, 1)
+	FMLA_S(5, 28, 24, 1)
+	FMLA_S(6, 26, 24, 2)
+	FMLA_S(7, 27, 24, 2)
+	FMLA_S(8, 28, 24, 2)
+	FMLA_S(9, 26, 24, 3)
+	FMLA_S(10, 27, 24, 3)
+	FMLA_S(11, 28, 24, 3)
+	FMLA_S(12, 26, 25, 0)
+	FMLA_S(13, 27, 25, 0)
+	FMLA_S(14, 28, 25, 0)
+	FMLA_S(15, 26, 25, 1)
+	FMLA_S(16, 27, 25, 1)
+	FMLA_S(17, 28, 25, 1)
+	FMLA_S(18, 26, 25, 2)
+	FMLA_S(19, 27, 25, 2)
+	FMLA_S(20, 28, 25, 2)
+	FMLA_S(21, 26, 25, 3)
+	FMLA_S(22, 27, 25, 3)
+	FMLA_S(23, 28, 25, 3)
+	SUBS   $1, R0, R0
+	BNE    colfull
+	B      store
+
+coln1:
+	VLD1.P (R4)(R3), [V24.S4, V25.S4]
+	FMOVS  (R1), F26
+	ADD    R2, R1, R1
+	FMLA_S(0, 26, 24, 0)
+	FMLA_S(3, 26, 24, 1)
+	FMLA_S(6, 26, 24, 2)
+	FMLA_S(9, 26, 24, 3)
+	FMLA_S(12, 26, 25, 0)
+	FMLA_S(15, 26, 25, 1)
+	FMLA_S(18, 26, 25, 2)
+	FMLA_S(21, 26, 25, 3)
+	SUBS   $1, R0, R0
+	BNE    coln1
+	B      store
+
+coln2:
+	VLD1.P (R4)(R3), [V24.S4, V25.S4]
+	FMOVD  (R1), F26
+	ADD    R2, R1, R1
+	FMLA_S(0, 26, 24, 0)
+	FMLA_S(3, 26, 24, 1)
+	FMLA_S(6, 26, 24, 2)
+	FMLA_S(9, 26, 24, 3)
+	FMLA_S(12, 26, 25, 0)
+	FMLA_S(15, 26, 25, 1)
+	FMLA_S(18, 26, 25, 2)
+	FMLA_S(21, 26, 25, 3)
+	SUBS   $1, R0, R0
+	BNE    coln2
+	B      store
+
+coln3:
+	VLD1.P (R4)(R3), [V24.S4, V25.S4]
+	FMOVD  (R1), F26
+	ADD    $8, R1, R14
+	VLD1   (R14), V26.S[2]
+	ADD    R2, R1, R1
+	FMLA_S(0, 26, 24, 0)
+	FMLA_S(3, 26, 24, 1)
+	FMLA_S(6, 26, 24, 2)
+	FMLA_S(9, 26, 24, 3)
+	FMLA_S(12, 26, 25, 0)
+	FMLA_S(15, 26, 25, 1)
+	FMLA_S(18, 26, 25, 2)
+	FMLA_S(21, 26, 25, 3)
+	SUBS   $1, R0, R0
+	BNE    coln3
+	B      store
+
+colv1:
+	VLD1.P (R4)(R3), [V24.S4, V25.S4]
+	VLD1.P (R1)(R2), [V26.S4]
+	FMLA_S(0, 26, 24, 0)
+	FMLA_S(3, 26, 24, 1)
+	FMLA_S(6, 26, 24, 2)
+	FMLA_S(9, 26, 24, 3)
+	FMLA_S(12, 26, 25, 0)
+	FMLA_S(15, 26, 25, 1)
+	FMLA_S(18, 26, 25, 2)
+	FMLA_S(21, 26, 25, 3)
+	SUBS   $1, R0, R0
+	BNE    colv1
+	B      store
+
+colv2:
+	VLD1.P (R4)(R3), [V24.S4, V25.S4]
+	VLD1   (R1), [V26.S4]
+	VLD1.P (R12)(R2), [V27.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 26, 24, 0)
+	FMLA_S(1, 27, 24, 0)
+	FMLA_S(3, 26, 24, 1)
+	FMLA_S(4, 27, 24, 1)
+	FMLA_S(6, 26, 24, 2)
+	FMLA_S(7, 27, 24, 2)
+	FMLA_S(9, 26, 24, 3)
+	FMLA_S(10, 27, 24, 3)
+	FMLA_S(12, 26, 25, 0)
+	FMLA_S(13, 27, 25, 0)
+	FMLA_S(15, 26, 25, 1)
+	FMLA_S(16, 27, 25, 1)
+	FMLA_S(18, 26, 25, 2)
+	FMLA_S(19, 27, 25, 2)
+	FMLA_S(21, 26, 25, 3)
+	FMLA_S(22, 27, 25, 3)
+	SUBS   $1, R0, R0
+	BNE    colv2
+	B      store
+
+colv3:
+	VLD1.P (R4)(R3), [V24.S4, V25.S4]
+	VLD1   (R1), [V26.S4, V27.S4]
+	VLD1.P (R12)(R2), [V28.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 26, 24, 0)
+	FMLA_S(1, 27, 24, 0)
+	FMLA_S(2, 28, 24, 0)
+	FMLA_S(3, 26, 24, 1)
+	FMLA_S(4, 27, 24, 1)
+	FMLA_S(5, 28, 24, 1)
+	FMLA_S(6, 26, 24, 2)
+	FMLA_S(7, 27, 24, 2)
+	FMLA_S(8, 28, 24, 2)
+	FMLA_S(9, 26, 24, 3)
+	FMLA_S(10, 27, 24, 3)
+	FMLA_S(11, 28, 24, 3)
+	FMLA_S(12, 26, 25, 0)
+	FMLA_S(13, 27, 25, 0)
+	FMLA_S(14, 28, 25, 0)
+	FMLA_S(15, 26, 25, 1)
+	FMLA_S(16, 27, 25, 1)
+	FMLA_S(17, 28, 25, 1)
+	FMLA_S(18, 26, 25, 2)
+	FMLA_S(19, 27, 25, 2)
+	FMLA_S(20, 28, 25, 2)
+	FMLA_S(21, 26, 25, 3)
+	FMLA_S(22, 27, 25, 3)
+	FMLA_S(23, 28, 25, 3)
+	SUBS   $1, R0, R0
+	BNE    colv3
+	B      store
 
 k1n1:
 	FMOVS  (R4), F24
@@ -745,6 +2545,27 @@ TEXT ·gemmDirectNEON6x8(SB), NOSPLIT, $0-144
 	VEOR V22.B16, V22.B16, V22.B16
 	VEOR V23.B16, V23.B16, V23.B16
 
+	// A's rows contiguous (ps = 1): four k steps per A load.
+	CMP  $8, R3
+	BEQ  rowpath
+	// A's columns contiguous (rs = 1) and the full MR rows: one load per column.
+	CMP  $8, R13
+	BNE  gather
+	CMP  $6, R15
+	BNE  gather
+	CMP  $8, R16
+	BEQ  colfull
+	CMP  $1, R16
+	BEQ  coln1
+	CMP  $2, R16
+	BLE  colv1
+	CMP  $4, R16
+	BLE  colv2
+	CMP  $6, R16
+	BLE  colv3
+	B    colv4
+
+gather:
 	CMP  $2, R15
 	BLE  rows1
 	CMP  $4, R15
@@ -783,6 +2604,1446 @@ rows3:
 	CMP  $6, R16
 	BLE  k3v3
 	B    k3v4
+
+rowpath:
+	MOVD   R1, R19 // B's row 0, for each pass
+	MOVD   R12, R20
+	SUB    $32, R2, R17 // ldb − 32 bytes
+	CMP    $2, R15
+	BLE    rp1
+	CMP    $4, R15
+	BLE    rp2
+	B      rp3
+
+rp1:
+	CMP  $8, R16
+	BEQ  r1full
+	CMP  $1, R16
+	BEQ  r1n1
+	CMP  $2, R16
+	BLE  r1v1
+	CMP  $4, R16
+	BLE  r1v2
+	CMP  $6, R16
+	BLE  r1v3
+	B    r1v4
+
+rp2:
+	CMP  $8, R16
+	BEQ  r2full
+	CMP  $1, R16
+	BEQ  r2n1
+	CMP  $2, R16
+	BLE  r2v1
+	CMP  $4, R16
+	BLE  r2v2
+	CMP  $6, R16
+	BLE  r2v3
+	B    r2v4
+
+rp3:
+	CMP  $8, R16
+	BEQ  r3full
+	CMP  $1, R16
+	BEQ  r3n1
+	CMP  $2, R16
+	BLE  r3v1
+	CMP  $4, R16
+	BLE  r3v2
+	CMP  $6, R16
+	BLE  r3v3
+	B    r3v4
+
+r1full:
+	SUB    R4, R5, R13
+	LSR    $1, R0, R21 // k / 2 iterations
+	AND    $1, R0, R22 // then k mod 2 single steps
+	CBZ    R21, r1fullp0t
+r1fullp0:
+	VLD1   (R4), [V24.D2]
+	LDR_Q(25, 4, 13)
+	ADD    $16, R4, R4
+	VLD1.P 32(R1), [V30.D2, V31.D2]
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	VLD1   (R1), [V30.D2, V31.D2]
+	ADD    R17, R1, R1
+	FMLA_D(2, 30, 24, 0)
+	FMLA_D(6, 30, 25, 0)
+	FMLA_D(3, 31, 24, 0)
+	FMLA_D(7, 31, 25, 0)
+	VLD1.P 32(R1), [V30.D2, V31.D2]
+	FMLA_D(0, 30, 24, 1)
+	FMLA_D(4, 30, 25, 1)
+	FMLA_D(1, 31, 24, 1)
+	FMLA_D(5, 31, 25, 1)
+	VLD1   (R1), [V30.D2, V31.D2]
+	ADD    R17, R1, R1
+	FMLA_D(2, 30, 24, 1)
+	FMLA_D(6, 30, 25, 1)
+	FMLA_D(3, 31, 24, 1)
+	FMLA_D(7, 31, 25, 1)
+	SUBS   $1, R21, R21
+	BNE    r1fullp0
+r1fullp0t:
+	CBZ    R22, r1fullp0d
+r1fullp01:
+	FMOVD  (R4), F24
+	FMOVD  (R4)(R13), F25
+	ADD    $8, R4, R4
+	VLD1.P 32(R1), [V30.D2, V31.D2]
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	VLD1   (R1), [V30.D2, V31.D2]
+	ADD    R17, R1, R1
+	FMLA_D(2, 30, 24, 0)
+	FMLA_D(6, 30, 25, 0)
+	FMLA_D(3, 31, 24, 0)
+	FMLA_D(7, 31, 25, 0)
+	SUBS   $1, R22, R22
+	BNE    r1fullp01
+r1fullp0d:
+	B      store
+
+r1n1:
+	SUB    R4, R5, R13
+	LSR    $1, R0, R21 // k / 2 iterations
+	AND    $1, R0, R22 // then k mod 2 single steps
+	CBZ    R21, r1n1p0t
+r1n1p0:
+	VLD1   (R4), [V24.D2]
+	LDR_Q(25, 4, 13)
+	ADD    $16, R4, R4
+	FMOVD  (R1), F30
+	ADD    R2, R1, R1
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMOVD  (R1), F30
+	ADD    R2, R1, R1
+	FMLA_D(0, 30, 24, 1)
+	FMLA_D(4, 30, 25, 1)
+	SUBS   $1, R21, R21
+	BNE    r1n1p0
+r1n1p0t:
+	CBZ    R22, r1n1p0d
+r1n1p01:
+	FMOVD  (R4), F24
+	FMOVD  (R4)(R13), F25
+	ADD    $8, R4, R4
+	FMOVD  (R1), F30
+	ADD    R2, R1, R1
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	SUBS   $1, R22, R22
+	BNE    r1n1p01
+r1n1p0d:
+	B      store
+
+r1v1:
+	SUB    R4, R5, R13
+	LSR    $1, R0, R21 // k / 2 iterations
+	AND    $1, R0, R22 // then k mod 2 single steps
+	CBZ    R21, r1v1p0t
+r1v1p0:
+	VLD1   (R4), [V24.D2]
+	LDR_Q(25, 4, 13)
+	ADD    $16, R4, R4
+	FMOVQ  (R12), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	FMOVQ  (R12), F30
+	FMLA_D(0, 30, 24, 1)
+	FMLA_D(4, 30, 25, 1)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R21, R21
+	BNE    r1v1p0
+r1v1p0t:
+	CBZ    R22, r1v1p0d
+r1v1p01:
+	FMOVD  (R4), F24
+	FMOVD  (R4)(R13), F25
+	ADD    $8, R4, R4
+	FMOVQ  (R12), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R22, R22
+	BNE    r1v1p01
+r1v1p0d:
+	B      store
+
+r1v2:
+	SUB    R4, R5, R13
+	LSR    $1, R0, R21 // k / 2 iterations
+	AND    $1, R0, R22 // then k mod 2 single steps
+	CBZ    R21, r1v2p0t
+r1v2p0:
+	VLD1   (R4), [V24.D2]
+	LDR_Q(25, 4, 13)
+	ADD    $16, R4, R4
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMOVQ  (R12), F31
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 1)
+	FMLA_D(4, 30, 25, 1)
+	FMOVQ  (R12), F31
+	FMLA_D(1, 31, 24, 1)
+	FMLA_D(5, 31, 25, 1)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R21, R21
+	BNE    r1v2p0
+r1v2p0t:
+	CBZ    R22, r1v2p0d
+r1v2p01:
+	FMOVD  (R4), F24
+	FMOVD  (R4)(R13), F25
+	ADD    $8, R4, R4
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMOVQ  (R12), F31
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R22, R22
+	BNE    r1v2p01
+r1v2p0d:
+	B      store
+
+r1v3:
+	SUB    R4, R5, R13
+	LSR    $1, R0, R21 // k / 2 iterations
+	AND    $1, R0, R22 // then k mod 2 single steps
+	CBZ    R21, r1v3p0t
+r1v3p0:
+	VLD1   (R4), [V24.D2]
+	LDR_Q(25, 4, 13)
+	ADD    $16, R4, R4
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMOVQ  16(R1), F31
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMOVQ  (R12), F30
+	FMLA_D(2, 30, 24, 0)
+	FMLA_D(6, 30, 25, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 1)
+	FMLA_D(4, 30, 25, 1)
+	FMOVQ  16(R1), F31
+	FMLA_D(1, 31, 24, 1)
+	FMLA_D(5, 31, 25, 1)
+	FMOVQ  (R12), F30
+	FMLA_D(2, 30, 24, 1)
+	FMLA_D(6, 30, 25, 1)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R21, R21
+	BNE    r1v3p0
+r1v3p0t:
+	CBZ    R22, r1v3p0d
+r1v3p01:
+	FMOVD  (R4), F24
+	FMOVD  (R4)(R13), F25
+	ADD    $8, R4, R4
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMOVQ  16(R1), F31
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMOVQ  (R12), F30
+	FMLA_D(2, 30, 24, 0)
+	FMLA_D(6, 30, 25, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R22, R22
+	BNE    r1v3p01
+r1v3p0d:
+	B      store
+
+r1v4:
+	SUB    R4, R5, R13
+	LSR    $1, R0, R21 // k / 2 iterations
+	AND    $1, R0, R22 // then k mod 2 single steps
+	CBZ    R21, r1v4p0t
+r1v4p0:
+	VLD1   (R4), [V24.D2]
+	LDR_Q(25, 4, 13)
+	ADD    $16, R4, R4
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMOVQ  16(R1), F31
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMOVQ  32(R1), F30
+	FMLA_D(2, 30, 24, 0)
+	FMLA_D(6, 30, 25, 0)
+	FMOVQ  (R12), F31
+	FMLA_D(3, 31, 24, 0)
+	FMLA_D(7, 31, 25, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 1)
+	FMLA_D(4, 30, 25, 1)
+	FMOVQ  16(R1), F31
+	FMLA_D(1, 31, 24, 1)
+	FMLA_D(5, 31, 25, 1)
+	FMOVQ  32(R1), F30
+	FMLA_D(2, 30, 24, 1)
+	FMLA_D(6, 30, 25, 1)
+	FMOVQ  (R12), F31
+	FMLA_D(3, 31, 24, 1)
+	FMLA_D(7, 31, 25, 1)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R21, R21
+	BNE    r1v4p0
+r1v4p0t:
+	CBZ    R22, r1v4p0d
+r1v4p01:
+	FMOVD  (R4), F24
+	FMOVD  (R4)(R13), F25
+	ADD    $8, R4, R4
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMOVQ  16(R1), F31
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMOVQ  32(R1), F30
+	FMLA_D(2, 30, 24, 0)
+	FMLA_D(6, 30, 25, 0)
+	FMOVQ  (R12), F31
+	FMLA_D(3, 31, 24, 0)
+	FMLA_D(7, 31, 25, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R22, R22
+	BNE    r1v4p01
+r1v4p0d:
+	B      store
+
+r2full:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $1, R0, R21 // k / 2 iterations
+	AND    $1, R0, R22 // then k mod 2 single steps
+	CBZ    R21, r2fullp0t
+r2fullp0:
+	VLD1   (R4), [V24.D2]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	VLD1.P 32(R1), [V30.D2, V31.D2]
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMLA_D(9, 31, 26, 0)
+	FMLA_D(13, 31, 27, 0)
+	VLD1   (R1), [V30.D2, V31.D2]
+	ADD    R17, R1, R1
+	FMLA_D(2, 30, 24, 0)
+	FMLA_D(6, 30, 25, 0)
+	FMLA_D(10, 30, 26, 0)
+	FMLA_D(14, 30, 27, 0)
+	FMLA_D(3, 31, 24, 0)
+	FMLA_D(7, 31, 25, 0)
+	FMLA_D(11, 31, 26, 0)
+	FMLA_D(15, 31, 27, 0)
+	VLD1.P 32(R1), [V30.D2, V31.D2]
+	FMLA_D(0, 30, 24, 1)
+	FMLA_D(4, 30, 25, 1)
+	FMLA_D(8, 30, 26, 1)
+	FMLA_D(12, 30, 27, 1)
+	FMLA_D(1, 31, 24, 1)
+	FMLA_D(5, 31, 25, 1)
+	FMLA_D(9, 31, 26, 1)
+	FMLA_D(13, 31, 27, 1)
+	VLD1   (R1), [V30.D2, V31.D2]
+	ADD    R17, R1, R1
+	FMLA_D(2, 30, 24, 1)
+	FMLA_D(6, 30, 25, 1)
+	FMLA_D(10, 30, 26, 1)
+	FMLA_D(14, 30, 27, 1)
+	FMLA_D(3, 31, 24, 1)
+	FMLA_D(7, 31, 25, 1)
+	FMLA_D(11, 31, 26, 1)
+	FMLA_D(15, 31, 27, 1)
+	SUBS   $1, R21, R21
+	BNE    r2fullp0
+r2fullp0t:
+	CBZ    R22, r2fullp0d
+r2fullp01:
+	FMOVD  (R4), F24
+	FMOVD  (R4)(R13), F25
+	FMOVD  (R4)(R23), F26
+	FMOVD  (R4)(R24), F27
+	ADD    $8, R4, R4
+	VLD1.P 32(R1), [V30.D2, V31.D2]
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMLA_D(9, 31, 26, 0)
+	FMLA_D(13, 31, 27, 0)
+	VLD1   (R1), [V30.D2, V31.D2]
+	ADD    R17, R1, R1
+	FMLA_D(2, 30, 24, 0)
+	FMLA_D(6, 30, 25, 0)
+	FMLA_D(10, 30, 26, 0)
+	FMLA_D(14, 30, 27, 0)
+	FMLA_D(3, 31, 24, 0)
+	FMLA_D(7, 31, 25, 0)
+	FMLA_D(11, 31, 26, 0)
+	FMLA_D(15, 31, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r2fullp01
+r2fullp0d:
+	B      store
+
+r2n1:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $1, R0, R21 // k / 2 iterations
+	AND    $1, R0, R22 // then k mod 2 single steps
+	CBZ    R21, r2n1p0t
+r2n1p0:
+	VLD1   (R4), [V24.D2]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	FMOVD  (R1), F30
+	ADD    R2, R1, R1
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMOVD  (R1), F30
+	ADD    R2, R1, R1
+	FMLA_D(0, 30, 24, 1)
+	FMLA_D(4, 30, 25, 1)
+	FMLA_D(8, 30, 26, 1)
+	FMLA_D(12, 30, 27, 1)
+	SUBS   $1, R21, R21
+	BNE    r2n1p0
+r2n1p0t:
+	CBZ    R22, r2n1p0d
+r2n1p01:
+	FMOVD  (R4), F24
+	FMOVD  (R4)(R13), F25
+	FMOVD  (R4)(R23), F26
+	FMOVD  (R4)(R24), F27
+	ADD    $8, R4, R4
+	FMOVD  (R1), F30
+	ADD    R2, R1, R1
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	SUBS   $1, R22, R22
+	BNE    r2n1p01
+r2n1p0d:
+	B      store
+
+r2v1:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $1, R0, R21 // k / 2 iterations
+	AND    $1, R0, R22 // then k mod 2 single steps
+	CBZ    R21, r2v1p0t
+r2v1p0:
+	VLD1   (R4), [V24.D2]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	FMOVQ  (R12), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	FMOVQ  (R12), F30
+	FMLA_D(0, 30, 24, 1)
+	FMLA_D(4, 30, 25, 1)
+	FMLA_D(8, 30, 26, 1)
+	FMLA_D(12, 30, 27, 1)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R21, R21
+	BNE    r2v1p0
+r2v1p0t:
+	CBZ    R22, r2v1p0d
+r2v1p01:
+	FMOVD  (R4), F24
+	FMOVD  (R4)(R13), F25
+	FMOVD  (R4)(R23), F26
+	FMOVD  (R4)(R24), F27
+	ADD    $8, R4, R4
+	FMOVQ  (R12), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R22, R22
+	BNE    r2v1p01
+r2v1p0d:
+	B      store
+
+r2v2:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $1, R0, R21 // k / 2 iterations
+	AND    $1, R0, R22 // then k mod 2 single steps
+	CBZ    R21, r2v2p0t
+r2v2p0:
+	VLD1   (R4), [V24.D2]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMOVQ  (R12), F31
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMLA_D(9, 31, 26, 0)
+	FMLA_D(13, 31, 27, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 1)
+	FMLA_D(4, 30, 25, 1)
+	FMLA_D(8, 30, 26, 1)
+	FMLA_D(12, 30, 27, 1)
+	FMOVQ  (R12), F31
+	FMLA_D(1, 31, 24, 1)
+	FMLA_D(5, 31, 25, 1)
+	FMLA_D(9, 31, 26, 1)
+	FMLA_D(13, 31, 27, 1)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R21, R21
+	BNE    r2v2p0
+r2v2p0t:
+	CBZ    R22, r2v2p0d
+r2v2p01:
+	FMOVD  (R4), F24
+	FMOVD  (R4)(R13), F25
+	FMOVD  (R4)(R23), F26
+	FMOVD  (R4)(R24), F27
+	ADD    $8, R4, R4
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMOVQ  (R12), F31
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMLA_D(9, 31, 26, 0)
+	FMLA_D(13, 31, 27, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R22, R22
+	BNE    r2v2p01
+r2v2p0d:
+	B      store
+
+r2v3:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $1, R0, R21 // k / 2 iterations
+	AND    $1, R0, R22 // then k mod 2 single steps
+	CBZ    R21, r2v3p0t
+r2v3p0:
+	VLD1   (R4), [V24.D2]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMOVQ  16(R1), F31
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMLA_D(9, 31, 26, 0)
+	FMLA_D(13, 31, 27, 0)
+	FMOVQ  (R12), F30
+	FMLA_D(2, 30, 24, 0)
+	FMLA_D(6, 30, 25, 0)
+	FMLA_D(10, 30, 26, 0)
+	FMLA_D(14, 30, 27, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 1)
+	FMLA_D(4, 30, 25, 1)
+	FMLA_D(8, 30, 26, 1)
+	FMLA_D(12, 30, 27, 1)
+	FMOVQ  16(R1), F31
+	FMLA_D(1, 31, 24, 1)
+	FMLA_D(5, 31, 25, 1)
+	FMLA_D(9, 31, 26, 1)
+	FMLA_D(13, 31, 27, 1)
+	FMOVQ  (R12), F30
+	FMLA_D(2, 30, 24, 1)
+	FMLA_D(6, 30, 25, 1)
+	FMLA_D(10, 30, 26, 1)
+	FMLA_D(14, 30, 27, 1)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R21, R21
+	BNE    r2v3p0
+r2v3p0t:
+	CBZ    R22, r2v3p0d
+r2v3p01:
+	FMOVD  (R4), F24
+	FMOVD  (R4)(R13), F25
+	FMOVD  (R4)(R23), F26
+	FMOVD  (R4)(R24), F27
+	ADD    $8, R4, R4
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMOVQ  16(R1), F31
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMLA_D(9, 31, 26, 0)
+	FMLA_D(13, 31, 27, 0)
+	FMOVQ  (R12), F30
+	FMLA_D(2, 30, 24, 0)
+	FMLA_D(6, 30, 25, 0)
+	FMLA_D(10, 30, 26, 0)
+	FMLA_D(14, 30, 27, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R22, R22
+	BNE    r2v3p01
+r2v3p0d:
+	B      store
+
+r2v4:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	LSR    $1, R0, R21 // k / 2 iterations
+	AND    $1, R0, R22 // then k mod 2 single steps
+	CBZ    R21, r2v4p0t
+r2v4p0:
+	VLD1   (R4), [V24.D2]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	ADD    $16, R4, R4
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMOVQ  16(R1), F31
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMLA_D(9, 31, 26, 0)
+	FMLA_D(13, 31, 27, 0)
+	FMOVQ  32(R1), F30
+	FMLA_D(2, 30, 24, 0)
+	FMLA_D(6, 30, 25, 0)
+	FMLA_D(10, 30, 26, 0)
+	FMLA_D(14, 30, 27, 0)
+	FMOVQ  (R12), F31
+	FMLA_D(3, 31, 24, 0)
+	FMLA_D(7, 31, 25, 0)
+	FMLA_D(11, 31, 26, 0)
+	FMLA_D(15, 31, 27, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 1)
+	FMLA_D(4, 30, 25, 1)
+	FMLA_D(8, 30, 26, 1)
+	FMLA_D(12, 30, 27, 1)
+	FMOVQ  16(R1), F31
+	FMLA_D(1, 31, 24, 1)
+	FMLA_D(5, 31, 25, 1)
+	FMLA_D(9, 31, 26, 1)
+	FMLA_D(13, 31, 27, 1)
+	FMOVQ  32(R1), F30
+	FMLA_D(2, 30, 24, 1)
+	FMLA_D(6, 30, 25, 1)
+	FMLA_D(10, 30, 26, 1)
+	FMLA_D(14, 30, 27, 1)
+	FMOVQ  (R12), F31
+	FMLA_D(3, 31, 24, 1)
+	FMLA_D(7, 31, 25, 1)
+	FMLA_D(11, 31, 26, 1)
+	FMLA_D(15, 31, 27, 1)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R21, R21
+	BNE    r2v4p0
+r2v4p0t:
+	CBZ    R22, r2v4p0d
+r2v4p01:
+	FMOVD  (R4), F24
+	FMOVD  (R4)(R13), F25
+	FMOVD  (R4)(R23), F26
+	FMOVD  (R4)(R24), F27
+	ADD    $8, R4, R4
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMOVQ  16(R1), F31
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMLA_D(9, 31, 26, 0)
+	FMLA_D(13, 31, 27, 0)
+	FMOVQ  32(R1), F30
+	FMLA_D(2, 30, 24, 0)
+	FMLA_D(6, 30, 25, 0)
+	FMLA_D(10, 30, 26, 0)
+	FMLA_D(14, 30, 27, 0)
+	FMOVQ  (R12), F31
+	FMLA_D(3, 31, 24, 0)
+	FMLA_D(7, 31, 25, 0)
+	FMLA_D(11, 31, 26, 0)
+	FMLA_D(15, 31, 27, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R22, R22
+	BNE    r2v4p01
+r2v4p0d:
+	B      store
+
+r3full:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	SUB    R4, R8, R25
+	SUB    R4, R9, R26
+	LSR    $1, R0, R21 // k / 2 iterations
+	AND    $1, R0, R22 // then k mod 2 single steps
+	CBZ    R21, r3fullp0t
+r3fullp0:
+	VLD1   (R4), [V24.D2]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	LDR_Q(28, 4, 25)
+	LDR_Q(29, 4, 26)
+	ADD    $16, R4, R4
+	VLD1.P 32(R1), [V30.D2, V31.D2]
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMLA_D(16, 30, 28, 0)
+	FMLA_D(20, 30, 29, 0)
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMLA_D(9, 31, 26, 0)
+	FMLA_D(13, 31, 27, 0)
+	FMLA_D(17, 31, 28, 0)
+	FMLA_D(21, 31, 29, 0)
+	VLD1   (R1), [V30.D2, V31.D2]
+	ADD    R17, R1, R1
+	FMLA_D(2, 30, 24, 0)
+	FMLA_D(6, 30, 25, 0)
+	FMLA_D(10, 30, 26, 0)
+	FMLA_D(14, 30, 27, 0)
+	FMLA_D(18, 30, 28, 0)
+	FMLA_D(22, 30, 29, 0)
+	FMLA_D(3, 31, 24, 0)
+	FMLA_D(7, 31, 25, 0)
+	FMLA_D(11, 31, 26, 0)
+	FMLA_D(15, 31, 27, 0)
+	FMLA_D(19, 31, 28, 0)
+	FMLA_D(23, 31, 29, 0)
+	VLD1.P 32(R1), [V30.D2, V31.D2]
+	FMLA_D(0, 30, 24, 1)
+	FMLA_D(4, 30, 25, 1)
+	FMLA_D(8, 30, 26, 1)
+	FMLA_D(12, 30, 27, 1)
+	FMLA_D(16, 30, 28, 1)
+	FMLA_D(20, 30, 29, 1)
+	FMLA_D(1, 31, 24, 1)
+	FMLA_D(5, 31, 25, 1)
+	FMLA_D(9, 31, 26, 1)
+	FMLA_D(13, 31, 27, 1)
+	FMLA_D(17, 31, 28, 1)
+	FMLA_D(21, 31, 29, 1)
+	VLD1   (R1), [V30.D2, V31.D2]
+	ADD    R17, R1, R1
+	FMLA_D(2, 30, 24, 1)
+	FMLA_D(6, 30, 25, 1)
+	FMLA_D(10, 30, 26, 1)
+	FMLA_D(14, 30, 27, 1)
+	FMLA_D(18, 30, 28, 1)
+	FMLA_D(22, 30, 29, 1)
+	FMLA_D(3, 31, 24, 1)
+	FMLA_D(7, 31, 25, 1)
+	FMLA_D(11, 31, 26, 1)
+	FMLA_D(15, 31, 27, 1)
+	FMLA_D(19, 31, 28, 1)
+	FMLA_D(23, 31, 29, 1)
+	SUBS   $1, R21, R21
+	BNE    r3fullp0
+r3fullp0t:
+	CBZ    R22, r3fullp0d
+r3fullp01:
+	FMOVD  (R4), F24
+	FMOVD  (R4)(R13), F25
+	FMOVD  (R4)(R23), F26
+	FMOVD  (R4)(R24), F27
+	FMOVD  (R4)(R25), F28
+	FMOVD  (R4)(R26), F29
+	ADD    $8, R4, R4
+	VLD1.P 32(R1), [V30.D2, V31.D2]
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMLA_D(16, 30, 28, 0)
+	FMLA_D(20, 30, 29, 0)
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMLA_D(9, 31, 26, 0)
+	FMLA_D(13, 31, 27, 0)
+	FMLA_D(17, 31, 28, 0)
+	FMLA_D(21, 31, 29, 0)
+	VLD1   (R1), [V30.D2, V31.D2]
+	ADD    R17, R1, R1
+	FMLA_D(2, 30, 24, 0)
+	FMLA_D(6, 30, 25, 0)
+	FMLA_D(10, 30, 26, 0)
+	FMLA_D(14, 30, 27, 0)
+	FMLA_D(18, 30, 28, 0)
+	FMLA_D(22, 30, 29, 0)
+	FMLA_D(3, 31, 24, 0)
+	FMLA_D(7, 31, 25, 0)
+	FMLA_D(11, 31, 26, 0)
+	FMLA_D(15, 31, 27, 0)
+	FMLA_D(19, 31, 28, 0)
+	FMLA_D(23, 31, 29, 0)
+	SUBS   $1, R22, R22
+	BNE    r3fullp01
+r3fullp0d:
+	B      store
+
+r3n1:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	SUB    R4, R8, R25
+	SUB    R4, R9, R26
+	LSR    $1, R0, R21 // k / 2 iterations
+	AND    $1, R0, R22 // then k mod 2 single steps
+	CBZ    R21, r3n1p0t
+r3n1p0:
+	VLD1   (R4), [V24.D2]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	LDR_Q(28, 4, 25)
+	LDR_Q(29, 4, 26)
+	ADD    $16, R4, R4
+	FMOVD  (R1), F30
+	ADD    R2, R1, R1
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMLA_D(16, 30, 28, 0)
+	FMLA_D(20, 30, 29, 0)
+	FMOVD  (R1), F30
+	ADD    R2, R1, R1
+	FMLA_D(0, 30, 24, 1)
+	FMLA_D(4, 30, 25, 1)
+	FMLA_D(8, 30, 26, 1)
+	FMLA_D(12, 30, 27, 1)
+	FMLA_D(16, 30, 28, 1)
+	FMLA_D(20, 30, 29, 1)
+	SUBS   $1, R21, R21
+	BNE    r3n1p0
+r3n1p0t:
+	CBZ    R22, r3n1p0d
+r3n1p01:
+	FMOVD  (R4), F24
+	FMOVD  (R4)(R13), F25
+	FMOVD  (R4)(R23), F26
+	FMOVD  (R4)(R24), F27
+	FMOVD  (R4)(R25), F28
+	FMOVD  (R4)(R26), F29
+	ADD    $8, R4, R4
+	FMOVD  (R1), F30
+	ADD    R2, R1, R1
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMLA_D(16, 30, 28, 0)
+	FMLA_D(20, 30, 29, 0)
+	SUBS   $1, R22, R22
+	BNE    r3n1p01
+r3n1p0d:
+	B      store
+
+r3v1:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	SUB    R4, R8, R25
+	SUB    R4, R9, R26
+	LSR    $1, R0, R21 // k / 2 iterations
+	AND    $1, R0, R22 // then k mod 2 single steps
+	CBZ    R21, r3v1p0t
+r3v1p0:
+	VLD1   (R4), [V24.D2]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	LDR_Q(28, 4, 25)
+	LDR_Q(29, 4, 26)
+	ADD    $16, R4, R4
+	FMOVQ  (R12), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMLA_D(16, 30, 28, 0)
+	FMLA_D(20, 30, 29, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	FMOVQ  (R12), F30
+	FMLA_D(0, 30, 24, 1)
+	FMLA_D(4, 30, 25, 1)
+	FMLA_D(8, 30, 26, 1)
+	FMLA_D(12, 30, 27, 1)
+	FMLA_D(16, 30, 28, 1)
+	FMLA_D(20, 30, 29, 1)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R21, R21
+	BNE    r3v1p0
+r3v1p0t:
+	CBZ    R22, r3v1p0d
+r3v1p01:
+	FMOVD  (R4), F24
+	FMOVD  (R4)(R13), F25
+	FMOVD  (R4)(R23), F26
+	FMOVD  (R4)(R24), F27
+	FMOVD  (R4)(R25), F28
+	FMOVD  (R4)(R26), F29
+	ADD    $8, R4, R4
+	FMOVQ  (R12), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMLA_D(16, 30, 28, 0)
+	FMLA_D(20, 30, 29, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R22, R22
+	BNE    r3v1p01
+r3v1p0d:
+	B      store
+
+r3v2:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	SUB    R4, R8, R25
+	SUB    R4, R9, R26
+	LSR    $1, R0, R21 // k / 2 iterations
+	AND    $1, R0, R22 // then k mod 2 single steps
+	CBZ    R21, r3v2p0t
+r3v2p0:
+	VLD1   (R4), [V24.D2]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	LDR_Q(28, 4, 25)
+	LDR_Q(29, 4, 26)
+	ADD    $16, R4, R4
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMLA_D(16, 30, 28, 0)
+	FMLA_D(20, 30, 29, 0)
+	FMOVQ  (R12), F31
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMLA_D(9, 31, 26, 0)
+	FMLA_D(13, 31, 27, 0)
+	FMLA_D(17, 31, 28, 0)
+	FMLA_D(21, 31, 29, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 1)
+	FMLA_D(4, 30, 25, 1)
+	FMLA_D(8, 30, 26, 1)
+	FMLA_D(12, 30, 27, 1)
+	FMLA_D(16, 30, 28, 1)
+	FMLA_D(20, 30, 29, 1)
+	FMOVQ  (R12), F31
+	FMLA_D(1, 31, 24, 1)
+	FMLA_D(5, 31, 25, 1)
+	FMLA_D(9, 31, 26, 1)
+	FMLA_D(13, 31, 27, 1)
+	FMLA_D(17, 31, 28, 1)
+	FMLA_D(21, 31, 29, 1)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R21, R21
+	BNE    r3v2p0
+r3v2p0t:
+	CBZ    R22, r3v2p0d
+r3v2p01:
+	FMOVD  (R4), F24
+	FMOVD  (R4)(R13), F25
+	FMOVD  (R4)(R23), F26
+	FMOVD  (R4)(R24), F27
+	FMOVD  (R4)(R25), F28
+	FMOVD  (R4)(R26), F29
+	ADD    $8, R4, R4
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMLA_D(16, 30, 28, 0)
+	FMLA_D(20, 30, 29, 0)
+	FMOVQ  (R12), F31
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMLA_D(9, 31, 26, 0)
+	FMLA_D(13, 31, 27, 0)
+	FMLA_D(17, 31, 28, 0)
+	FMLA_D(21, 31, 29, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R22, R22
+	BNE    r3v2p01
+r3v2p0d:
+	B      store
+
+r3v3:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	SUB    R4, R8, R25
+	SUB    R4, R9, R26
+	LSR    $1, R0, R21 // k / 2 iterations
+	AND    $1, R0, R22 // then k mod 2 single steps
+	CBZ    R21, r3v3p0t
+r3v3p0:
+	VLD1   (R4), [V24.D2]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	LDR_Q(28, 4, 25)
+	LDR_Q(29, 4, 26)
+	ADD    $16, R4, R4
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMLA_D(16, 30, 28, 0)
+	FMLA_D(20, 30, 29, 0)
+	FMOVQ  16(R1), F31
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMLA_D(9, 31, 26, 0)
+	FMLA_D(13, 31, 27, 0)
+	FMLA_D(17, 31, 28, 0)
+	FMLA_D(21, 31, 29, 0)
+	FMOVQ  (R12), F30
+	FMLA_D(2, 30, 24, 0)
+	FMLA_D(6, 30, 25, 0)
+	FMLA_D(10, 30, 26, 0)
+	FMLA_D(14, 30, 27, 0)
+	FMLA_D(18, 30, 28, 0)
+	FMLA_D(22, 30, 29, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 1)
+	FMLA_D(4, 30, 25, 1)
+	FMLA_D(8, 30, 26, 1)
+	FMLA_D(12, 30, 27, 1)
+	FMLA_D(16, 30, 28, 1)
+	FMLA_D(20, 30, 29, 1)
+	FMOVQ  16(R1), F31
+	FMLA_D(1, 31, 24, 1)
+	FMLA_D(5, 31, 25, 1)
+	FMLA_D(9, 31, 26, 1)
+	FMLA_D(13, 31, 27, 1)
+	FMLA_D(17, 31, 28, 1)
+	FMLA_D(21, 31, 29, 1)
+	FMOVQ  (R12), F30
+	FMLA_D(2, 30, 24, 1)
+	FMLA_D(6, 30, 25, 1)
+	FMLA_D(10, 30, 26, 1)
+	FMLA_D(14, 30, 27, 1)
+	FMLA_D(18, 30, 28, 1)
+	FMLA_D(22, 30, 29, 1)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R21, R21
+	BNE    r3v3p0
+r3v3p0t:
+	CBZ    R22, r3v3p0d
+r3v3p01:
+	FMOVD  (R4), F24
+	FMOVD  (R4)(R13), F25
+	FMOVD  (R4)(R23), F26
+	FMOVD  (R4)(R24), F27
+	FMOVD  (R4)(R25), F28
+	FMOVD  (R4)(R26), F29
+	ADD    $8, R4, R4
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMLA_D(16, 30, 28, 0)
+	FMLA_D(20, 30, 29, 0)
+	FMOVQ  16(R1), F31
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMLA_D(9, 31, 26, 0)
+	FMLA_D(13, 31, 27, 0)
+	FMLA_D(17, 31, 28, 0)
+	FMLA_D(21, 31, 29, 0)
+	FMOVQ  (R12), F30
+	FMLA_D(2, 30, 24, 0)
+	FMLA_D(6, 30, 25, 0)
+	FMLA_D(10, 30, 26, 0)
+	FMLA_D(14, 30, 27, 0)
+	FMLA_D(18, 30, 28, 0)
+	FMLA_D(22, 30, 29, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R22, R22
+	BNE    r3v3p01
+r3v3p0d:
+	B      store
+
+r3v4:
+	SUB    R4, R5, R13
+	SUB    R4, R6, R23
+	SUB    R4, R7, R24
+	SUB    R4, R8, R25
+	SUB    R4, R9, R26
+	LSR    $1, R0, R21 // k / 2 iterations
+	AND    $1, R0, R22 // then k mod 2 single steps
+	CBZ    R21, r3v4p0t
+r3v4p0:
+	VLD1   (R4), [V24.D2]
+	LDR_Q(25, 4, 13)
+	LDR_Q(26, 4, 23)
+	LDR_Q(27, 4, 24)
+	LDR_Q(28, 4, 25)
+	LDR_Q(29, 4, 26)
+	ADD    $16, R4, R4
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMLA_D(16, 30, 28, 0)
+	FMLA_D(20, 30, 29, 0)
+	FMOVQ  16(R1), F31
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMLA_D(9, 31, 26, 0)
+	FMLA_D(13, 31, 27, 0)
+	FMLA_D(17, 31, 28, 0)
+	FMLA_D(21, 31, 29, 0)
+	FMOVQ  32(R1), F30
+	FMLA_D(2, 30, 24, 0)
+	FMLA_D(6, 30, 25, 0)
+	FMLA_D(10, 30, 26, 0)
+	FMLA_D(14, 30, 27, 0)
+	FMLA_D(18, 30, 28, 0)
+	FMLA_D(22, 30, 29, 0)
+	FMOVQ  (R12), F31
+	FMLA_D(3, 31, 24, 0)
+	FMLA_D(7, 31, 25, 0)
+	FMLA_D(11, 31, 26, 0)
+	FMLA_D(15, 31, 27, 0)
+	FMLA_D(19, 31, 28, 0)
+	FMLA_D(23, 31, 29, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 1)
+	FMLA_D(4, 30, 25, 1)
+	FMLA_D(8, 30, 26, 1)
+	FMLA_D(12, 30, 27, 1)
+	FMLA_D(16, 30, 28, 1)
+	FMLA_D(20, 30, 29, 1)
+	FMOVQ  16(R1), F31
+	FMLA_D(1, 31, 24, 1)
+	FMLA_D(5, 31, 25, 1)
+	FMLA_D(9, 31, 26, 1)
+	FMLA_D(13, 31, 27, 1)
+	FMLA_D(17, 31, 28, 1)
+	FMLA_D(21, 31, 29, 1)
+	FMOVQ  32(R1), F30
+	FMLA_D(2, 30, 24, 1)
+	FMLA_D(6, 30, 25, 1)
+	FMLA_D(10, 30, 26, 1)
+	FMLA_D(14, 30, 27, 1)
+	FMLA_D(18, 30, 28, 1)
+	FMLA_D(22, 30, 29, 1)
+	FMOVQ  (R12), F31
+	FMLA_D(3, 31, 24, 1)
+	FMLA_D(7, 31, 25, 1)
+	FMLA_D(11, 31, 26, 1)
+	FMLA_D(15, 31, 27, 1)
+	FMLA_D(19, 31, 28, 1)
+	FMLA_D(23, 31, 29, 1)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R21, R21
+	BNE    r3v4p0
+r3v4p0t:
+	CBZ    R22, r3v4p0d
+r3v4p01:
+	FMOVD  (R4), F24
+	FMOVD  (R4)(R13), F25
+	FMOVD  (R4)(R23), F26
+	FMOVD  (R4)(R24), F27
+	FMOVD  (R4)(R25), F28
+	FMOVD  (R4)(R26), F29
+	ADD    $8, R4, R4
+	FMOVQ  0(R1), F30
+	FMLA_D(0, 30, 24, 0)
+	FMLA_D(4, 30, 25, 0)
+	FMLA_D(8, 30, 26, 0)
+	FMLA_D(12, 30, 27, 0)
+	FMLA_D(16, 30, 28, 0)
+	FMLA_D(20, 30, 29, 0)
+	FMOVQ  16(R1), F31
+	FMLA_D(1, 31, 24, 0)
+	FMLA_D(5, 31, 25, 0)
+	FMLA_D(9, 31, 26, 0)
+	FMLA_D(13, 31, 27, 0)
+	FMLA_D(17, 31, 28, 0)
+	FMLA_D(21, 31, 29, 0)
+	FMOVQ  32(R1), F30
+	FMLA_D(2, 30, 24, 0)
+	FMLA_D(6, 30, 25, 0)
+	FMLA_D(10, 30, 26, 0)
+	FMLA_D(14, 30, 27, 0)
+	FMLA_D(18, 30, 28, 0)
+	FMLA_D(22, 30, 29, 0)
+	FMOVQ  (R12), F31
+	FMLA_D(3, 31, 24, 0)
+	FMLA_D(7, 31, 25, 0)
+	FMLA_D(11, 31, 26, 0)
+	FMLA_D(15, 31, 27, 0)
+	FMLA_D(19, 31, 28, 0)
+	FMLA_D(23, 31, 29, 0)
+	ADD    R2, R1, R1
+	ADD    R2, R12, R12
+	SUBS   $1, R22, R22
+	BNE    r3v4p01
+r3v4p0d:
+	B      store
+
+colfull:
+	VLD1.P (R4)(R3), [V24.D2, V25.D2, V26.D2]
+	VLD1   (R1), [V27.D2, V28.D2, V29.D2, V30.D2]
+	ADD    R2, R1, R1
+	FMLA_D(0, 27, 24, 0)
+	FMLA_D(1, 28, 24, 0)
+	FMLA_D(2, 29, 24, 0)
+	FMLA_D(3, 30, 24, 0)
+	FMLA_D(4, 27, 24, 1)
+	FMLA_D(5, 28, 24, 1)
+	FMLA_D(6, 29, 24, 1)
+	FMLA_D(7, 30, 24, 1)
+	FMLA_D(8, 27, 25, 0)
+	FMLA_D(9, 28, 25, 0)
+	FMLA_D(10, 29, 25, 0)
+	FMLA_D(11, 30, 25, 0)
+	FMLA_D(12, 27, 25, 1)
+	FMLA_D(13, 28, 25, 1)
+	FMLA_D(14, 29, 25, 1)
+	FMLA_D(15, 30, 25, 1)
+	FMLA_D(16, 27, 26, 0)
+	FMLA_D(17, 28, 26, 0)
+	FMLA_D(18, 29, 26, 0)
+	FMLA_D(19, 30, 26, 0)
+	FMLA_D(20, 27, 26, 1)
+	FMLA_D(21, 28, 26, 1)
+	FMLA_D(22, 29, 26, 1)
+	FMLA_D(23, 30, 26, 1)
+	SUBS   $1, R0, R0
+	BNE    colfull
+	B      store
+
+coln1:
+	VLD1.P (R4)(R3), [V24.D2, V25.D2, V26.D2]
+	FMOVD  (R1), F27
+	ADD    R2, R1, R1
+	FMLA_D(0, 27, 24, 0)
+	FMLA_D(4, 27, 24, 1)
+	FMLA_D(8, 27, 25, 0)
+	FMLA_D(12, 27, 25, 1)
+	FMLA_D(16, 27, 26, 0)
+	FMLA_D(20, 27, 26, 1)
+	SUBS   $1, R0, R0
+	BNE    coln1
+	B      store
+
+colv1:
+	VLD1.P (R4)(R3), [V24.D2, V25.D2, V26.D2]
+	VLD1.P (R1)(R2), [V27.D2]
+	FMLA_D(0, 27, 24, 0)
+	FMLA_D(4, 27, 24, 1)
+	FMLA_D(8, 27, 25, 0)
+	FMLA_D(12, 27, 25, 1)
+	FMLA_D(16, 27, 26, 0)
+	FMLA_D(20, 27, 26, 1)
+	SUBS   $1, R0, R0
+	BNE    colv1
+	B      store
+
+colv2:
+	VLD1.P (R4)(R3), [V24.D2, V25.D2, V26.D2]
+	VLD1   (R1), [V27.D2]
+	VLD1.P (R12)(R2), [V28.D2]
+	ADD    R2, R1, R1
+	FMLA_D(0, 27, 24, 0)
+	FMLA_D(1, 28, 24, 0)
+	FMLA_D(4, 27, 24, 1)
+	FMLA_D(5, 28, 24, 1)
+	FMLA_D(8, 27, 25, 0)
+	FMLA_D(9, 28, 25, 0)
+	FMLA_D(12, 27, 25, 1)
+	FMLA_D(13, 28, 25, 1)
+	FMLA_D(16, 27, 26, 0)
+	FMLA_D(17, 28, 26, 0)
+	FMLA_D(20, 27, 26, 1)
+	FMLA_D(21, 28, 26, 1)
+	SUBS   $1, R0, R0
+	BNE    colv2
+	B      store
+
+colv3:
+	VLD1.P (R4)(R3), [V24.D2, V25.D2, V26.D2]
+	VLD1   (R1), [V27.D2, V28.D2]
+	VLD1.P (R12)(R2), [V29.D2]
+	ADD    R2, R1, R1
+	FMLA_D(0, 27, 24, 0)
+	FMLA_D(1, 28, 24, 0)
+	FMLA_D(2, 29, 24, 0)
+	FMLA_D(4, 27, 24, 1)
+	FMLA_D(5, 28, 24, 1)
+	FMLA_D(6, 29, 24, 1)
+	FMLA_D(8, 27, 25, 0)
+	FMLA_D(9, 28, 25, 0)
+	FMLA_D(10, 29, 25, 0)
+	FMLA_D(12, 27, 25, 1)
+	FMLA_D(13, 28, 25, 1)
+	FMLA_D(14, 29, 25, 1)
+	FMLA_D(16, 27, 26, 0)
+	FMLA_D(17, 28, 26, 0)
+	FMLA_D(18, 29, 26, 0)
+	FMLA_D(20, 27, 26, 1)
+	FMLA_D(21, 28, 26, 1)
+	FMLA_D(22, 29, 26, 1)
+	SUBS   $1, R0, R0
+	BNE    colv3
+	B      store
+
+colv4:
+	VLD1.P (R4)(R3), [V24.D2, V25.D2, V26.D2]
+	VLD1   (R1), [V27.D2, V28.D2, V29.D2]
+	VLD1.P (R12)(R2), [V30.D2]
+	ADD    R2, R1, R1
+	FMLA_D(0, 27, 24, 0)
+	FMLA_D(1, 28, 24, 0)
+	FMLA_D(2, 29, 24, 0)
+	FMLA_D(3, 30, 24, 0)
+	FMLA_D(4, 27, 24, 1)
+	FMLA_D(5, 28, 24, 1)
+	FMLA_D(6, 29, 24, 1)
+	FMLA_D(7, 30, 24, 1)
+	FMLA_D(8, 27, 25, 0)
+	FMLA_D(9, 28, 25, 0)
+	FMLA_D(10, 29, 25, 0)
+	FMLA_D(11, 30, 25, 0)
+	FMLA_D(12, 27, 25, 1)
+	FMLA_D(13, 28, 25, 1)
+	FMLA_D(14, 29, 25, 1)
+	FMLA_D(15, 30, 25, 1)
+	FMLA_D(16, 27, 26, 0)
+	FMLA_D(17, 28, 26, 0)
+	FMLA_D(18, 29, 26, 0)
+	FMLA_D(19, 30, 26, 0)
+	FMLA_D(20, 27, 26, 1)
+	FMLA_D(21, 28, 26, 1)
+	FMLA_D(22, 29, 26, 1)
+	FMLA_D(23, 30, 26, 1)
+	SUBS   $1, R0, R0
+	BNE    colv4
+	B      store
 
 k1n1:
 	FMOVD  (R4), F24

@@ -24,8 +24,15 @@
 // llvm-mca). llvm-mca -mcpu=cortex-a76 would silently use the older
 // Cortex-A57 model, so the A76 class is N1 with a wider front end.
 //
-// A loop is "full" (marked *) when it is a GEMM loop whose body updates all
-// 24 accumulators of the tile: the loops a large product spends its time in.
+// Each loop is named by its symbol and the assembly label at or before its
+// first instruction (found through the binary's line table, as go tool
+// objdump prints it). A loop is "full" (marked *) when it is one that a
+// full MR×NR tile runs: the packed kernels' k loops, the edge kernels' full
+// tile, and the direct kernels' loops for the full tile with A's rows
+// (r2fullp0, r2fullp1; r3fullp0) or columns (colfull) contiguous, which
+// are the two layouts package linalg passes (-full changes the set). The
+// direct kernels' gather loops (k…) serve any other strides and the short
+// tiles of a transposed A.
 // Loops that store count no FMAs (they are the epilogues writing C) and
 // show cycles per iteration. The last lines give, per model, the least share over the full loops and
 // the median over all GEMM loops.
@@ -73,6 +80,8 @@ type insn struct {
 // loop is the body of one backward branch.
 type loop struct {
 	sym        string
+	label      string // the source label at the loop's first instruction
+	full       bool   // a full-tile GEMM loop
 	start, end uint64 // offsets in the symbol of the first and the branch instruction
 	body       []insn
 	fmla       int     // FMA instructions per iteration
@@ -94,6 +103,7 @@ func main() {
 	mca := flag.String("mca", "llvm-mca", "llvm-mca (LLVM 22 or later)")
 	iters := flag.Int("iterations", 300, "llvm-mca iterations per loop")
 	pkg := flag.String("pkg", "github.com/ntksvm/ntksvm/asm", "import path of the package")
+	fullRE := flag.String("full", defaultFull, "regexp of the full-tile loops, as \"symbol label\"")
 	flag.Parse()
 	if *bin == "" {
 		fmt.Fprintln(os.Stderr, "mca: -bin is required")
@@ -103,15 +113,27 @@ func main() {
 	if err != nil {
 		fatal(err)
 	}
+	isFull, err := regexp.Compile(*fullRE)
+	if err != nil {
+		fatal(err)
+	}
 	var loops []loop
 	for _, s := range syms {
 		ins, err := disassemble(*objdump, *bin, *pkg+"."+s+".abi0")
 		if err != nil {
 			fatal(err)
 		}
-		loops = append(loops, findLoops(s, ins)...)
+		lines, err := sourceLines(*bin, *pkg+"."+s+".abi0")
+		if err != nil {
+			fatal(err)
+		}
+		for _, l := range findLoops(s, ins) {
+			l.label = labelAt(*dir, lines[ins[0].addr+l.start])
+			l.full = isFull.MatchString(l.sym + " " + l.label)
+			loops = append(loops, l)
+		}
 	}
-	fmt.Printf("%-36s %4s %5s", "loop (symbol+first..branch)", "fma", "flops")
+	fmt.Printf("%-36s %4s %5s", "loop (symbol label)", "fma", "flops")
 	for _, m := range models {
 		fmt.Printf(" %15s", m.name)
 	}
@@ -122,12 +144,12 @@ func main() {
 		worst[i] = 1e9
 	}
 	for _, l := range loops {
-		full := isGemm(l.sym) && l.fmla >= 24
+		full := l.full
 		mark := " "
 		if full {
 			mark = "*"
 		}
-		fmt.Printf("%-35s%s %4d %5.0f", fmt.Sprintf("%s+%#x..%#x", l.sym, l.start, l.end), mark, l.fmla, l.flops)
+		fmt.Printf("%-35s%s %4d %5.0f", l.sym+" "+l.label, mark, l.fmla, l.flops)
 		for mi, m := range models {
 			cyc, err := cycles(*mca, m, l.body, *iters)
 			if err != nil {
@@ -165,6 +187,63 @@ func main() {
 	}
 	fmt.Println()
 	fmt.Println("columns: FLOP per cycle (share of the model's FMA peak); loops without FMA: cycles per iteration")
+}
+
+// defaultFull matches the full-tile loops, as "symbol label".
+const defaultFull = `^(gemmNEON\w+ loop|gemmEdgeNEON8x12 e8x12|gemmEdgeNEON6x8 e6x8|gemmDirectNEON8x12 (r2fullp[01]|colfull)|gemmDirectNEON6x8 (r3fullp0|colfull))$`
+
+var (
+	goObjdumpRE = regexp.MustCompile(`^\s*(\S+\.s):(\d+)\s+0x([0-9a-f]+)`)
+	labelRE     = regexp.MustCompile(`^(\w+):`)
+)
+
+// srcLine is a line of an assembly file.
+type srcLine struct {
+	file string
+	line int
+}
+
+// sourceLines maps the addresses of symbol sym in bin to their source
+// lines, read from go tool objdump.
+func sourceLines(bin, sym string) (map[uint64]srcLine, error) {
+	out, err := exec.Command("go", "tool", "objdump", "-s", "^"+regexp.QuoteMeta(sym)+"$", bin).Output()
+	if err != nil {
+		return nil, fmt.Errorf("go tool objdump -s %s: %v", sym, err)
+	}
+	m := map[uint64]srcLine{}
+	for _, ln := range strings.Split(string(out), "\n") {
+		if f := goObjdumpRE.FindStringSubmatch(ln); f != nil {
+			addr, _ := strconv.ParseUint(f[3], 16, 64)
+			n, _ := strconv.Atoi(f[2])
+			m[addr] = srcLine{f[1], n}
+		}
+	}
+	return m, nil
+}
+
+var sources = map[string][]string{}
+
+// labelAt returns the last label at or before line l of its file (in dir),
+// or "line N" if there is none.
+func labelAt(dir string, l srcLine) string {
+	src, ok := sources[l.file]
+	if !ok {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.Base(l.file)))
+		if err != nil {
+			return fmt.Sprintf("line %d", l.line)
+		}
+		src = strings.Split(string(b), "\n")
+		sources[l.file] = src
+	}
+	for i := min(l.line, len(src)) - 1; i >= 0; i-- {
+		if strings.HasPrefix(src[i], "TEXT") {
+			break
+		}
+		if m := labelRE.FindStringSubmatch(src[i]); m != nil {
+			return m[1]
+		}
+	}
+	return fmt.Sprintf("line %d", l.line)
 }
 
 func isGemm(sym string) bool { return strings.HasPrefix(sym, "gemm") }

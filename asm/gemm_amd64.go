@@ -83,3 +83,25 @@ func fmaPeakAVX2F32(n int) int
 //
 //go:noescape
 func fmaPeakAVX2F64(n int) int
+
+// gemmBetaAVX512F32 is gemmAVX512F32 with c scaled by beta in the epilogue:
+// c[i*ldc+j] = beta·c[i*ldc+j] + Σ_p a[p*MR+i]·b[p*NR+j], the product
+// rounded before the sum is added (contract in gemmbeta.go).
+//
+//go:noescape
+func gemmBetaAVX512F32(k int, a, b, c []float32, ldc int, beta float32)
+
+// gemmBetaAVX512F64 is gemmBetaAVX512F32 for gemmAVX512F64.
+//
+//go:noescape
+func gemmBetaAVX512F64(k int, a, b, c []float64, ldc int, beta float64)
+
+// gemmBetaAVX2F32 is gemmBetaAVX512F32 for gemmAVX2F32.
+//
+//go:noescape
+func gemmBetaAVX2F32(k int, a, b, c []float32, ldc int, beta float32)
+
+// gemmBetaAVX2F64 is gemmBetaAVX512F32 for gemmAVX2F64.
+//
+//go:noescape
+func gemmBetaAVX2F64(k int, a, b, c []float64, ldc int, beta float64)

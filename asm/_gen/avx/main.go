@@ -416,6 +416,38 @@ func kernel(name string, t tile) {
 	p("\n")
 }
 
+// betaKernel writes the plain kernel with C scaled by beta in its
+// epilogue (contract in gemmbeta.go): the same k loop, then each C vector
+// is multiplied by beta (rounded) and the sums are added, which is bitwise
+// what scaling C by beta and then running the plain kernel gives, with C
+// read and written once. beta is broadcast into the first B register,
+// free once the loop is done; the product goes through the first
+// broadcast register.
+func betaKernel(name string, t tile) {
+	frame := 88 + t.esz
+	t.prologue(name, fmt.Sprintf("(k int, a, b, c []%s, ldc int, beta %s)", t.typ, t.typ), frame, [][2]string{
+		{"k+0(FP)", "CX"}, {"a_base+8(FP)", "AX"}, {"b_base+32(FP)", "BX"},
+		{"c_base+56(FP)", "DX"}, {"ldc+80(FP)", "R8"}})
+	ins("SHLQ", fmt.Sprintf("$%d", t.shift()), "R8")
+	t.prefetchC()
+	t.kLoop("")
+	ins(t.bcast(), "beta+88(FP)", t.breg(0))
+	for i := range t.mr {
+		for j := range t.nv {
+			c := mem(j*t.vbytes(), "DX")
+			ins("VMUL"+t.sfx(), c, t.breg(0), t.treg(0))
+			ins("VADD"+t.sfx(), t.treg(0), t.acc(i, j), t.acc(i, j))
+			p("\t%s\n", t.movu(t.acc(i, j), c))
+		}
+		if i < t.mr-1 {
+			ins("ADDQ", "R8", "DX")
+		}
+	}
+	ins("VZEROUPPER")
+	ins("RET")
+	p("\n")
+}
+
 // kLoop writes the k loop of the plain kernels, from zeroing the
 // accumulators to the label store, where the sums are complete: k steps
 // over the panels at AX and BX, k in CX (R10 is clobbered). Its labels
@@ -1136,6 +1168,11 @@ func gemm() {
 	p(directAVX2Comment, "gemmDirectAVX2F32")
 	directKernel("gemmDirectAVX2F32", avx2F32)
 	directKernel("gemmDirectAVX2F64", avx2F64)
+	p("\n")
+	betaKernel("gemmBetaAVX512F32", avx512F32)
+	betaKernel("gemmBetaAVX512F64", avx512F64)
+	betaKernel("gemmBetaAVX2F32", avx2F32)
+	betaKernel("gemmBetaAVX2F64", avx2F64)
 	peak("fmaPeakAVX512F32", avx512, 4, 24)
 	p("\n")
 	peak("fmaPeakAVX512F64", avx512, 8, 24)

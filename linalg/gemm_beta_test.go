@@ -12,8 +12,8 @@ import (
 // TestGemmBetaInKernel checks C = alpha·op(A)·B + beta·C on the shapes of a
 // rank-k update (one k block, the C-prefetching path, where a kernel set
 // with GemmRowBeta scales C in the tiles' epilogue instead of a pass of its
-// own): bitwise the result of scaling C by beta first and then computing
-// C = alpha·op(A)·B + 1·C, on every kernel set, 1 and 2 threads, rows of
+// own, and the plain path): bitwise the result of scaling C by beta first
+// and then computing C = alpha·op(A)·B + 1·C, on every kernel set, 1 and 2 threads, rows of
 // tiles long enough for the beta kernel and short ones, edge rows and
 // columns, op(A) = A and Aᵀ.
 func TestGemmBetaInKernel(t *testing.T) {
@@ -37,7 +37,7 @@ func testGemmBetaInKernel[T Float](t *testing.T, dtype string) {
 			m, n, k := sh[0], sh[1], sh[2]
 			for _, opA := range []Op{NoTrans, Trans} {
 				for _, th := range []int{1, 2} {
-					for _, beta := range []T{0.999, -1.5, 0.3} {
+					for ci, beta := range []T{0.999, -1.5, 0.3} {
 						name := fmt.Sprintf("%s/impl=%s/%dx%dx%d/transA=%v/threads=%d/beta=%v", dtype, ks.Name(), m, n, k, opA, th, beta)
 						a := randMatrix[T](rng, m, k, 1)
 						if opA {
@@ -53,8 +53,12 @@ func testGemmBetaInKernel[T Float](t *testing.T, dtype string) {
 							}
 						}
 						// fuseMax 1: the C-prefetching path, which a product
-						// this small would otherwise leave for the fused one.
+						// this small would otherwise leave for the fused one
+						// (where the set has them); noFused: the plain macro.
 						cfg := gemmConfig{kern: ks, threads: th, split: true, noSmall: true, rows: -1, fuseMax: 1}
+						if ci == 2 {
+							cfg.noFused = true
+						}
 						alpha := T(-0.25)
 						if err := gemmWith(cfg, opA, NoTrans, alpha, a, b, 1, want); err != nil {
 							t.Fatal(err)

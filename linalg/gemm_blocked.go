@@ -82,8 +82,8 @@ type gemmProblem[T Float] struct {
 	pfRow func(kc int, a, b, c []T, ldc, n, ahead int, pf []T, pfRows, pfTiles int)
 	// rowBeta, set when beta is neither 0 nor 1 and the kernel set has a
 	// kernel that scales C in its epilogue (asm's GemmRowBeta32 or 64),
-	// lets macroPrefetchC fold beta into the tiles instead of a pass over
-	// C first.
+	// lets macro and macroPrefetchC fold beta into the tiles of a single k
+	// block instead of a pass over C first.
 	rowBeta func(kc int, a, b, c []T, ldc, n int, beta T)
 	// fuseMax is the largest packed block of A, in elements, for which
 	// the fused path is taken: its B-sliver-outer order reads every A
@@ -425,8 +425,10 @@ func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 		}
 		// C's rows of the block are scaled by beta before their first k
 		// block, in a pass of their own unless the tiles' kernels do it
-		// (one k block through macroPrefetchC with a beta kernel).
-		betaIn := p.rowBeta != nil && kc == p.k && p.path(mb, kc) == pathPrefetchC
+		// (one k block through macroPrefetchC or macro, with a beta
+		// kernel).
+		path := p.path(mb, kc)
+		betaIn := p.rowBeta != nil && kc == p.k && !p.lower && (path == pathPrefetchC || path == pathMacro)
 		if !betaIn {
 			p.scale(region{ic, ic + mb, r.j0, r.j1})
 		}
@@ -449,7 +451,7 @@ func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 					p.macroPrefetchC(ws, ic, mb, jc, jn, kb, betaIn)
 				default:
 					packB(ws.b, p.b, p.tB, pc, kb, jc, jn, p.nr)
-					p.macro(ws, ic, mb, jc, jn, kb, p.mirror && pc+kb == p.k)
+					p.macro(ws, ic, mb, jc, jn, kb, p.mirror && pc+kb == p.k, betaIn)
 				}
 			}
 		}
@@ -492,7 +494,7 @@ func (p *gemmProblem[T]) path(mb, kb int) int {
 // The micro-kernels broadcast elements of A and load vectors of B, so the
 // A sliver is the operand that must sit in L1: it is the outer loop here,
 // and the B slivers stream past it from L2.
-func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, jn, kb int, mirror bool) {
+func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, jn, kb int, mirror, betaIn bool) {
 	mr, nr, ld := p.mr, p.nr, p.c.Stride
 	for ir := 0; ir < mb; ir += mr {
 		mm := min(mr, mb-ir)
@@ -512,7 +514,16 @@ func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, jn, kb int, mirror 
 				}
 			}
 			// The tile kernel's wrapper takes edge tiles (mm < mr or
-			// nn < nr) too: masked edge kernels, or a scratch tile.
+			// nn < nr) too: masked edge kernels, or a scratch tile. With
+			// betaIn (not lower) C is scaled by beta here: in the kernel's
+			// epilogue for a full tile, just before the kernel otherwise.
+			switch {
+			case betaIn && mm == mr && nn == nr:
+				p.rowBeta(kb, as, bs, p.c.Data[row*ld+col:], ld, 1, p.beta)
+				continue
+			case betaIn:
+				p.scale(region{row, row + mm, col, col + nn})
+			}
 			p.tile(kb, mm, nn, as, bs, p.c.Data[row*ld+col:], ld)
 			if mirror {
 				// The tile is on and below the diagonal (row ≥ col+nn-1) and

@@ -190,7 +190,7 @@ func main() {
 }
 
 // defaultFull matches the full-tile loops, as "symbol label".
-const defaultFull = `^(gemmNEON\w+ loop|gemmEdgeNEON8x12 e8x12|gemmEdgeNEON6x8 e6x8|gemmDirectNEON8x12 (r2fullp[01]|colfull)|gemmDirectNEON6x8 (r3fullp0|colfull))$`
+const defaultFull = `^(gemm(Beta)?NEON\w+ loop|gemmEdgeNEON8x12 e8x12|gemmEdgeNEON6x8 e6x8|gemmDirectNEON8x12 (r2fullp[01]|colfull)|gemmDirectNEON6x8 (r3fullp0|colfull))$`
 
 var (
 	goObjdumpRE = regexp.MustCompile(`^\s*(\S+\.s):(\d+)\s+0x([0-9a-f]+)`)

@@ -15,7 +15,7 @@
 // they are generated rather than written by hand, and the fused kernels'
 // k steps come from the same emitter (tile.step) as the plain kernels', so
 // their FMA order, and with it their results, are those of the plain
-// kernels by construction. TestGemmAsmGenerated checks that the committed
+// kernels by construction. TestGenerated (asm) checks that the committed
 // files are this program's output.
 package main
 

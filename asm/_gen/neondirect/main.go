@@ -3,11 +3,12 @@
 //
 //	go run ./neondirect > ../gemmdirect_arm64.s
 //
-// in asm/_gen ("GOARCH=arm64 go generate" in asm does it). The kernels have k loops for
-// each layout of A, number of row groups and kind of B row, and one store loop for each
-// kind of C row and way of applying beta, each unrolled over the tile, so
-// they are generated rather than written by hand. TestGemmDirectNEONGenerated
-// checks that the committed file is this program's output.
+// in asm/_gen ("GOARCH=arm64 go generate" in asm does it). The kernels
+// have k loops for each layout of A, number of row groups and kind of B
+// row, and one store loop for each kind of C row and way of applying beta,
+// each unrolled over the tile, so they are generated rather than written
+// by hand. TestGenerated (asm) checks that the committed file is this
+// program's output.
 package main
 
 import (

@@ -50,6 +50,8 @@ func avx512Kernels() *Kernels {
 		gemmPackB64: gemmPackBAVX512F64,
 		gemmPF32:    gemmPFAVX512F32,
 		gemmPF64:    gemmPFAVX512F64,
+		gemmBeta32:  gemmBetaAVX512F32,
+		gemmBeta64:  gemmBetaAVX512F64,
 
 		gemmRows32: gemmRowsAVX512F32,
 
@@ -111,6 +113,8 @@ func avx2Kernels() *Kernels {
 		gemmPF32:    gemmPFAVX2F32,
 		gemmPackB64: gemmPackBAVX2F64,
 		gemmPF64:    gemmPFAVX2F64,
+		gemmBeta32:  gemmBetaAVX2F32,
+		gemmBeta64:  gemmBetaAVX2F64,
 
 		acos64:        acos64AVX2,
 		arcCosLayer64: arcCosLayer64AVX2,

@@ -17,6 +17,8 @@ var neon = &Kernels{
 	reluGrad64: reluGradNEON64,
 	gemmTile32: gemmNEON8x12,
 	gemmTile64: gemmNEON6x8,
+	gemmBeta32: gemmBetaNEON8x12,
+	gemmBeta64: gemmBetaNEON6x8,
 	gemmEdge32: gemmEdgeNEON8x12,
 	gemmEdge64: gemmEdgeNEON6x8,
 	fmaPeak32:  fmaPeakNEON32,

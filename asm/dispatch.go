@@ -34,6 +34,11 @@ type Kernels struct {
 	gemmEdge32 func(k int, a, b, c []float32, ldc, m, n int)
 	gemmEdge64 func(k int, a, b, c []float64, ldc, m, n int)
 
+	// gemmBeta32 and gemmBeta64, if not nil, are gemmTile32 and
+	// gemmTile64 with C scaled by beta in the epilogue (gemmbeta.go).
+	gemmBeta32 func(k int, a, b, c []float32, ldc int, beta float32)
+	gemmBeta64 func(k int, a, b, c []float64, ldc int, beta float64)
+
 	// gemmPackB32 and gemmPackB64 are the tile kernels that pack their B
 	// sliver from the unpacked matrix as they go (gemmpack.go);
 	// fusedPackB32 and fusedPackB64 record that the set has its own,

@@ -6,7 +6,10 @@
 // memory bandwidth (DotF32F64, DotRows4F32F64, AxpyF32F64, Sum32, …).
 //
 // Each kernel has a pure-Go reference (its "Go twin", always compiled) and
-// hand-written assembly for AVX2+FMA and AVX-512F on amd64 and NEON on arm64.
+// assembly for AVX2+FMA and AVX-512F on amd64 and NEON on arm64. The GEMM
+// kernels unrolled over their tiles are written by the generators in _gen,
+// a module of its own run by go generate, and the committed files are
+// checked against their output by the package's tests.
 // The best set this CPU can run is chosen once at start-up from CPU feature
 // detection; the environment variable NTKSVM_SIMD (generic, avx2, avx512 or
 // neon; empty or "auto" for the default) overrides the choice. The purego

@@ -73,3 +73,15 @@ func fmaPeakNEON64(n int) int {
 	fmaPeakNEON64Loop(n)
 	return 64 * n
 }
+
+// gemmBetaNEON8x12 is gemmNEON8x12 with c scaled by beta in the epilogue:
+// c[i*ldc+j] = beta·c[i*ldc+j] + Σ_p a[p*8+i]·b[p*12+j], the product rounded
+// before the sum is added (contract in gemmbeta.go).
+//
+//go:noescape
+func gemmBetaNEON8x12(k int, a, b, c []float32, ldc int, beta float32)
+
+// gemmBetaNEON6x8 is gemmBetaNEON8x12 for gemmNEON6x8.
+//
+//go:noescape
+func gemmBetaNEON6x8(k int, a, b, c []float64, ldc int, beta float64)

@@ -177,26 +177,31 @@ store:
 	FMLA_D(4*(r)+(j), bv, av, 0); \
 	FMLA_D(4*((r)+1)+(j), bv, av, 1)
 
+// The loads use offsets from R1 and R2, which advance once per step: a
+// post-indexed load is two micro-ops on Neoverse N1 and V2, and seven of
+// them made the step dispatch-bound on V2.
 #define STEP_D_NEXT \
 	ROWS2_D(0, 0, 27, 24); \
 	ROWS2_D(0, 1, 28, 24); \
 	ROWS2_D(0, 2, 29, 24); \
 	ROWS2_D(0, 3, 30, 24); \
-	VLD1.P 16(R1), [V24.D2]; \
+	VLD1   (R1), [V24.D2]; \
 	ROWS2_D(2, 0, 27, 25); \
 	ROWS2_D(2, 1, 28, 25); \
 	ROWS2_D(2, 2, 29, 25); \
 	ROWS2_D(2, 3, 30, 25); \
-	VLD1.P 16(R1), [V25.D2]; \
+	FMOVQ  16(R1), F25; \
 	ROWS2_D(4, 0, 27, 26); \
-	VLD1.P 16(R2), [V27.D2]; \
+	VLD1   (R2), [V27.D2]; \
 	ROWS2_D(4, 1, 28, 26); \
-	VLD1.P 16(R2), [V28.D2]; \
+	FMOVQ  16(R2), F28; \
 	ROWS2_D(4, 2, 29, 26); \
-	VLD1.P 16(R2), [V29.D2]; \
+	FMOVQ  32(R2), F29; \
 	ROWS2_D(4, 3, 30, 26); \
-	VLD1.P 16(R2), [V30.D2]; \
-	VLD1.P 16(R1), [V26.D2]
+	FMOVQ  48(R2), F30; \
+	FMOVQ  32(R1), F26; \
+	ADD    $48, R1, R1; \
+	ADD    $64, R2, R2
 
 #define STEP_D_LAST \
 	ROWS2_D(0, 0, 27, 24); \
@@ -835,4 +840,187 @@ rowdone:
 	B    store
 
 done:
+	RET
+
+// ---- with beta ----
+
+// The beta kernels (contract in gemmbeta.go) are the kernels above with an
+// epilogue that multiplies each C vector by beta (V31) as it loads it,
+// the product rounded, and then adds the sums: bitwise what scaling C by
+// beta and then running the plain kernel gives, with C read and written
+// once.
+
+// fmul vd.4s, vn.4s, vm.4s and fmul vd.2d, vn.2d, vm.2d
+#define FMUL_4S(d, n, m) WORD $(0x6e20dc00 | ((m)<<16) | ((n)<<5) | (d))
+#define FMUL_2D(d, n, m) WORD $(0x6e60dc00 | ((m)<<16) | ((n)<<5) | (d))
+
+#define ROW_S_BETA(a, t0, t1, t2, T0, T1, T2) \
+	VLD1.P (R5)(R4), [T0.S4, T1.S4, T2.S4]; \
+	FMUL_4S(t0, t0, 31); \
+	FMUL_4S(t1, t1, 31); \
+	FMUL_4S(t2, t2, 31); \
+	FADD_4S(t0, t0, a); \
+	FADD_4S(t1, t1, (a)+1); \
+	FADD_4S(t2, t2, (a)+2); \
+	VST1.P [T0.S4, T1.S4, T2.S4], (R3)(R4)
+
+#define ROW_D_BETA(a, t0, t1, t2, t3, T0, T1, T2, T3) \
+	VLD1.P (R5)(R4), [T0.D2, T1.D2, T2.D2, T3.D2]; \
+	FMUL_2D(t0, t0, 31); \
+	FMUL_2D(t1, t1, 31); \
+	FMUL_2D(t2, t2, 31); \
+	FMUL_2D(t3, t3, 31); \
+	FADD_2D(t0, t0, a); \
+	FADD_2D(t1, t1, (a)+1); \
+	FADD_2D(t2, t2, (a)+2); \
+	FADD_2D(t3, t3, (a)+3); \
+	VST1.P [T0.D2, T1.D2, T2.D2, T3.D2], (R3)(R4)
+
+// func gemmBetaNEON8x12(k int, a, b, c []float32, ldc int, beta float32)
+TEXT ·gemmBetaNEON8x12(SB), NOSPLIT, $0-92
+	MOVD k+0(FP), R0
+	MOVD a_base+8(FP), R1
+	MOVD b_base+32(FP), R2
+	MOVD c_base+56(FP), R3
+	MOVD ldc+80(FP), R4
+	LSL  $2, R4, R4 // ldc in bytes
+
+	// Start fetching the C tile, which is only touched at the end. A row is
+	// 48 bytes, so at most two lines: its first and its 41st byte (PRFM
+	// offsets must be multiples of 8).
+	MOVD R3, R5
+	PREFETCH_ROW(40)
+	PREFETCH_ROW(40)
+	PREFETCH_ROW(40)
+	PREFETCH_ROW(40)
+	PREFETCH_ROW(40)
+	PREFETCH_ROW(40)
+	PREFETCH_ROW(40)
+	PREFETCH_ROW(40)
+
+	VEOR V0.B16, V0.B16, V0.B16
+	VEOR V1.B16, V1.B16, V1.B16
+	VEOR V2.B16, V2.B16, V2.B16
+	VEOR V3.B16, V3.B16, V3.B16
+	VEOR V4.B16, V4.B16, V4.B16
+	VEOR V5.B16, V5.B16, V5.B16
+	VEOR V6.B16, V6.B16, V6.B16
+	VEOR V7.B16, V7.B16, V7.B16
+	VEOR V8.B16, V8.B16, V8.B16
+	VEOR V9.B16, V9.B16, V9.B16
+	VEOR V10.B16, V10.B16, V10.B16
+	VEOR V11.B16, V11.B16, V11.B16
+	VEOR V12.B16, V12.B16, V12.B16
+	VEOR V13.B16, V13.B16, V13.B16
+	VEOR V14.B16, V14.B16, V14.B16
+	VEOR V15.B16, V15.B16, V15.B16
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	VEOR V20.B16, V20.B16, V20.B16
+	VEOR V21.B16, V21.B16, V21.B16
+	VEOR V22.B16, V22.B16, V22.B16
+	VEOR V23.B16, V23.B16, V23.B16
+
+	// k ≤ 0 adds the zero sums, as the reference does.
+	CMP  $0, R0
+	BLE  store
+
+	VLD1.P 32(R1), [V24.S4, V25.S4]
+	VLD1.P 48(R2), [V28.S4, V29.S4, V30.S4]
+	SUBS   $1, R0, R0 // steps that load the next one
+	BEQ    last
+
+loop:
+	STEP_S_NEXT
+	SUBS $1, R0, R0
+	BNE  loop
+
+last:
+	STEP_S_LAST
+
+store:
+	FMOVS beta+88(FP), F31
+	VDUP  V31.S[0], V31.S4
+	MOVD R3, R5
+	ROW_S_BETA(0, 24, 25, 26, V24, V25, V26)
+	ROW_S_BETA(3, 27, 28, 29, V27, V28, V29)
+	ROW_S_BETA(6, 24, 25, 26, V24, V25, V26)
+	ROW_S_BETA(9, 27, 28, 29, V27, V28, V29)
+	ROW_S_BETA(12, 24, 25, 26, V24, V25, V26)
+	ROW_S_BETA(15, 27, 28, 29, V27, V28, V29)
+	ROW_S_BETA(18, 24, 25, 26, V24, V25, V26)
+	ROW_S_BETA(21, 27, 28, 29, V27, V28, V29)
+	RET
+
+// func gemmBetaNEON6x8(k int, a, b, c []float64, ldc int, beta float64)
+TEXT ·gemmBetaNEON6x8(SB), NOSPLIT, $0-96
+	MOVD k+0(FP), R0
+	MOVD a_base+8(FP), R1
+	MOVD b_base+32(FP), R2
+	MOVD c_base+56(FP), R3
+	MOVD ldc+80(FP), R4
+	LSL  $3, R4, R4 // ldc in bytes
+
+	// Start fetching the C tile: a row is one 64-byte line, or two.
+	MOVD R3, R5
+	PREFETCH_ROW(56)
+	PREFETCH_ROW(56)
+	PREFETCH_ROW(56)
+	PREFETCH_ROW(56)
+	PREFETCH_ROW(56)
+	PREFETCH_ROW(56)
+
+	VEOR V0.B16, V0.B16, V0.B16
+	VEOR V1.B16, V1.B16, V1.B16
+	VEOR V2.B16, V2.B16, V2.B16
+	VEOR V3.B16, V3.B16, V3.B16
+	VEOR V4.B16, V4.B16, V4.B16
+	VEOR V5.B16, V5.B16, V5.B16
+	VEOR V6.B16, V6.B16, V6.B16
+	VEOR V7.B16, V7.B16, V7.B16
+	VEOR V8.B16, V8.B16, V8.B16
+	VEOR V9.B16, V9.B16, V9.B16
+	VEOR V10.B16, V10.B16, V10.B16
+	VEOR V11.B16, V11.B16, V11.B16
+	VEOR V12.B16, V12.B16, V12.B16
+	VEOR V13.B16, V13.B16, V13.B16
+	VEOR V14.B16, V14.B16, V14.B16
+	VEOR V15.B16, V15.B16, V15.B16
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	VEOR V20.B16, V20.B16, V20.B16
+	VEOR V21.B16, V21.B16, V21.B16
+	VEOR V22.B16, V22.B16, V22.B16
+	VEOR V23.B16, V23.B16, V23.B16
+
+	CMP $0, R0
+	BLE store
+
+	VLD1.P 48(R1), [V24.D2, V25.D2, V26.D2]
+	VLD1.P 64(R2), [V27.D2, V28.D2, V29.D2, V30.D2]
+	SUBS   $1, R0, R0
+	BEQ    last
+
+loop:
+	STEP_D_NEXT
+	SUBS $1, R0, R0
+	BNE  loop
+
+last:
+	STEP_D_LAST
+
+store:
+	FMOVD beta+88(FP), F31
+	VDUP  V31.D[0], V31.D2
+	MOVD R3, R5
+	ROW_D_BETA(0, 24, 25, 26, 27, V24, V25, V26, V27)
+	ROW_D_BETA(4, 24, 25, 26, 27, V24, V25, V26, V27)
+	ROW_D_BETA(8, 24, 25, 26, 27, V24, V25, V26, V27)
+	ROW_D_BETA(12, 24, 25, 26, 27, V24, V25, V26, V27)
+	ROW_D_BETA(16, 24, 25, 26, 27, V24, V25, V26, V27)
+	ROW_D_BETA(20, 24, 25, 26, 27, V24, V25, V26, V27)
 	RET

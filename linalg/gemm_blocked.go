@@ -15,6 +15,7 @@ type gemmConfig struct {
 	noSmall bool         // never take the direct small-matrix path
 	split   bool         // use all threads however small the work (tests)
 	noFused bool         // pack B first where the fused kernel would, with the same blocks (tests)
+	fuseMax int          // > 0: the largest packed A block of the fused path, in elements (tests)
 	// rows > 0 takes the transposed path (gemm_rows.go) wherever the
 	// shape and kernel set allow it, rows < 0 never (tests); 0 where it
 	// pays.
@@ -79,6 +80,11 @@ type gemmProblem[T Float] struct {
 	// pfRow is the set's GemmRowPrefetch32 or 64, pf over a row of tiles
 	// (macroPrefetchC); set with pf.
 	pfRow func(kc int, a, b, c []T, ldc, n, ahead int, pf []T, pfRows, pfTiles int)
+	// rowBeta, set when beta is neither 0 nor 1 and the kernel set has a
+	// kernel that scales C in its epilogue (asm's GemmRowBeta32 or 64),
+	// lets macro and macroPrefetchC fold beta into the tiles of a single k
+	// block instead of a pass over C first.
+	rowBeta func(kc int, a, b, c []T, ldc, n int, beta T)
 	// fuseMax is the largest packed block of A, in elements, for which
 	// the fused path is taken: its B-sliver-outer order reads every A
 	// sliver once per B sliver, so the block must stay in L2.
@@ -157,6 +163,22 @@ func pfRowFor[T Float](ks *asm.Kernels) func(kc int, a, b, c []T, ldc, n, ahead 
 	return any(ks.GemmRowPrefetch64).(func(int, []T, []T, []T, int, int, int, []T, int, int))
 }
 
+// rowBetaFor returns the row-of-tiles beta kernel of ks for T, or nil if
+// ks has none of its own.
+func rowBetaFor[T Float](ks *asm.Kernels) func(kc int, a, b, c []T, ldc, n int, beta T) {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		if !ks.HasGemmBeta32() {
+			return nil
+		}
+		return any(ks.GemmRowBeta32).(func(int, []T, []T, []T, int, int, T))
+	}
+	if !ks.HasGemmBeta64() {
+		return nil
+	}
+	return any(ks.GemmRowBeta64).(func(int, []T, []T, []T, int, int, T))
+}
+
 // region is a block [i0, i1)×[j0, j1) of C computed by one worker.
 type region struct{ i0, i1, j0, j1 int }
 
@@ -199,12 +221,18 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 		if p.pf != nil {
 			p.pfRow = pfRowFor[T](ks)
 		}
+		if p.beta != 0 && p.beta != 1 {
+			p.rowBeta = rowBetaFor[T](ks)
+		}
 		if p.tB {
 			p.fused = nil // pf only: see macroTransPF
 		}
 		var z T
 		_, l2, _ := cacheSizes()
 		p.fuseMax = l2 / 4 / int(unsafeSizeof(z))
+		if cfg.fuseMax > 0 {
+			p.fuseMax = cfg.fuseMax
+		}
 	}
 	p.blk = cfg.blk
 	if p.blk == (blocking{}) {
@@ -385,7 +413,6 @@ func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 		p.regionRows(ws, r)
 		return
 	}
-	p.scale(r)
 	// Blocks of about equal size rather than full ones and a runt.
 	mc := balanced(r.i1-r.i0, p.blk.mc, p.mr)
 	nc := balanced(r.j1-r.j0, p.blk.nc, p.nr)
@@ -396,30 +423,64 @@ func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 		if p.lower {
 			j1 = min(j1, ic+mb) // columns right of the block's last row are above the diagonal
 		}
+		// C's rows of the block are scaled by beta before their first k
+		// block, in a pass of their own unless the tiles' kernels do it
+		// (one k block through macroPrefetchC or macro, with a beta
+		// kernel).
+		path := p.path(mb, kc)
+		betaIn := p.rowBeta != nil && kc == p.k && !p.lower && (path == pathPrefetchC || path == pathMacro)
+		if !betaIn {
+			p.scale(region{ic, ic + mb, r.j0, r.j1})
+		}
 		for pc := 0; pc < p.k; pc += kc {
 			kb := min(kc, p.k-pc)
 			p.packAOp(ws.a, ic, mb, pc, kb)
 			for jc := r.j0; jc < j1; jc += nc {
 				jn := min(nc, j1-jc)
-				fuse := p.fused != nil && !p.noFused && mb >= p.mr && mb*kb <= p.fuseMax
-				if fuse {
+				switch p.path(mb, kb) {
+				case pathFused:
 					if full := jn / p.nr * p.nr; full < jn {
 						packB(ws.b[full*kb:], p.b, p.tB, pc, kb, jc+full, jn-full, p.nr)
 					}
 					p.macroFused(ws, ic, mb, jc, jn, pc, kb, j1)
-				} else {
+				case pathTransPF:
 					packB(ws.b, p.b, p.tB, pc, kb, jc, jn, p.nr)
-					if p.tB && p.pf != nil && !p.noFused {
-						p.macroTransPF(ws, ic, mb, jc, jn, kb, p.nextTransBlock(r, jc, jn, nc, pc, kb, kc))
-					} else if kb == p.k && p.pf != nil && !p.noFused && !p.lower {
-						p.macroPrefetchC(ws, ic, mb, jc, jn, kb)
-					} else {
-						p.macro(ws, ic, mb, jc, jn, kb, p.mirror && pc+kb == p.k)
-					}
+					p.macroTransPF(ws, ic, mb, jc, jn, kb, p.nextTransBlock(r, jc, jn, nc, pc, kb, kc))
+				case pathPrefetchC:
+					packB(ws.b, p.b, p.tB, pc, kb, jc, jn, p.nr)
+					p.macroPrefetchC(ws, ic, mb, jc, jn, kb, betaIn)
+				default:
+					packB(ws.b, p.b, p.tB, pc, kb, jc, jn, p.nr)
+					p.macro(ws, ic, mb, jc, jn, kb, p.mirror && pc+kb == p.k, betaIn)
 				}
 			}
 		}
 	}
+}
+
+// The macro-kernel paths of a block of C (see path).
+const (
+	pathMacro = iota
+	pathFused
+	pathTransPF
+	pathPrefetchC
+)
+
+// path returns the macro-kernel that region runs on a block of mb rows of
+// C and a k block of depth kb: fused for M-skinny blocks whose packed A
+// fits fuseMax, the transposed-B prefetching one for op(B) = Bᵀ, the
+// C-prefetching one for a single k block, and the plain one otherwise
+// (always for lower).
+func (p *gemmProblem[T]) path(mb, kb int) int {
+	switch {
+	case p.fused != nil && !p.noFused && mb >= p.mr && mb*kb <= p.fuseMax:
+		return pathFused
+	case p.tB && p.pf != nil && !p.noFused:
+		return pathTransPF
+	case kb == p.k && p.pf != nil && !p.noFused && !p.lower:
+		return pathPrefetchC
+	}
+	return pathMacro
 }
 
 // macro runs the micro-kernel over the packed mb×kb block of A and kb×jn
@@ -433,7 +494,7 @@ func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 // The micro-kernels broadcast elements of A and load vectors of B, so the
 // A sliver is the operand that must sit in L1: it is the outer loop here,
 // and the B slivers stream past it from L2.
-func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, jn, kb int, mirror bool) {
+func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, jn, kb int, mirror, betaIn bool) {
 	mr, nr, ld := p.mr, p.nr, p.c.Stride
 	for ir := 0; ir < mb; ir += mr {
 		mm := min(mr, mb-ir)
@@ -453,7 +514,16 @@ func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, jn, kb int, mirror 
 				}
 			}
 			// The tile kernel's wrapper takes edge tiles (mm < mr or
-			// nn < nr) too: masked edge kernels, or a scratch tile.
+			// nn < nr) too: masked edge kernels, or a scratch tile. With
+			// betaIn (not lower) C is scaled by beta here: in the kernel's
+			// epilogue for a full tile, just before the kernel otherwise.
+			switch {
+			case betaIn && mm == mr && nn == nr:
+				p.rowBeta(kb, as, bs, p.c.Data[row*ld+col:], ld, 1, p.beta)
+				continue
+			case betaIn:
+				p.scale(region{row, row + mm, col, col + nn})
+			}
 			p.tile(kb, mm, nn, as, bs, p.c.Data[row*ld+col:], ld)
 			if mirror {
 				// The tile is on and below the diagonal (row ≥ col+nn-1) and

@@ -1,0 +1,3 @@
+module github.com/ntksvm/ntksvm/asm/_gen
+
+go 1.24.0

@@ -18,6 +18,7 @@ import (
 	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/ibp"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
+	"github.com/ntksvm/ntksvm/internal/outpath"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
@@ -96,10 +97,9 @@ func (f *certifyFlags) check() error {
 	if err := f.data.check("--data", f.data.data); err != nil {
 		return err
 	}
-	if f.out != "" {
-		if err := checkOut("--out", f.out); err != nil {
-			return err
-		}
+	ins := append(inputs("--data", f.data.data), outpath.Path{Flag: "--model", Path: f.model}, outpath.Path{Flag: "--net", Path: f.net}, outpath.Path{Flag: "--net0", Path: f.net0})
+	if err := checkOutputs(outPath("--out", f.out), ins...); err != nil {
+		return err
 	}
 	if f.model != "" && (f.net0 != "" || f.initSeed >= 0) {
 		return usageError("--net0 and --init-seed go with --net")

@@ -46,7 +46,7 @@ func runExportLIBSVM(ctx context.Context, e *env, args []string) error {
 	if err := d.check("--data", d.data); err != nil {
 		return err
 	}
-	if err := checkOut("--out", *out); err != nil {
+	if err := checkOutputs(outPath("--out", *out), inputs("--data", d.data)...); err != nil {
 		return err
 	}
 	ds, err := dataset.Load(d.data, d.options(e, 0))

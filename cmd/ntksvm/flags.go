@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
-	"github.com/ntksvm/ntksvm/cmd/internal/output"
+	"github.com/ntksvm/ntksvm/internal/outpath"
 	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
@@ -145,13 +145,26 @@ func setFlags(fs *flag.FlagSet) map[string]bool {
 	return m
 }
 
-// checkOut validates an output file flag before any work: a name, in an
-// existing directory, not a directory itself.
-func checkOut(flagName, path string) error {
-	if err := output.CheckPath(path); err != nil {
-		return usageError("%s: %v", flagName, err)
+// checkOutputs validates the output files of a run before any work
+// (outpath.Check): each writable, a regular file or a new name, none an
+// input and no two the same file. Outputs with an empty path are skipped.
+func checkOutputs(outs []outpath.Path, inputs ...outpath.Path) error {
+	if err := outpath.Check(outs, inputs); err != nil {
+		return usageError("%v", err)
 	}
 	return nil
+}
+
+// outPath is the output path of flag for checkOutputs.
+func outPath(flag, path string) []outpath.Path { return []outpath.Path{{Flag: flag, Path: path}} }
+
+// inputs returns the files of a data specification given by flag.
+func inputs(flag, spec string) []outpath.Path {
+	var ps []outpath.Path
+	for _, f := range dataset.Files(spec) {
+		ps = append(ps, outpath.Path{Flag: flag, Path: f})
+	}
+	return ps
 }
 
 // makeOutDir creates the output directory of an experiment command

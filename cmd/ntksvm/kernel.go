@@ -120,7 +120,7 @@ func checkKernelFlags(d *dataFlags, k *kernelFlags, test, out, memCap string) (n
 	if !strings.HasSuffix(out, ".npy") {
 		return ntk.Params{}, 0, 0, usageError("--out %q: want a .npy file name", out)
 	}
-	if err := checkOut("--out", out); err != nil {
+	if err := checkOutputs(outPath("--out", out), append(inputs("--data", d.data), inputs("--test", test)...)...); err != nil {
 		return ntk.Params{}, 0, 0, err
 	}
 	p, kind, err := k.check()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
+	"github.com/ntksvm/ntksvm/internal/outpath"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
@@ -51,10 +52,8 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if err := d.check("--data", d.data); err != nil {
 		return err
 	}
-	if *out != "" {
-		if err := checkOut("--out", *out); err != nil {
-			return err
-		}
+	if err := checkOutputs(outPath("--out", *out), append(inputs("--data", d.data), outpath.Path{Flag: "--model", Path: *modelPath})...); err != nil {
+		return err
 	}
 	m, loss, p, kind, err := readModel(*modelPath)
 	if err != nil {

@@ -246,7 +246,11 @@ func (f *trainFlags) reportAndSave(ctx context.Context, e *env, res *svm.FitResu
 		}
 		printReport(e.stdout, "test", loss, pred, f.testSet.Y)
 	}
-	if err := output.WriteFile(f.out, func(w io.Writer) error { return svm.WriteModel(w, model) }); err != nil {
+	write := output.WriteFile
+	if f.embed {
+		write = output.WritePrivateFile // the model holds the training data: owner only
+	}
+	if err := write(f.out, func(w io.Writer) error { return svm.WriteModel(w, model) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "wrote %s\n", f.out)

@@ -50,14 +50,8 @@ func (f *trainFlags) check() error {
 	if len(f.trackTestIdx) > 0 && f.test == "" {
 		return usageError("--track-test needs --test")
 	}
-	for _, o := range [][2]string{{"--out", f.out}, {"--log", f.logFile}, {"--export-libsvm", f.export}} {
-		if o[1] != "" {
-			if err := checkOut(o[0], o[1]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return checkOutputs(append(append(outPath("--out", f.out), outPath("--log", f.logFile)...), outPath("--export-libsvm", f.export)...),
+		append(inputs("--data", f.data.data), inputs("--test", f.test)...)...)
 }
 
 // buildConfig turns the machine and solver flags into f.cfg, refusing

@@ -1,9 +1,15 @@
 // Package atomicfile writes files so that a reader, or a later run after a
 // crash or an interrupt, sees either the old content or the whole new
 // content, never a part: the data goes to a temporary file in the target's
-// directory, is synced, and is renamed over the target (with mode 0644),
-// and the directory is synced where the system allows it. A failed or
-// abandoned write removes its temporary file.
+// directory, is synced, and is renamed over the target, and the directory
+// is synced where the system allows it. A failed or abandoned write
+// removes its temporary file; one left by a killed process is removed by
+// a later write into the same directory once it is StaleAge old.
+//
+// Only a regular file, a new name, or a symbolic link to either is
+// written: a device, a named pipe or a socket at the path is refused
+// rather than replaced. A replaced file keeps its permission bits; a new
+// one gets 0666 less the process's umask, or 0600 when written Private.
 package atomicfile
 
 import (
@@ -12,56 +18,303 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
 )
+
+// StaleAge is how old (by modification time) a temporary file of this
+// package must be before a write into its directory removes it as left
+// by a killed process: a live write modifies its file far more often.
+const StaleAge = time.Hour
+
+// NameMax is the longest file name, in bytes, that is accepted: the limit
+// of the common Linux, macOS and BSD file systems.
+const NameMax = 255
+
+// tmpMarker separates a temporary file's name from its random suffix.
+const tmpMarker = ".tmp-"
 
 // File is a file being written atomically. Write to it, then call Commit to
 // publish it at its path or Abort to discard it. Abort after Commit is a
 // no-op, so `defer f.Abort()` is the usual pattern.
 type File struct {
 	*os.File
-	path string
-	done bool
+	path    string // as given, for messages
+	target  string // path with symbolic links resolved: what the rename replaces
+	mode    os.FileMode
+	private bool
+	done    bool
+}
+
+// describe names the kind of a file that is not regular, for messages.
+func describe(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a block device"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a regular file"
+}
+
+// resolve returns the file a write of path replaces (path itself, or the
+// end of its chain of symbolic links) and that file's information (nil
+// for a new name), or an error naming what is in the way.
+func resolve(path string) (string, os.FileInfo, error) {
+	if path == "" {
+		return "", nil, errors.New("empty file name")
+	}
+	if path == "-" {
+		return "", nil, errors.New(`"-" (standard output) is not accepted here; give a file name`)
+	}
+	if base := filepath.Base(path); len(base) > NameMax {
+		return "", nil, fmt.Errorf("cannot write %s: the file name is %d bytes long, the limit is %d", path, len(base), NameMax)
+	}
+	li, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return path, nil, checkDir(path, path)
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	target := path
+	if li.Mode()&os.ModeSymlink != 0 {
+		t, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			dest, _ := os.Readlink(path)
+			return "", nil, fmt.Errorf("%s is a symbolic link to %s, which cannot be followed: %v", path, dest, err)
+		}
+		target = t
+		if li, err = os.Lstat(target); err != nil {
+			return "", nil, err
+		}
+		if !li.Mode().IsRegular() {
+			return "", nil, fmt.Errorf("%s is a symbolic link to %s, %s, not a regular file", path, target, describe(li.Mode()))
+		}
+	}
+	switch {
+	case li.IsDir():
+		return "", nil, fmt.Errorf("%s is a directory, not a file", path)
+	case !li.Mode().IsRegular():
+		return "", nil, fmt.Errorf("%s is %s, not a regular file: refusing to replace it", path, describe(li.Mode()))
+	}
+	return target, li, checkDir(path, target)
+}
+
+// checkDir checks that the directory of target exists and that the base
+// name is not too long; path is the name the user gave, for messages.
+func checkDir(path, target string) error {
+	dir, base := filepath.Dir(target), filepath.Base(target)
+	if len(base) > NameMax {
+		return fmt.Errorf("cannot write %s: the file name is %d bytes long, the limit is %d", path, len(base), NameMax)
+	}
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("cannot write %s: directory %s does not exist", path, dir)
+	case err != nil:
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	case !fi.IsDir():
+		return fmt.Errorf("cannot write %s: %s is not a directory", path, dir)
+	}
+	return nil
+}
+
+// Check reports, before any work is done, why path cannot be written by
+// Create: an empty name or "-", a directory, a device, named pipe or
+// socket (or a symbolic link to one), a missing directory, a name longer
+// than NameMax, or a directory where a file cannot be created (no
+// permission, a read-only file system: a temporary file is created there
+// and removed to find out).
+func Check(path string) error {
+	target, _, err := resolve(path)
+	if err != nil {
+		return err
+	}
+	f, err := createTemp(target, 0o600)
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
+// unwrapPath drops the temporary file's name from a *PathError, which
+// would only confuse a message about the user's path.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Identity returns what identifies the file a write of path replaces:
+// the file's own information when it exists, else the directory's
+// together with the base name. Two paths that give equal identities
+// (SameIdentity) are written to the same file whatever their spelling.
+func Identity(path string) (Ident, error) {
+	target, fi, err := resolve(path)
+	if err != nil {
+		return Ident{}, err
+	}
+	if fi != nil {
+		return Ident{fi: fi}, nil
+	}
+	dir, base := filepath.Dir(target), filepath.Base(target)
+	di, err := os.Stat(dir)
+	if err != nil {
+		return Ident{}, err
+	}
+	return Ident{fi: di, base: base}, nil
+}
+
+// Ident identifies a file, existing or to be created; see Identity.
+type Ident struct {
+	fi   os.FileInfo
+	base string // "" for an existing file; the new name in directory fi
+}
+
+// SameIdentity reports whether a and b are the same file (by device and
+// inode), or the same new name in the same directory.
+func SameIdentity(a, b Ident) bool {
+	return a.fi != nil && b.fi != nil && a.base == b.base && os.SameFile(a.fi, b.fi)
+}
+
+// SameFile reports whether the existing file fi is the file ident names.
+func (id Ident) SameFile(fi os.FileInfo) bool {
+	return id.fi != nil && id.base == "" && os.SameFile(id.fi, fi)
+}
+
+// tmpCount makes temporary names unique within the process; the pid and
+// the time make them unique between processes.
+var tmpCount atomic.Uint64
+
+// createTemp creates a new temporary file for target in its directory
+// with permission perm (less the umask).
+func createTemp(target string, perm os.FileMode) (*os.File, error) {
+	dir, base := filepath.Split(target)
+	if len(base) > NameMax-40 { // room for the dot and the suffix
+		cut := NameMax - 40
+		for cut > 0 && !utf8.RuneStart(base[cut]) {
+			cut--
+		}
+		base = base[:cut]
+	}
+	for {
+		suffix := strconv.FormatUint(uint64(os.Getpid())<<32^uint64(time.Now().UnixNano())^tmpCount.Add(1)<<20, 10)
+		name := filepath.Join(dir, "."+base+tmpMarker+suffix)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+}
+
+// IsTemp reports whether name (a base name) has the form of this
+// package's temporary files: a dot, a name, ".tmp-" and decimal digits.
+func IsTemp(name string) bool {
+	i := strings.LastIndex(name, tmpMarker)
+	if !strings.HasPrefix(name, ".") || i < 1 || i+len(tmpMarker) == len(name) {
+		return false
+	}
+	for _, c := range name[i+len(tmpMarker):] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// SweepStale removes the temporary files of this package in dir that
+// were last modified more than age ago: those of a process that was
+// killed. It returns the names removed; errors are ignored (another
+// process may sweep at the same time, or the directory may not be
+// readable).
+func SweepStale(dir string, age time.Duration) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var removed []string
+	now := time.Now()
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !IsTemp(e.Name()) {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || now.Sub(fi.ModTime()) < age {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if os.Remove(p) == nil {
+			removed = append(removed, p)
+		}
+	}
+	return removed
 }
 
 // Create starts an atomic write of path. It fails early, with an error
-// naming the problem, if path is a directory or its directory does not
-// exist.
+// naming the problem, for everything Check refuses. Stale temporary files
+// in the directory are removed first (see StaleAge).
 func Create(path string) (*File, error) {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not a file", path)
-	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	if fi, err := os.Stat(dir); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("cannot write %s: directory %s does not exist", path, dir)
-		}
-		return nil, err
-	} else if !fi.IsDir() {
-		return nil, fmt.Errorf("cannot write %s: %s is not a directory", path, dir)
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	target, fi, err := resolve(path)
 	if err != nil {
 		return nil, err
 	}
-	return &File{File: f, path: path}, nil
+	SweepStale(filepath.Dir(target), StaleAge)
+	mode := os.FileMode(0)
+	perm := os.FileMode(0o666) // less the umask, by the system
+	if fi != nil {
+		mode = fi.Mode().Perm()
+		perm = 0o600 // until Commit gives it the old file's mode
+	}
+	f, err := createTemp(target, perm)
+	if err != nil {
+		return nil, fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
+	}
+	return &File{File: f, path: path, target: target, mode: mode}, nil
 }
 
 // Path returns the path the file is published at by Commit.
 func (f *File) Path() string { return f.path }
 
-// Commit gives the temporary file mode 0644 (the temporary file is
-// created 0600), syncs and closes it, renames it to the path and syncs the
-// directory (ignoring a failure there: the data itself is synced). On
-// error the temporary file is removed and the path is left as it was.
+// Private makes the file readable and writable by its owner only (0600),
+// whatever the mode of a file it replaces and the umask: for files that
+// hold a user's data.
+func (f *File) Private() { f.private = true }
+
+// Commit gives the temporary file its mode (0600 if Private, else the
+// replaced file's, else 0666 less the umask as created), syncs and closes
+// it, renames it to the path and syncs the directory (ignoring a failure
+// there: the data itself is synced). A failure to sync or close (a full
+// disk, an I/O error) is an error. On error the temporary file is removed
+// and the path is left as it was.
 func (f *File) Commit() error {
 	if f.done {
 		return fmt.Errorf("atomicfile: %s already committed or aborted", f.path)
 	}
 	f.done = true
-	err := f.File.Chmod(0o644)
+	var err error
+	switch {
+	case f.private:
+		err = f.File.Chmod(0o600)
+	case f.mode != 0:
+		err = f.File.Chmod(f.mode)
+	}
 	if err == nil {
 		err = f.File.Sync()
 	}
@@ -69,13 +322,13 @@ func (f *File) Commit() error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.File.Name(), f.path)
+		err = os.Rename(f.File.Name(), f.target)
 	}
 	if err != nil {
 		os.Remove(f.File.Name())
 		return fmt.Errorf("writing %s: %w", f.path, err)
 	}
-	syncDir(filepath.Dir(f.path))
+	syncDir(filepath.Dir(f.target))
 	return nil
 }
 
@@ -102,11 +355,24 @@ func (f *File) Abort() {
 // WriteFile writes path atomically with the content that write produces.
 // If write returns an error, the path is left as it was.
 func WriteFile(path string, write func(w io.Writer) error) error {
+	return write1(path, false, write)
+}
+
+// WritePrivateFile is WriteFile for a file readable by its owner only
+// (see File.Private).
+func WritePrivateFile(path string, write func(w io.Writer) error) error {
+	return write1(path, true, write)
+}
+
+func write1(path string, private bool, write func(w io.Writer) error) error {
 	f, err := Create(path)
 	if err != nil {
 		return err
 	}
 	defer f.Abort()
+	if private {
+		f.Private()
+	}
 	if err := write(f); err != nil {
 		return err
 	}

@@ -114,6 +114,25 @@ func Check(spec string) error {
 	return nil
 }
 
+// Files returns the files spec names: X and y of "X.npy,y.npy", the
+// LIBSVM file, none for an MNIST split (whose files the MNIST directory
+// holds) or an empty spec.
+func Files(spec string) []string {
+	switch {
+	case spec == "" || IsMNIST(spec):
+		return nil
+	case IsLIBSVM(spec):
+		return []string{strings.TrimPrefix(spec, "libsvm:")}
+	}
+	var fs []string
+	for _, f := range strings.Split(spec, ",") {
+		if f != "" {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
 // Load reads the data set spec names (see the package documentation).
 // It refuses an empty set, non-finite inputs or labels (naming the row), a
 // first-n larger than the set, and sizes that exceed the available memory.

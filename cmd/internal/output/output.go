@@ -79,33 +79,30 @@ func RemoveMatching(dir string, patterns ...string) error {
 }
 
 // CheckPath reports, before any work is done, why path cannot be written
-// as an output file: it is a directory, or its directory does not exist or
-// is not a directory.
-func CheckPath(path string) error {
-	if path == "" {
-		return errors.New("empty file name")
-	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("%s is a directory; give a file name", path)
-	}
-	dir := filepath.Dir(path)
-	fi, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return fmt.Errorf("cannot write %s: directory %s does not exist", path, dir)
-	case err != nil:
-		return err
-	case !fi.IsDir():
-		return fmt.Errorf("cannot write %s: %s is not a directory", path, dir)
-	}
-	return nil
-}
+// as an output file (atomicfile.Check): an empty name, a directory, a
+// device, pipe or socket, a missing or unwritable directory, a name too
+// long.
+func CheckPath(path string) error { return atomicfile.Check(path) }
 
 // WriteFile writes path atomically (internal/atomicfile) through a
 // buffered writer with the content write produces; if write fails, path
 // is left as it was and no temporary file remains.
 func WriteFile(path string, write func(w io.Writer) error) error {
-	return atomicfile.WriteFile(path, func(w io.Writer) error {
+	return writeFile(path, false, write)
+}
+
+// WritePrivateFile is WriteFile for a file readable by its owner only
+// (mode 0600): one that holds a user's data.
+func WritePrivateFile(path string, write func(w io.Writer) error) error {
+	return writeFile(path, true, write)
+}
+
+func writeFile(path string, private bool, write func(w io.Writer) error) error {
+	w1 := atomicfile.WriteFile
+	if private {
+		w1 = atomicfile.WritePrivateFile
+	}
+	return w1(path, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 4<<20)
 		if err := write(bw); err != nil {
 			return err

@@ -277,6 +277,30 @@ func overlaps[T linalg.Float](a, b []T) bool {
 // checkFinite returns an error naming the first row of x with a NaN or an
 // infinity.
 func checkFinite[T linalg.Float](name string, x linalg.Matrix[T]) error {
+	if i, j, v, bad := firstNonFinite(x); bad {
+		return fmt.Errorf("ntk: %s row %d (column %d) holds %v; inputs must be finite", name, i, j, v)
+	}
+	return nil
+}
+
+// ErrOverflow is wrapped by CheckKernel's error: a kernel value is NaN or
+// infinite because the inputs or σ_w, σ_b are too large.
+var ErrOverflow = errors.New("ntk: the kernel overflows")
+
+// CheckKernel returns an error wrapping ErrOverflow that names the first
+// NaN or infinite entry of k, a block of a kernel starting at its row
+// row0; nil if every entry is finite. Writers of kernels call it before
+// writing a block.
+func CheckKernel[T linalg.Float](k linalg.Matrix[T], row0 int) error {
+	if i, j, v, bad := firstNonFinite(k); bad {
+		return fmt.Errorf("%w: K[%d, %d] is %v (inputs, σ_w or σ_b too large: rescale them)", ErrOverflow, row0+i, j, v)
+	}
+	return nil
+}
+
+// firstNonFinite returns the position and value of the first NaN or
+// infinity of x, and whether there is one.
+func firstNonFinite[T linalg.Float](x linalg.Matrix[T]) (int, int, float64, bool) {
 	for i := range x.Rows {
 		// v·0 is ±0 for a finite v and NaN otherwise, so a row's sum of
 		// them is zero unless the row holds a NaN or an infinity: four
@@ -299,11 +323,11 @@ func checkFinite[T linalg.Float](name string, x linalg.Matrix[T]) error {
 		}
 		for j, v := range r {
 			if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
-				return fmt.Errorf("ntk: %s row %d (column %d) holds %v; inputs must be finite", name, i, j, f)
+				return i, j, f, true
 			}
 		}
 	}
-	return nil
+	return 0, 0, 0, false
 }
 
 // rowSquares returns ‖x_i‖² for every row, summed in float64.

@@ -2,8 +2,10 @@ package ntk
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/ntksvm/ntksvm/linalg"
@@ -471,5 +473,21 @@ func TestCheckFinite(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func TestCheckKernel(t *testing.T) {
+	k := linalg.New[float32](3, 5)
+	if err := CheckKernel(k, 0); err != nil {
+		t.Fatal(err)
+	}
+	k.Set(2, 4, float32(math.Inf(-1)))
+	err := CheckKernel(k, 10)
+	if !errors.Is(err, ErrOverflow) || !strings.Contains(err.Error(), "K[12, 4] is -Inf") {
+		t.Errorf("err %v", err)
+	}
+	k.Set(1, 0, float32(math.NaN()))
+	if err := CheckKernel(k, 0); err == nil || !strings.Contains(err.Error(), "K[1, 0] is NaN") {
+		t.Errorf("err %v", err)
 	}
 }

@@ -50,6 +50,9 @@ func WriteNpy[T linalg.Float](ctx context.Context, path string, z *linalg.Matrix
 		if err != nil {
 			return err
 		}
+		if err := CheckKernel(k, 0); err != nil {
+			return err
+		}
 		return linalg.WriteNpy(path, k)
 	}
 	block := int(memCap / (int64(n) * size))
@@ -86,6 +89,9 @@ func WriteNpy[T linalg.Float](ctx context.Context, path string, z *linalg.Matrix
 			err = crossInto(ctx, z.Slice(i0, i1, 0, z.Cols), x, p, inner, kn, kg, -1)
 		}
 		if err != nil {
+			return err
+		}
+		if err := CheckKernel(k, i0); err != nil {
 			return err
 		}
 		if err := w.WriteRows(k); err != nil {

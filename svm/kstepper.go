@@ -157,6 +157,26 @@ func (s *KernelStepper) Step(batch []int, eta float64) error {
 	} else {
 		s.miniStep(batch, eta)
 	}
+	return s.checkFinite(eta)
+}
+
+// checkFinite returns an error wrapping ErrDiverged, naming the first
+// non-finite αᵢ or gᵢ, or the objective, if the step of size eta just
+// taken made it so.
+func (s *KernelStepper) checkFinite(eta float64) error {
+	for _, v := range [...]struct {
+		name string
+		x    []float64
+	}{{"α", s.alpha}, {"g = Kα", s.g}} {
+		for i, x := range v.x {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return fmt.Errorf("%w: %s[%d] is %v after a step of size η = %g (η too large for this kernel and λ)", ErrDiverged, v.name, i, x, eta)
+			}
+		}
+	}
+	if obj, _ := s.Objective(); math.IsNaN(obj) || math.IsInf(obj, 0) {
+		return fmt.Errorf("%w: the objective is %v after a step of size η = %g (η too large for this kernel and λ)", ErrDiverged, obj, eta)
+	}
 	return nil
 }
 

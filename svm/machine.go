@@ -12,6 +12,11 @@ import (
 // hyper-parameters).
 var ErrInput = errors.New("svm: bad input")
 
+// ErrDiverged is wrapped by the error of a training step that made the
+// iterate NaN or infinite: the step size is too large for the problem (or
+// the kernel's scale). The state after that step is unusable.
+var ErrDiverged = errors.New("svm: the training diverged")
+
 func inputErr(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInput, fmt.Sprintf(format, args...))
 }

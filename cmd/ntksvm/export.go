@@ -74,6 +74,9 @@ func runExportLIBSVM(ctx context.Context, e *env, args []string) error {
 
 func exportGram[T linalg.Float](ctx context.Context, e *env, out string, ds *dataset.Set, y []float64, p ntk.Params, kind ntk.Kind) error {
 	k, err := computeKernel[T](ctx, e, "Gram", nil, &ds.X, p, kind)
+	if err == nil {
+		err = ntk.CheckKernel(k, 0)
+	}
 	if err != nil {
 		return err
 	}

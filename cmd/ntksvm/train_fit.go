@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -122,6 +123,9 @@ func (f *trainFlags) fit(ctx context.Context, e *env, k, testK svm.KernelMatrix)
 	}
 	res, err := svm.Fit(ctx, k, f.trainSet.Y, f.cfg, hooks)
 	status.End()
+	if errors.Is(err, svm.ErrDiverged) {
+		return nil, fmt.Errorf("%w; lower --lr", err)
+	}
 	if err != nil {
 		return nil, fitError(err)
 	}

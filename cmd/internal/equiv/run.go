@@ -1,6 +1,7 @@
 package equiv
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/gob"
@@ -298,6 +299,9 @@ type experiment[T linalg.Float] struct {
 	x   linalg.Matrix[T]
 	xt  linalg.Matrix[T]
 	sum *Summary
+	// data is the SHA-256 of the data as used, for the fingerprint of the
+	// run state files.
+	data string
 
 	kNTK, kNTKTest linalg.Matrix[float64] // the analytic kernels, once computed
 	perStep        float64                // seconds per weight per step, from the first timed step
@@ -319,7 +323,7 @@ func (e *experiment[T]) syncSeconds(rec *RunResult) {
 }
 
 func runAll[T linalg.Float](ctx context.Context, cfg Config, p parsed, ds *usedData, opt Options) (*Summary, error) {
-	e := &experiment[T]{cfg: cfg, p: p, ds: ds, opt: opt, x: linalg.Convert[T](ds.x), xt: linalg.Convert[T](ds.xt)}
+	e := &experiment[T]{cfg: cfg, p: p, ds: ds, opt: opt, x: linalg.Convert[T](ds.x), xt: linalg.Convert[T](ds.xt), data: dataSHA256(ds)}
 	runs := cfg.Runs(ds.x.Rows)
 	e.sum = &Summary{Config: cfg, Data: ds.name, NTrain: ds.x.Rows, NTest: ds.xt.Rows, D: ds.x.Cols,
 		Threads: linalg.Threads(), TrackTrain: ds.track, TrackTest: ds.trackT, Runs: make([]RunResult, len(runs))}
@@ -402,8 +406,9 @@ func (e *experiment[T]) logf(format string, args ...any) {
 // finished it).
 func (e *experiment[T]) run(ctx context.Context, i int) error {
 	rec := &e.sum.Runs[i]
+	fp := e.fingerprint(i)
 	if e.opt.Resume {
-		ok, err := readGob(e.donePath(i), rec)
+		ok, err := readGob(e.donePath(i), fp, rec)
 		if err != nil {
 			return err
 		}
@@ -421,6 +426,9 @@ func (e *experiment[T]) run(ctx context.Context, i int) error {
 	d.Checkpoint = func(step int, write func(io.Writer) error) error {
 		e.syncSeconds(rec)
 		err := ck(step, func(w io.Writer) error {
+			if err := writeFingerprint(w, fp); err != nil {
+				return err
+			}
 			if err := write(w); err != nil {
 				return err
 			}
@@ -442,6 +450,13 @@ func (e *experiment[T]) run(ctx context.Context, i int) error {
 	if e.opt.Resume {
 		if _, err := os.Stat(e.ckptPath(i)); err == nil {
 			if err := checkpoint.Load(e.ckptPath(i), func(r io.Reader) error {
+				saved, err := readFingerprint(r)
+				if err == nil {
+					err = checkFingerprint(saved, fp)
+				}
+				if err != nil {
+					return err
+				}
 				if err := d.LoadState(r); err != nil {
 					return err
 				}
@@ -468,7 +483,7 @@ func (e *experiment[T]) run(ctx context.Context, i int) error {
 		return fmt.Errorf("run %d (m = %d, η = %g): %w; %s", i+1, rec.Width, rec.LR, err, keep)
 	}
 	rec.finish()
-	if err := writeGob(e.donePath(i), rec); err != nil {
+	if err := writeGob(e.donePath(i), fp, rec); err != nil {
 		return err
 	}
 	if err := os.Remove(e.ckptPath(i)); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -764,13 +779,24 @@ func joinReductions(r []string) string {
 	return s
 }
 
-// writeGob writes v to path atomically.
-func writeGob(path string, v any) error {
-	return atomicfile.WriteFile(path, func(w io.Writer) error { return gob.NewEncoder(w).Encode(v) })
+// fingerprint returns what identifies run i of this experiment.
+func (e *experiment[T]) fingerprint(i int) Fingerprint {
+	return Fingerprint{Format: StateFormat, Run: i + 1, Config: e.cfg, Data: e.data}
 }
 
-// readGob reads path into v; it reports false if path does not exist.
-func readGob(path string, v any) (bool, error) {
+// writeGob writes fp and v to path atomically.
+func writeGob(path string, fp Fingerprint, v any) error {
+	return atomicfile.WriteFile(path, func(w io.Writer) error {
+		if err := writeFingerprint(w, fp); err != nil {
+			return err
+		}
+		return gob.NewEncoder(w).Encode(v)
+	})
+}
+
+// readGob reads path into v after checking that its fingerprint is fp; it
+// reports false if path does not exist.
+func readGob(path string, fp Fingerprint, v any) (bool, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return false, nil
@@ -779,7 +805,15 @@ func readGob(path string, v any) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	if err := gob.NewDecoder(f).Decode(v); err != nil {
+	r := bufio.NewReader(f)
+	saved, err := readFingerprint(r)
+	if err == nil {
+		err = checkFingerprint(saved, fp)
+	}
+	if err == nil {
+		err = gob.NewDecoder(r).Decode(v)
+	}
+	if err != nil {
 		return false, fmt.Errorf("equiv: %s: %w", path, err)
 	}
 	return true, nil

@@ -1,6 +1,7 @@
 package ibp
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -73,6 +74,13 @@ type Violation struct {
 // pt returns point i and clip says whether balls are clipped to [0, 1]^d.
 func Verify(c Certifier, ev Evaluator, pt func(i int) []float64, rs []Result, norm Norm, k int, clip bool,
 	seed uint64) ([]Violation, error) {
+	return VerifyContext(context.Background(), c, ev, pt, rs, norm, k, clip, seed)
+}
+
+// VerifyContext is Verify that stops with ctx's error once ctx is done,
+// checked before every batch of samples is evaluated.
+func VerifyContext(ctx context.Context, c Certifier, ev Evaluator, pt func(i int) []float64, rs []Result, norm Norm, k int, clip bool,
+	seed uint64) ([]Violation, error) {
 	if k < 1 {
 		return nil, fmt.Errorf("ibp: %d samples per ball: want ≥ 1", k)
 	}
@@ -83,6 +91,9 @@ func Verify(c Certifier, ev Evaluator, pt func(i int) []float64, rs []Result, no
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		x, err := linalg.FromSlice(len(rows)/len(pt(batch[0].Index)), len(pt(batch[0].Index)), rows)
 		if err != nil {

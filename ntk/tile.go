@@ -1,9 +1,12 @@
 package ntk
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 
+	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
@@ -53,7 +56,14 @@ func WriteNpy[T linalg.Float](ctx context.Context, path string, z *linalg.Matrix
 		if err := CheckKernel(k, 0); err != nil {
 			return err
 		}
-		return linalg.WriteNpy(path, k)
+		return writeNpy(ctx, path, dtypeOf(zero), rows, n, func(w *linalg.NpyWriter[T]) error {
+			for i0 := 0; i0 < rows; i0 += 1024 { // a signal is seen between chunks
+				if err := w.WriteRows(k.Slice(i0, min(i0+1024, rows), 0, n)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 	}
 	block := int(memCap / (int64(n) * size))
 	if block < 1 {
@@ -71,37 +81,56 @@ func WriteNpy[T linalg.Float](ctx context.Context, path string, z *linalg.Matrix
 	if err := checkFinite("X", x); err != nil {
 		return err
 	}
-	w, err := linalg.NewNpyWriter[T](path, dtypeOf(zero), rows, n)
-	if err != nil {
-		return err
-	}
-	defer w.Discard()
 	buf := linalg.New[T](min(block, rows), n)
 	inner := o
 	inner.Progress = nil
-	for i0 := 0; i0 < rows; i0 += block {
-		i1 := min(i0+block, rows)
-		k := buf.Slice(0, i1-i0, 0, n)
-		kn, kg := outs(k)
-		if z == nil {
-			err = crossInto(ctx, x.Slice(i0, i1, 0, x.Cols), x, p, inner, kn, kg, i0)
-		} else {
-			err = crossInto(ctx, z.Slice(i0, i1, 0, z.Cols), x, p, inner, kn, kg, -1)
+	return writeNpy(ctx, path, dtypeOf(zero), rows, n, func(w *linalg.NpyWriter[T]) error {
+		for i0 := 0; i0 < rows; i0 += block {
+			i1 := min(i0+block, rows)
+			k := buf.Slice(0, i1-i0, 0, n)
+			kn, kg := outs(k)
+			var err error
+			if z == nil {
+				err = crossInto(ctx, x.Slice(i0, i1, 0, x.Cols), x, p, inner, kn, kg, i0)
+			} else {
+				err = crossInto(ctx, z.Slice(i0, i1, 0, z.Cols), x, p, inner, kn, kg, -1)
+			}
+			if err != nil {
+				return err
+			}
+			if err := CheckKernel(k, i0); err != nil {
+				return err
+			}
+			if err := w.WriteRows(k); err != nil {
+				return err
+			}
+			if o.Progress != nil {
+				o.Progress(i1, rows)
+			}
 		}
+		return nil
+	})
+}
+
+// writeNpy writes a rows×cols .npy file of dtype at path atomically with
+// the rows fill writes, stopping (and committing nothing) once ctx is
+// done: writes fail from then on, and the file is not renamed into place.
+func writeNpy[T linalg.Float](ctx context.Context, path string, dtype linalg.Dtype, rows, cols int, fill func(w *linalg.NpyWriter[T]) error) error {
+	return atomicfile.WriteFileContext(ctx, path, false, func(f io.Writer) error {
+		bw := bufio.NewWriterSize(f, 1<<20)
+		w, err := linalg.NewNpyWriterTo[T](bw, dtype, rows, cols)
 		if err != nil {
 			return err
 		}
-		if err := CheckKernel(k, i0); err != nil {
+		if err := fill(w); err != nil {
+			w.Discard()
 			return err
 		}
-		if err := w.WriteRows(k); err != nil {
+		if err := w.Close(); err != nil {
 			return err
 		}
-		if o.Progress != nil {
-			o.Progress(i1, rows)
-		}
-	}
-	return w.Close()
+		return bw.Flush()
+	})
 }
 
 func sizeOf[T linalg.Float](v T) int {

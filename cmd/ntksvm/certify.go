@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/ibp"
-	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/internal/outpath"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
@@ -173,12 +173,12 @@ func runCertify(ctx context.Context, e *env, args []string) error {
 	sec := time.Since(t1).Seconds()
 	var bad []ibp.Violation
 	if f.verify > 0 {
-		if bad, err = ibp.Verify(c, c, c.Point, rs, f.normV, f.verify, f.clip, f.seed); err != nil {
+		if bad, err = ibp.VerifyContext(ctx, c, c, c.Point, rs, f.normV, f.verify, f.clip, f.seed); err != nil {
 			return err
 		}
 	}
 	if f.out != "" {
-		if err := certifyWriteCSV(f.out, rs, ds.y); err != nil {
+		if err := certifyWriteCSV(ctx, f.out, rs, ds.y); err != nil {
 			return err
 		}
 	}
@@ -392,8 +392,8 @@ func certifyPrint(w io.Writer, f *certifyFlags, what string, rs []ibp.Result, ac
 }
 
 // certifyWriteCSV writes one line per point, atomically.
-func certifyWriteCSV(path string, rs []ibp.Result, y []float64) error {
-	return atomicfile.WriteFile(path, func(w io.Writer) error {
+func certifyWriteCSV(ctx context.Context, path string, rs []ibp.Result, y []float64) error {
+	return output.WriteFileContext(ctx, path, false, func(w io.Writer) error {
 		if _, err := fmt.Fprintln(w, "index,label,prediction,delta"); err != nil {
 			return err
 		}

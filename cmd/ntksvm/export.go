@@ -59,7 +59,7 @@ func runExportLIBSVM(ctx context.Context, e *env, args []string) error {
 	}
 	t0 := time.Now()
 	if *sparse {
-		err = output.WriteFile(*out, func(w io.Writer) error { return svm.WriteLIBSVM(w, y, ds.X) })
+		err = output.WriteFileContext(ctx, *out, false, func(w io.Writer) error { return svm.WriteLIBSVM(w, y, ds.X) })
 	} else if kf.precision == "float32" {
 		err = exportGram[float32](ctx, e, *out, ds, y, p, kind)
 	} else {
@@ -80,11 +80,5 @@ func exportGram[T linalg.Float](ctx context.Context, e *env, out string, ds *dat
 	if err != nil {
 		return err
 	}
-	return output.WriteFile(out, func(w io.Writer) error {
-		err := svm.WritePrecomputed(w, y, k)
-		if err == nil {
-			err = ctx.Err()
-		}
-		return err
-	})
+	return output.WriteFileContext(ctx, out, false, func(w io.Writer) error { return svm.WritePrecomputed(w, y, k) })
 }

@@ -70,7 +70,7 @@ func (d *dataFlags) check(flagName, spec string) error {
 // of features a LIBSVM file must be read with.
 func (d *dataFlags) options(e *env, dim int) dataset.Options {
 	return dataset.Options{MNISTDir: d.mnistDir, MNISTDirFlag: "--mnist-dir", AllowNonCanonical: d.allowNonCanonical,
-		First: d.first, Standardize: d.standardize, Dim: dim, Available: availableMemory, Warn: e.stderr}
+		First: d.first, Standardize: d.standardize, Dim: dim, Available: availableMemory, Warn: e.stderr, Context: e.ctx}
 }
 
 // kernelFlags select the kernel.

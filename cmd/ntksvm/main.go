@@ -9,10 +9,12 @@
 // Run "ntksvm help" for the list of commands and "ntksvm help <command>"
 // (or "ntksvm <command> -h") for the flags of one.
 //
-// SIGINT (Ctrl-C) and SIGTERM stop a run at the next check of its context
-// (within about a second in every long computation): the command removes
-// its temporary files, prints "interrupted" and exits 130 (SIGINT) or 143
-// (SIGTERM), 128 plus the signal's number as a shell reports it.
+// SIGINT (Ctrl-C), SIGTERM and SIGHUP stop a run at the next check of its
+// context (within about a second in every long phase: loading data,
+// computing, writing): the command commits no output, removes its
+// temporary files, prints "interrupted" and exits 130 (SIGINT), 143
+// (SIGTERM) or 129 (SIGHUP), 128 plus the signal's number as a shell
+// reports it.
 package main
 
 import (
@@ -42,6 +44,9 @@ type command struct {
 type env struct {
 	stdout, stderr io.Writer
 	isTerminal     bool // stderr is a terminal: progress bars instead of log lines
+	// ctx is the run's context (set by runMain): cancelled by a signal,
+	// for the phases that get no context argument (loading data).
+	ctx context.Context
 }
 
 // commands holds every subcommand; each lives in its own file and adds
@@ -64,7 +69,7 @@ func usageError(format string, args ...any) error {
 }
 
 func main() {
-	ctx, stop := signalContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	e := &env{stdout: os.Stdout, stderr: os.Stderr, isTerminal: isTerminal(os.Stderr)}
 	os.Exit(runMain(ctx, e, os.Args[1:]))
@@ -104,6 +109,7 @@ func signalContext(parent context.Context, sigs ...os.Signal) (context.Context, 
 
 // runMain runs the command line args and returns the exit status.
 func runMain(ctx context.Context, e *env, args []string) int {
+	e.ctx = ctx
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		return runHelp(ctx, e, args)
 	}

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/internal/outpath"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
@@ -104,7 +106,7 @@ func reportPredictions(e *env, ds *dataset.Set, loss svm.Loss, pred []float64, o
 	if out == "" {
 		return nil
 	}
-	if err := linalg.WriteNpyVector(out, pred); err != nil { // atomic: temporary file and rename
+	if err := output.WriteFileContext(e.ctx, out, false, func(w io.Writer) error { return linalg.WriteNpyVectorTo(w, pred) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "wrote %s\n", out)

@@ -193,7 +193,7 @@ func trainKernels[T linalg.Float](ctx context.Context, e *env, f *trainFlags) (k
 	fmt.Fprintf(e.stderr, "Gram: %d×%d %s in %.1fs\n", gram.Rows, gram.Cols, f.kern.precision, time.Since(t0).Seconds())
 	if f.export != "" {
 		t1 := time.Now()
-		if err := output.WriteFile(f.export, func(w io.Writer) error { return svm.WritePrecomputed(w, train.Y, gram) }); err != nil {
+		if err := output.WriteFileContext(ctx, f.export, false, func(w io.Writer) error { return svm.WritePrecomputed(w, train.Y, gram) }); err != nil {
 			return nil, nil, fmt.Errorf("--export-libsvm: %w", err)
 		}
 		fmt.Fprintf(e.stderr, "exported the Gram to %s in %.1fs\n", f.export, time.Since(t1).Seconds())
@@ -246,11 +246,8 @@ func (f *trainFlags) reportAndSave(ctx context.Context, e *env, res *svm.FitResu
 		}
 		printReport(e.stdout, "test", loss, pred, f.testSet.Y)
 	}
-	write := output.WriteFile
-	if f.embed {
-		write = output.WritePrivateFile // the model holds the training data: owner only
-	}
-	if err := write(f.out, func(w io.Writer) error { return svm.WriteModel(w, model) }); err != nil {
+	// A model that holds the training data (--embed) is its owner's only.
+	if err := output.WriteFileContext(ctx, f.out, f.embed, func(w io.Writer) error { return svm.WriteModel(w, model) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "wrote %s\n", f.out)

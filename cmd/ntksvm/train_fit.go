@@ -131,7 +131,7 @@ func (f *trainFlags) fit(ctx context.Context, e *env, k, testK svm.KernelMatrix)
 	}
 	f.printFit(e, res)
 	if table != nil && f.logFile != "" {
-		if err := output.WriteFile(f.logFile, func(w io.Writer) error { _, err := table.WriteTo(w); return err }); err != nil {
+		if err := output.WriteFileContext(ctx, f.logFile, false, func(w io.Writer) error { _, err := table.WriteTo(w); return err }); err != nil {
 			return nil, err
 		}
 	}

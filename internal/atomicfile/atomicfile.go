@@ -13,6 +13,7 @@
 package atomicfile
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -303,7 +304,14 @@ func (f *File) Private() { f.private = true }
 // there: the data itself is synced). A failure to sync or close (a full
 // disk, an I/O error) is an error. On error the temporary file is removed
 // and the path is left as it was.
-func (f *File) Commit() error {
+func (f *File) Commit() error { return f.CommitContext(context.Background()) }
+
+// CommitContext is Commit that publishes nothing once ctx is done: after
+// the data is synced (which may take long for a large file) and right
+// before the rename it checks ctx, and if ctx has ended it removes the
+// temporary file and returns ctx's error. An interrupted command thus
+// leaves the path as it was.
+func (f *File) CommitContext(ctx context.Context) error {
 	if f.done {
 		return fmt.Errorf("atomicfile: %s already committed or aborted", f.path)
 	}
@@ -320,6 +328,9 @@ func (f *File) Commit() error {
 	}
 	if cerr := f.File.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = ctx.Err()
 	}
 	if err == nil {
 		err = os.Rename(f.File.Name(), f.target)
@@ -355,16 +366,19 @@ func (f *File) Abort() {
 // WriteFile writes path atomically with the content that write produces.
 // If write returns an error, the path is left as it was.
 func WriteFile(path string, write func(w io.Writer) error) error {
-	return write1(path, false, write)
+	return WriteFileContext(context.Background(), path, false, write)
 }
 
 // WritePrivateFile is WriteFile for a file readable by its owner only
 // (see File.Private).
 func WritePrivateFile(path string, write func(w io.Writer) error) error {
-	return write1(path, true, write)
+	return WriteFileContext(context.Background(), path, true, write)
 }
 
-func write1(path string, private bool, write func(w io.Writer) error) error {
+// WriteFileContext is WriteFile (WritePrivateFile if private) that stops
+// once ctx is done: every write to the file fails with ctx's error from
+// then on, and nothing is committed (see CommitContext).
+func WriteFileContext(ctx context.Context, path string, private bool, write func(w io.Writer) error) error {
 	f, err := Create(path)
 	if err != nil {
 		return err
@@ -373,8 +387,25 @@ func write1(path string, private bool, write func(w io.Writer) error) error {
 	if private {
 		f.Private()
 	}
-	if err := write(f); err != nil {
+	var w io.Writer = f
+	if ctx.Done() != nil {
+		w = ctxWriter{ctx, f}
+	}
+	if err := write(w); err != nil {
 		return err
 	}
-	return f.Commit()
+	return f.CommitContext(ctx)
+}
+
+// ctxWriter fails every Write once its context is done.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(b)
 }

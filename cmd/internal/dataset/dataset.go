@@ -17,6 +17,7 @@
 package dataset
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -50,6 +51,9 @@ type Options struct {
 	// (false: unknown, no check); nil does no check.
 	Available func() (uint64, bool)
 	Warn      io.Writer // warnings; nil discards them
+	// Context, if not nil, ends a Load early: Load returns an error
+	// wrapping its error as soon as it is done.
+	Context context.Context
 }
 
 // Set is a loaded data set: inputs one per row and, when the source has
@@ -137,6 +141,29 @@ func Files(spec string) []string {
 // It refuses an empty set, non-finite inputs or labels (naming the row), a
 // first-n larger than the set, and sizes that exceed the available memory.
 func Load(spec string, opt Options) (*Set, error) {
+	if opt.Context == nil || opt.Context.Done() == nil {
+		return load(spec, opt)
+	}
+	// The readers take no context: loading runs beside a wait for the
+	// context, and an interrupted command returns (and exits) at once.
+	type result struct {
+		s   *Set
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		s, err := load(spec, opt)
+		ch <- result{s, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.s, r.err
+	case <-opt.Context.Done():
+		return nil, fmt.Errorf("loading %s: %w", spec, opt.Context.Err())
+	}
+}
+
+func load(spec string, opt Options) (*Set, error) {
 	if err := Check(spec); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ package output
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -88,21 +89,14 @@ func CheckPath(path string) error { return atomicfile.Check(path) }
 // buffered writer with the content write produces; if write fails, path
 // is left as it was and no temporary file remains.
 func WriteFile(path string, write func(w io.Writer) error) error {
-	return writeFile(path, false, write)
+	return WriteFileContext(context.Background(), path, false, write)
 }
 
-// WritePrivateFile is WriteFile for a file readable by its owner only
-// (mode 0600): one that holds a user's data.
-func WritePrivateFile(path string, write func(w io.Writer) error) error {
-	return writeFile(path, true, write)
-}
-
-func writeFile(path string, private bool, write func(w io.Writer) error) error {
-	w1 := atomicfile.WriteFile
-	if private {
-		w1 = atomicfile.WritePrivateFile
-	}
-	return w1(path, func(w io.Writer) error {
+// WriteFileContext is WriteFile that stops writing once ctx is done (a
+// signal) and then commits nothing; private makes the file readable by its
+// owner only (mode 0600), for files that hold a user's data.
+func WriteFileContext(ctx context.Context, path string, private bool, write func(w io.Writer) error) error {
+	return atomicfile.WriteFileContext(ctx, path, private, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 4<<20)
 		if err := write(bw); err != nil {
 			return err

@@ -144,6 +144,9 @@ func ReadNpy[T Float](path string) (Matrix[T], error) {
 // in parallel pieces when it is large (readAtParallel).
 func readNpyFile[T Float](f *os.File, size int64) (Matrix[T], error) {
 	h, err := parseNpyHeader(bufio.NewReader(io.NewSectionReader(f, 0, size)), size)
+	if err == nil {
+		err = checkReadSize[T](h)
+	}
 	if err != nil {
 		return Matrix[T]{}, err
 	}
@@ -282,6 +285,9 @@ func openSized(path string) (*os.File, int64, error) {
 func readNpy[T Float](r io.Reader, size int64) (Matrix[T], error) {
 	br := bufio.NewReader(limitTo(r, size))
 	h, err := parseNpyHeader(br, size)
+	if err == nil {
+		err = checkReadSize[T](h)
+	}
 	if err != nil {
 		return Matrix[T]{}, err
 	}
@@ -305,6 +311,9 @@ func readNpyVector[T Float](r io.Reader, size int64) ([]T, error) {
 	h, err := parseNpyHeader(br, size)
 	if err == nil && len(h.Shape) == 2 && h.Shape[0] != 1 && h.Shape[1] != 1 {
 		err = npyErr("shape %v is not a vector (want 1-D, 1×n or n×1)", h.Shape)
+	}
+	if err == nil {
+		err = checkReadSize[T](h)
 	}
 	if err != nil {
 		return nil, err

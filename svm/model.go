@@ -117,13 +117,17 @@ func (m *Model) weights() int {
 // float64 values, row after row.
 func InputsSHA256(x linalg.Matrix[float64]) string {
 	h := sha256.New()
-	buf := make([]byte, 8*x.Cols)
+	buf := make([]byte, 0, 8*min(x.Cols, 8192)) // a bounded buffer: a LIBSVM row may have 10⁸ columns
 	for i := range x.Rows {
-		for j, v := range x.Row(i) {
-			binary.LittleEndian.PutUint64(buf[8*j:], math.Float64bits(v))
+		for _, v := range x.Row(i) {
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+			if len(buf) == cap(buf) {
+				h.Write(buf)
+				buf = buf[:0]
+			}
 		}
-		h.Write(buf)
 	}
+	h.Write(buf)
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -23,6 +23,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"sort"
@@ -30,6 +31,7 @@ import (
 	"syscall"
 
 	"github.com/ntksvm/ntksvm/asm"
+	"github.com/ntksvm/ntksvm/linalg"
 )
 
 // command is one subcommand of ntksvm.
@@ -125,6 +127,10 @@ func runMain(ctx context.Context, e *env, args []string) int {
 	if !ok {
 		fmt.Fprintf(e.stderr, "ntksvm: unknown command %q; run \"ntksvm help\"\n", args[0])
 		return 2
+	}
+	if avail, ok := availableMemory(); ok {
+		// No reader allocates an array its file declares beyond this.
+		defer linalg.SetReadLimit(linalg.SetReadLimit(int64(min(avail, math.MaxInt64))))
 	}
 	rest := args[1:]
 	if len(rest) == 1 && rest[0] == "help" {

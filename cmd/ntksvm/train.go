@@ -157,6 +157,9 @@ func trainWith[T linalg.Float](ctx context.Context, e *env, f *trainFlags) error
 // one after it. The model's copy (--embed) and the exact solvers' test
 // predictions reload them after the fit, as "ntksvm predict" does.
 func trainKernels[T linalg.Float](ctx context.Context, e *env, f *trainFlags) (k, testK svm.KernelMatrix, err error) {
+	if err := f.checkMemory(); err != nil {
+		return nil, nil, err
+	}
 	train := f.trainSet
 	n := train.X.Rows
 	ref := trainRef(f)               // what --tiles must have been computed from

@@ -282,7 +282,22 @@ func loadNpy(spec string, opt Options) (*Set, error) {
 	if len(h.Shape) != 2 {
 		return nil, &SpecError{spec, fmt.Errorf("%s: shape %v is not a matrix of inputs (want n×d, one point per row)", xp, h.Shape)}
 	}
-	if err := checkMemory(xp, h.Shape[0], h.Shape[1], 0, opt); err != nil {
+	var labels uint64
+	if hasY {
+		// The labels' length is checked against X before either is read.
+		hy, err := linalg.ReadNpyHeader(yp)
+		if err != nil {
+			return nil, err
+		}
+		if len(hy.Shape) == 2 && hy.Shape[0] != 1 && hy.Shape[1] != 1 || len(hy.Shape) > 2 {
+			return nil, &SpecError{spec, fmt.Errorf("%s: shape %v is not a vector of labels", yp, hy.Shape)}
+		}
+		if hy.Len() != h.Shape[0] {
+			return nil, &SpecError{spec, fmt.Errorf("%s has %d labels for the %d rows of %s", yp, hy.Len(), h.Shape[0], xp)}
+		}
+		labels = uint64(hy.Len()) * 8
+	}
+	if err := checkMemory(xp, h.Shape[0], h.Shape[1], labels, opt); err != nil {
 		return nil, err
 	}
 	x, err := linalg.ReadNpy[float64](xp)

@@ -56,32 +56,28 @@ func runBenchDatasets(ctx context.Context, e *env, args []string) error {
 	if *names != "" {
 		cfg.Names = strings.Split(*names, ",")
 	}
-	for _, p := range []string{*csvOut, *jsonOut} {
-		if p != "" {
-			if err := checkOut("--csv/--json", p); err != nil {
-				return err
-			}
-		}
+	if err := checkOutputs(append(outPath("--csv", *csvOut), outPath("--json", *jsonOut)...)); err != nil {
+		return err
 	}
 	rows, err := benchdata.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	printDatasetRows(e.stdout, rows)
-	return writeDatasetFiles(rows, *csvOut, *jsonOut)
+	return writeDatasetFiles(ctx, rows, *csvOut, *jsonOut)
 }
 
 // writeDatasetFiles writes the rows as CSV and as JSON to the paths given.
-func writeDatasetFiles(rows []benchdata.Row, csvOut, jsonOut string) error {
+func writeDatasetFiles(ctx context.Context, rows []benchdata.Row, csvOut, jsonOut string) error {
 	if csvOut != "" {
-		if err := atomicfile.WriteFile(csvOut, func(w io.Writer) error { return writeDatasetCSV(w, rows) }); err != nil {
+		if err := atomicfile.WriteFileContext(ctx, csvOut, false, func(w io.Writer) error { return writeDatasetCSV(w, rows) }); err != nil {
 			return err
 		}
 	}
 	if jsonOut == "" {
 		return nil
 	}
-	return atomicfile.WriteFile(jsonOut, func(w io.Writer) error {
+	return atomicfile.WriteFileContext(ctx, jsonOut, false, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rows)

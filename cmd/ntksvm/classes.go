@@ -115,7 +115,7 @@ func predictClasses(ctx context.Context, e *env, m *svm.Model, tf *tableFlags, d
 	if out == "" {
 		return nil
 	}
-	err = atomicfile.WriteFile(out, func(w io.Writer) error {
+	err = atomicfile.WriteFileContext(ctx, out, false, func(w io.Writer) error {
 		for i, p := range pred {
 			line := []string{strconv.Itoa(d.Rows[i]), csvField(p)}
 			if decision {

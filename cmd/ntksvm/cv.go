@@ -41,10 +41,8 @@ func runCV(ctx context.Context, e *env, args []string) error {
 	if *dataPath == "" {
 		return usageError("--data is required")
 	}
-	if *out != "" {
-		if err := checkOut("--out", *out); err != nil {
-			return err
-		}
+	if err := checkOutputs(outPath("--out", *out), append(inputs("--data", *dataPath), inputs("--test", *testPath)...)...); err != nil {
+		return err
 	}
 	train, test, err := tf.loadPair(e, *dataPath, *testPath)
 	if err != nil {
@@ -144,7 +142,7 @@ func printCV(w io.Writer, c *classify.Classifier) {
 
 // saveClassifier writes the model atomically.
 func saveClassifier(e *env, c *classify.Classifier, path string) error {
-	if err := atomicfile.WriteFile(path, c.Save); err != nil {
+	if err := atomicfile.WriteFileContext(e.ctx, path, false, c.Save); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "wrote %s\n", path)

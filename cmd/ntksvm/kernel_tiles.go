@@ -133,7 +133,7 @@ func collectTiles(e *env, d *dataFlags, k *kernelFlags, dir, test, out, memCap s
 	if !strings.HasSuffix(out, ".npy") {
 		return usageError("--out %q: want a .npy file name", out)
 	}
-	if err := checkOut("--out", out); err != nil {
+	if err := checkOutputs(outPath("--out", out), append(inputs("--data", d.data), inputs("--test", test)...)...); err != nil {
 		return err
 	}
 	capBytes, err := parseBytes(memCap)

@@ -40,21 +40,16 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if *modelPath == "" {
 		return usageError("--model is required")
 	}
+	if err := checkOutputs(outPath("--out", *out), append(inputs("--data", d.data), outpath.Path{Flag: "--model", Path: *modelPath})...); err != nil {
+		return err
+	}
 	if m, ok, err := isClassModel(*modelPath); err != nil {
 		return err
 	} else if ok {
-		if *out != "" {
-			if err := checkOut("--out", *out); err != nil {
-				return err
-			}
-		}
 		tf.mnistDir, tf.first = d.mnistDir, d.first
 		return predictClasses(ctx, e, m, &tf, d.data, *out, *decision)
 	}
 	if err := d.check("--data", d.data); err != nil {
-		return err
-	}
-	if err := checkOutputs(outPath("--out", *out), append(inputs("--data", d.data), outpath.Path{Flag: "--model", Path: *modelPath})...); err != nil {
 		return err
 	}
 	m, loss, p, kind, err := readModel(*modelPath)

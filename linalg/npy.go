@@ -494,6 +494,9 @@ func parseNpyDict(s string, h *NpyHeader) error {
 			}
 		case "shape":
 			if shape, ok = p.tuple(); !ok {
+				if p.why != "" {
+					return npyErr("header: shape: %s", p.why)
+				}
 				return npyErr("header: shape is not a tuple of non-negative integers")
 			}
 		default:
@@ -553,8 +556,9 @@ func clip(s string) string {
 
 // pyParser scans the small subset of Python literals .npy headers use.
 type pyParser struct {
-	s string
-	i int
+	s   string
+	i   int
+	why string // what tuple found wrong, when more than "not a tuple" can be said
 }
 
 func (p *pyParser) ws() {
@@ -620,7 +624,14 @@ func (p *pyParser) tuple() ([]int, bool) {
 		for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
 			p.i++
 		}
-		if j == p.i || p.i-j > 18 || len(dims) >= 32 {
+		switch {
+		case j < p.i && p.i-j > 18:
+			p.why = fmt.Sprintf("dimension %s is larger than any array can be (at most 18 digits)", clip(p.s[j:p.i]))
+			return nil, false
+		case j < p.i && len(dims) >= 32:
+			p.why = "more than 32 dimensions"
+			return nil, false
+		case j == p.i:
 			return nil, false
 		}
 		n, _ := strconv.Atoi(p.s[j:p.i])

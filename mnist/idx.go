@@ -59,7 +59,12 @@ var idxTypes = map[byte]string{
 //
 // Errors wrap ErrFormat and say what is wrong; they do not name the input
 // (ReadFile adds the file name).
-func Read(r io.Reader, size int64) (*IDX, error) {
+func Read(r io.Reader, size int64) (*IDX, error) { return read(r, size, "", 0) }
+
+// read is Read for a file of kind ("" for any) that must have want
+// dimensions (0 for any): a file of another kind is refused by its magic
+// number, before its dimensions are read.
+func read(r io.Reader, size int64, kind string, want int) (*IDX, error) {
 	br := bufio.NewReaderSize(r, 32<<10)
 	m, _ := br.Peek(2)
 	gz := len(m) == 2 && m[0] == gzipMagic[0] && m[1] == gzipMagic[1]
@@ -94,6 +99,17 @@ func Read(r io.Reader, size int64) (*IDX, error) {
 			ErrFormat, t, binary.BigEndian.Uint32(magic[:]))
 	}
 	nd := int(magic[3])
+	if want != 0 && nd != want {
+		other := ""
+		switch nd {
+		case 1:
+			other = " (that of a label file)"
+		case 3:
+			other = " (that of an image file)"
+		}
+		return nil, fmt.Errorf("%w: magic number 0x%08x has %d dimensions%s; %s file has %d (magic 0x%08x)",
+			ErrFormat, binary.BigEndian.Uint32(magic[:]), nd, other, kind, want, 0x800+want)
+	}
 	if nd == 0 || nd > maxDims {
 		return nil, fmt.Errorf("%w: %d dimensions (want 1…%d)", ErrFormat, nd, maxDims)
 	}
@@ -251,9 +267,12 @@ func countTrailing(r io.Reader) (int64, error) {
 		}
 		return 0, err
 	}
-	// Trailing bytes that are themselves corrupt still count as trailing:
-	// the error of this copy does not matter.
-	t, _ := io.Copy(io.Discard, io.LimitReader(r, maxTrailingCount))
+	// A gzip stream that fails after yielding more bytes is corrupt, which
+	// says more than that it has trailing bytes.
+	t, err := io.Copy(io.Discard, io.LimitReader(r, maxTrailingCount))
+	if err != nil && isGzipErr(err) {
+		return 1 + t, err
+	}
 	return 1 + t, nil
 }
 
@@ -301,7 +320,10 @@ func dimString(dims []int) string {
 }
 
 // ReadFile reads the IDX file at path with Read. Errors name the file.
-func ReadFile(path string) (*IDX, error) {
+func ReadFile(path string) (*IDX, error) { return readFile(path, "", 0) }
+
+// readFile is ReadFile with read's expectation of kind and dimensions.
+func readFile(path, kind string, want int) (*IDX, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -315,7 +337,7 @@ func ReadFile(path string) (*IDX, error) {
 	if st.Mode().IsRegular() {
 		size = st.Size()
 	}
-	f, err := Read(fh, size)
+	f, err := read(fh, size, kind, want)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

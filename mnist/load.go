@@ -94,7 +94,7 @@ type Labels struct {
 // ReadImages reads an IDX image file (magic 0x00000803: unsigned bytes,
 // three dimensions), raw or gzip. Errors name the file and the problem.
 func ReadImages(path string) (*Images, error) {
-	f, err := ReadFile(path)
+	f, err := readFile(path, "an image", 3)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func ReadImages(path string) (*Images, error) {
 // ReadLabels reads an IDX label file (magic 0x00000801: unsigned bytes, one
 // dimension), raw or gzip, and checks that every label is 0…9.
 func ReadLabels(path string) (*Labels, error) {
-	f, err := ReadFile(path)
+	f, err := readFile(path, "a label", 1)
 	if err != nil {
 		return nil, err
 	}

@@ -138,6 +138,8 @@ func (m *Model) KernelMachine() *KernelMachine {
 
 func (m *Model) check() error {
 	switch {
+	case m.Kernel.Type != "" && m.Kernel.Type != "float32" && m.Kernel.Type != "float64":
+		return fmt.Errorf("%w: kernel type %q: want float32 or float64", ErrModel, m.Kernel.Type)
 	case m.Train.N < 0 || m.Train.D < 0:
 		return fmt.Errorf("%w: negative dimensions %d×%d", ErrModel, m.Train.N, m.Train.D)
 	case m.weights() != len(m.Alpha):

@@ -676,7 +676,7 @@ func addScaled[T linalg.Float](w, w0 []T, delta T, zeros []T) bool {
 
 // fail records that step made the weights named by what non-finite.
 func (s *NetworkStepper[T]) fail(step int, what string) error {
-	s.failed = fmt.Errorf("svm: network step %d made %s NaN or infinite (η too large?); the weights are unusable: restore a checkpoint with LoadState", step, what)
+	s.failed = fmt.Errorf("svm: network step %d made %s NaN or infinite (η too large?); the weights are unusable: resume from an earlier checkpoint, or start again, with a smaller step size", step, what)
 	return s.failed
 }
 

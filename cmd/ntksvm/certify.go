@@ -118,6 +118,9 @@ func (f *certifyFlags) check() error {
 			return usageError("--points %q: want all or a positive count", f.points)
 		}
 	}
+	if f.threads < 0 {
+		return usageError("--threads %d: want ≥ 0 (0: GOMAXPROCS)", f.threads)
+	}
 	if f.verify < 0 {
 		return usageError("--verify %d: want ≥ 0", f.verify)
 	}

@@ -214,8 +214,11 @@ func runEquiv(ctx context.Context, e *env, args []string) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-	if f.threads < 0 || f.checkpointEvery < -1 {
-		return usageError("--threads %d, --checkpoint-every %d: want ≥ 0 (−1: checkpoints only on interrupt)", f.threads, f.checkpointEvery)
+	if f.threads < 0 {
+		return usageError("--threads %d: want ≥ 0 (0: all cores)", f.threads)
+	}
+	if f.checkpointEvery < -1 {
+		return usageError("--checkpoint-every %d: want ≥ 0 (0: about every 10 minutes) or −1 (only on interrupt)", f.checkpointEvery)
 	}
 	var cfg equiv.Config
 	var err error
@@ -236,9 +239,11 @@ func runEquiv(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	linalg.SetThreads(f.threads)
-	if err := makeOutDir(f.out); err != nil {
+	release, err := lockOutDir(f.out)
+	if err != nil {
 		return err
 	}
+	defer release()
 	data, err := loadMNIST01(e, f.data)
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
+	"github.com/ntksvm/ntksvm/internal/dirlock"
 	"github.com/ntksvm/ntksvm/internal/outpath"
 	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/ntk"
@@ -181,6 +182,21 @@ func makeOutDir(dir string) error {
 		return usageError("--out %q: %v", dir, err)
 	}
 	return nil
+}
+
+// lockOutDir creates the output directory of an experiment command, as
+// makeOutDir, and takes its lock for this run: a second run into the same
+// directory is refused while the first runs. The caller defers the
+// release.
+func lockOutDir(dir string) (func(), error) {
+	if err := makeOutDir(dir); err != nil {
+		return nil, err
+	}
+	release, err := dirlock.Lock(dir)
+	if err != nil {
+		return nil, usageError("--out %s: %v", dir, strings.TrimPrefix(err.Error(), "dirlock: "))
+	}
+	return release, nil
 }
 
 // fieldFlags maps svm.FitConfig fields to the flags that set them.

@@ -76,6 +76,9 @@ func (f *genboundFlags) config(fs *flag.FlagSet) (genbound.Config, error) {
 			s()
 		}
 	})
+	if d := f.c.Delta; setFlags(fs)["delta"] && !(d > 0 && d < 1) { // in a Config, 0 means the default
+		return c, usageError("--delta %g: want 0 < δ < 1", d)
+	}
 	if err := c.Validate(); err != nil {
 		return c, configError(err, genbound.ErrConfig)
 	}
@@ -96,9 +99,11 @@ func runGenbound(ctx context.Context, e *env, args []string) error {
 	if f.out == "" {
 		f.out = "genbound-" + f.preset
 	}
-	if err := makeOutDir(f.out); err != nil {
+	release, err := lockOutDir(f.out)
+	if err != nil {
 		return err
 	}
+	defer release()
 	data, err := loadMNIST01(e, f.data)
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unsafe"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/progress"
@@ -41,7 +42,7 @@ func kernelFlagSet(e *env, d *dataFlags, k *kernelFlags, t *tileFlags) (fs *flag
 	t.add(fs)
 	test = fs.String("test", "", "optional test inputs Z (same forms as --data; mnist01-test): write K(Z, X) instead of K(X, X)")
 	out = fs.String("out", "", "output `K.npy` (written atomically)")
-	memCap = fs.String("mem-cap", "4GiB", "most kernel memory to hold at once; larger kernels are computed and written in row blocks")
+	memCap = fs.String("mem-cap", "4GiB", "most kernel memory to hold at once; larger kernels are computed and written in row blocks (0: no cap, the whole kernel in memory)")
 	alias(fs, e, "train", "data")
 	alias(fs, e, "weight-std", "sigma-w")
 	alias(fs, e, "bias-std", "sigma-b")
@@ -142,6 +143,10 @@ func kernelRun[T linalg.Float](ctx context.Context, e *env, xs, zs *dataset.Set,
 		zm := linalg.Convert[T](zs.X)
 		z, rows = &zm, zm.Rows
 	}
+	var zero T
+	if err := checkKernelMemory(rows, x.Rows, int(unsafe.Sizeof(zero)), capBytes); err != nil {
+		return err
+	}
 	pr := progress.New(e.stderr, e.isTerminal, "kernel rows", int64(rows))
 	t0 := time.Now()
 	err := ntk.WriteNpy(ctx, out, z, x, p, k, ntk.Options{Progress: func(d, _ int) { pr.Set(int64(d)) }}, capBytes)
@@ -149,7 +154,6 @@ func kernelRun[T linalg.Float](ctx context.Context, e *env, xs, zs *dataset.Set,
 	if err != nil {
 		return err
 	}
-	var zero T
 	dtype := "float64"
 	if any(zero) == any(float32(0)) {
 		dtype = "float32"

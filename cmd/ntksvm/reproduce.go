@@ -51,9 +51,11 @@ func runReproduce(ctx context.Context, e *env, args []string) error {
 		Env: &reproduce.Env{Scale: o.scale, Threads: linalg.Threads(), Table2: o.table2,
 			Logf: func(f string, a ...any) { fmt.Fprintf(e.stderr, f+"\n", a...) }},
 	}
-	if err := makeOutDir(o.out); err != nil {
+	release, err := lockOutDir(o.out)
+	if err != nil {
 		return err
 	}
+	defer release()
 	if needsMNIST(o.entries) {
 		dir, err := reproduce.FindMNIST(ctx, o.mnist, !o.noFetch, mnist.FetchOptions{Log: func(m string) { fmt.Fprintln(e.stderr, m) }}, rn.Env.Logf)
 		if err != nil {

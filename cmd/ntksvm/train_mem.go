@@ -38,3 +38,20 @@ func (f *trainFlags) checkMemory() error {
 	}
 	return nil
 }
+
+// checkKernelMemory refuses, before it is allocated, a kernel of
+// rows×cols elements of elem bytes that does not fit in the memory
+// available: the whole kernel when capBytes ≤ 0 (no cap) or it fits under
+// the cap, else the block of rows the cap allows.
+func checkKernelMemory(rows, cols, elem int, capBytes int64) error {
+	need := membudget.Matrix(rows, cols, elem)
+	what := fmt.Sprintf("the kernel %d×%d", rows, cols)
+	if capBytes > 0 && need > uint64(capBytes) {
+		need, what = uint64(capBytes), "a block of kernel rows under --mem-cap"
+	}
+	avail, ok := availableMemory()
+	if err := membudget.Check(avail, ok, membudget.Need{What: what, Bytes: need}); err != nil {
+		return fmt.Errorf("%w; lower --mem-cap (0 means no cap)", err)
+	}
+	return nil
+}

@@ -11,13 +11,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 )
 
 // File returns a checkpoint sink with the signature of svm.CheckpointFunc
 // that writes every checkpoint to path, replacing the previous one
-// atomically. Errors name the path and the step.
+// atomically. Errors name the path (the caller's name the step).
 func File(path string) func(step int, write func(io.Writer) error) error {
 	return func(step int, write func(io.Writer) error) error {
 		if err := atomicfile.WriteFile(path, func(w io.Writer) error {
@@ -27,7 +28,12 @@ func File(path string) func(step int, write func(io.Writer) error) error {
 			}
 			return bw.Flush()
 		}); err != nil {
-			return fmt.Errorf("checkpoint after step %d: %w", step, err)
+			// The driver's error names the step; this one adds the file
+			// unless the error already names it.
+			if strings.Contains(err.Error(), path) {
+				return err
+			}
+			return fmt.Errorf("writing the checkpoint %s: %w", path, err)
 		}
 		return nil
 	}

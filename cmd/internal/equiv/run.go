@@ -686,10 +686,9 @@ func (e *experiment[T]) train(ctx context.Context, i int, d *svm.Driver) error {
 			remEvals++
 		}
 	}
-	est := time.Duration(float64(total-done)*stepDur.Seconds()*1e9) +
-		time.Duration(float64(remEvals)*e.perEval*evalW*1e9)
+	est := float64(total-done)*stepDur.Seconds() + float64(remEvals)*e.perEval*evalW
 	e.logf("run %d/%d (m = %d, η = %g, %d steps, %d evaluations): first steps %.3gs (update %.3gs, evaluation %.3gs); about %s to go",
-		i+1, len(e.sum.Runs), rec.Width, rec.LR, total, len(d.LogAt), first.Seconds(), stepDur.Seconds(), evalDur.Seconds(), progress.RoundDuration(est))
+		i+1, len(e.sum.Runs), rec.Width, rec.LR, total, len(d.LogAt), first.Seconds(), stepDur.Seconds(), evalDur.Seconds(), formatSeconds(est))
 	if d.CheckpointEvery == 0 {
 		switch {
 		case e.opt.CheckpointEvery > 0:
@@ -716,7 +715,7 @@ func (e *experiment[T]) train(ctx context.Context, i int, d *svm.Driver) error {
 		}
 		left := float64(total-cur) * st.Seconds() / float64(max(cur-start, 1))
 		left += float64(evalsLeft) * ev.Seconds() / float64(max(evalsDone, 1))
-		return time.Duration(left * 1e9)
+		return durationOf(left)
 	})
 	e.loopFrom = e.opt.Now()
 	d.Steps = total
@@ -752,9 +751,9 @@ func (e *experiment[T]) estimate(from, done int) {
 		secs += float64(steps)*e.perStep*p*float64(rows) + float64(evals)*e.perEval*p*float64(e.ds.x.Rows+e.ds.xt.Rows)
 	}
 	e.sum.Estimate = secs
-	dur := time.Duration(secs * 1e9)
+	dur := durationOf(secs)
 	e.logf("estimated time of the %d run(s): about %s on this machine (from the timed first step, %d threads)",
-		len(e.sum.Runs)-from, progress.RoundDuration(dur), linalg.Threads())
+		len(e.sum.Runs)-from, formatSeconds(secs), linalg.Threads())
 	if dur > LongRun && !e.cfg.Quick && e.cfg.Preset != "custom" && !e.opt.NoQuickHint {
 		q, _ := Preset(e.cfg.Preset, true)
 		e.logf("NOTE: the %s preset at paper scale takes longer than %v here; --quick runs a reduced setting (%s)",
@@ -817,4 +816,23 @@ func readGob(path string, fp Fingerprint, v any) (bool, error) {
 		return false, fmt.Errorf("equiv: %s: %w", path, err)
 	}
 	return true, nil
+}
+
+// durationOf returns secs as a Duration, saturated at the largest one (a
+// Duration holds about 292 years) instead of wrapping to a negative one.
+func durationOf(secs float64) time.Duration {
+	if !(secs*1e9 < math.MaxInt64) {
+		return math.MaxInt64
+	}
+	return time.Duration(secs * 1e9)
+}
+
+// formatSeconds formats an estimated time: rounded as progress does, or
+// in years beyond a century.
+func formatSeconds(secs float64) string {
+	const year = 365.25 * 24 * 3600
+	if secs > 100*year {
+		return fmt.Sprintf("%.3g years", secs/year)
+	}
+	return progress.RoundDuration(durationOf(secs)).String()
 }

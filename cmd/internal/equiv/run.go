@@ -284,8 +284,17 @@ func ReadConfig(dir string) (Config, error) {
 	if err != nil {
 		return c, fmt.Errorf("equiv: cannot resume from %s: %w", dir, err)
 	}
-	if err := unmarshalJSON(b, &c); err != nil {
+	if c, err = parseConfig(b); err != nil {
 		return c, fmt.Errorf("equiv: %s/config.json: %w", dir, err)
+	}
+	return c, nil
+}
+
+// parseConfig decodes and validates the text of a config.json.
+func parseConfig(b []byte) (Config, error) {
+	var c Config
+	if err := unmarshalJSON(b, &c); err != nil {
+		return c, err
 	}
 	return c, c.Validate()
 }
@@ -804,7 +813,15 @@ func readGob(path string, fp Fingerprint, v any) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	r := bufio.NewReader(f)
+	if err := decodeRunState(bufio.NewReader(f), fp, v); err != nil {
+		return false, fmt.Errorf("equiv: %s: %w", path, err)
+	}
+	return true, nil
+}
+
+// decodeRunState reads a fingerprint, checks it against fp and decodes
+// the gob that follows into v.
+func decodeRunState(r io.Reader, fp Fingerprint, v any) error {
 	saved, err := readFingerprint(r)
 	if err == nil {
 		err = checkFingerprint(saved, fp)
@@ -812,10 +829,7 @@ func readGob(path string, fp Fingerprint, v any) (bool, error) {
 	if err == nil {
 		err = gob.NewDecoder(r).Decode(v)
 	}
-	if err != nil {
-		return false, fmt.Errorf("equiv: %s: %w", path, err)
-	}
-	return true, nil
+	return err
 }
 
 // durationOf returns secs as a Duration, saturated at the largest one (a

@@ -210,3 +210,29 @@ func TestStaleTemporaryFilesSwept(t *testing.T) {
 		t.Error("a recent temporary file was removed")
 	}
 }
+
+// TestOutputFullDisk (issue defect 1): a write that runs out of space (a
+// 16 KiB tmpfs in a private mount namespace) fails with exit 1 naming the
+// problem, and leaves neither the output nor a temporary file. Skipped
+// when not root or without unshare.
+func TestOutputFullDisk(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting needs root")
+	}
+	if _, err := exec.LookPath("unshare"); err != nil {
+		t.Skip("no unshare")
+	}
+	dir := t.TempDir()
+	_, xp := randomInputs(t, dir, 100, 3, 51) // a 100×100 float64 kernel: 80 kB
+	small := filepath.Join(dir, "small")
+	os.Mkdir(small, 0o755)
+	script := `d=$1; mount -t tmpfs -o size=16k tmpfs "$d" || exit 99; shift; "$@"; code=$?; echo "left: $(ls -A "$d")" >&2; exit $code`
+	code, _, stderr := runBinary(t, []string{"kernel", "--data", xp, "--out", filepath.Join(small, "K.npy")},
+		"unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh", small)
+	if code == 99 {
+		t.Skip("cannot mount in a private namespace here")
+	}
+	if code != 1 || !strings.Contains(stderr, "write "+filepath.Join(small, "K.npy")+": no space left on device") || !strings.Contains(stderr, "left: \n") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}

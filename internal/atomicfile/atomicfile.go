@@ -387,14 +387,26 @@ func WriteFileContext(ctx context.Context, path string, private bool, write func
 	if private {
 		f.Private()
 	}
-	var w io.Writer = f
+	var w io.Writer = namedWriter{f}
 	if ctx.Done() != nil {
-		w = ctxWriter{ctx, f}
+		w = ctxWriter{ctx, w}
 	}
 	if err := write(w); err != nil {
 		return err
 	}
 	return f.CommitContext(ctx)
+}
+
+// namedWriter reports a failed write (a full disk, an I/O error) under
+// the path being written rather than the temporary file's name.
+type namedWriter struct{ f *File }
+
+func (n namedWriter) Write(b []byte) (int, error) {
+	k, err := n.f.Write(b)
+	if err != nil {
+		err = &os.PathError{Op: "write", Path: n.f.path, Err: unwrapPath(err)}
+	}
+	return k, err
 }
 
 // ctxWriter fails every Write once its context is done.

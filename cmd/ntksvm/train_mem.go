@@ -50,7 +50,7 @@ func checkKernelMemory(rows, cols, elem int, capBytes int64) error {
 		need, what = uint64(capBytes), "a block of kernel rows under --mem-cap"
 	}
 	avail, ok := availableMemory()
-	if err := membudget.Check(avail, ok, membudget.Need{What: what, Bytes: need}); err != nil {
+	if err := membudget.CheckNeeds(avail, ok, membudget.Need{What: what, Bytes: need}); err != nil {
 		return fmt.Errorf("%w; lower --mem-cap (0 means no cap)", err)
 	}
 	return nil

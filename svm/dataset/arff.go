@@ -135,7 +135,11 @@ func parseAttribute(s string) (arffAttr, error) {
 		}
 		return a, nil
 	}
-	switch strings.ToLower(strings.Fields(s)[0]) {
+	typ := strings.Fields(s)
+	if len(typ) == 0 { // a quoted name with nothing after it
+		return a, fmt.Errorf("attribute %q has no type", a.name)
+	}
+	switch strings.ToLower(typ[0]) {
 	case "numeric", "real", "integer":
 		return a, nil
 	}

@@ -114,10 +114,10 @@ func (f *trainFlags) fit(ctx context.Context, e *env, k, testK svm.KernelMatrix)
 	var table *output.Table
 	status := progress.NewStatus(e.stderr, e.isTerminal)
 	if f.cfg.Solver == svm.SolverSubgradient {
-		table = output.NewTrainingLog(f.trackTrainIdx, f.trackTestIdx)
+		table = newTrainingLog(f.trackTrainIdx, f.trackTestIdx)
 		steps := f.cfg.TotalSteps(f.trainSet.X.Rows)
 		hooks.Log = func(p *svm.Progress) error {
-			output.AddProgress(table, p)
+			addProgress(table, p)
 			line := fmt.Sprintf("step %d/%d t=%g objective %.6g train loss %.5g acc %.4f", p.Step, steps, p.T, p.Objective, p.TrainLoss, p.TrainAcc)
 			if testK != nil {
 				line += fmt.Sprintf(" test loss %.5g acc %.4f", p.TestLoss, p.TestAcc)

@@ -1,16 +1,17 @@
-package output
+package main
 
 import (
 	"fmt"
 
+	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/svm"
 )
 
-// NewTrainingLog starts the CSV table of a subgradient run's evaluations
+// newTrainingLog starts the CSV table of a subgradient run's evaluations
 // (svm.Progress): step, t = Σ η, epoch, objective, training and test loss
 // and accuracy (NaN where not defined), then the outputs at the tracked
 // training and test indices, one column each (train_out_I, test_out_I).
-func NewTrainingLog(trackTrain, trackTest []int) *Table {
+func newTrainingLog(trackTrain, trackTest []int) *output.Table {
 	cols := []string{"step", "t", "epoch", "objective", "train_loss", "train_acc", "test_loss", "test_acc"}
 	for _, i := range trackTrain {
 		cols = append(cols, fmt.Sprintf("train_out_%d", i))
@@ -18,11 +19,11 @@ func NewTrainingLog(trackTrain, trackTest []int) *Table {
 	for _, i := range trackTest {
 		cols = append(cols, fmt.Sprintf("test_out_%d", i))
 	}
-	return NewTable(cols...)
+	return output.NewTable(cols...)
 }
 
-// AddProgress appends one evaluation to a table from NewTrainingLog.
-func AddProgress(t *Table, p *svm.Progress) {
+// addProgress appends one evaluation to a table from newTrainingLog.
+func addProgress(t *output.Table, p *svm.Progress) {
 	row := []any{p.Step, p.T, p.Epoch, p.Objective, p.TrainLoss, p.TrainAcc, p.TestLoss, p.TestAcc}
 	for _, v := range p.TrainOut {
 		row = append(row, v)

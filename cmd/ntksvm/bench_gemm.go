@@ -18,14 +18,6 @@ import (
 // the 12,665-point 0/1 training set) or on a square sweep, against the FMA
 // peak measured in the same run.
 
-func init() {
-	registerBench(&benchmark{
-		name:    "gemm",
-		summary: "linalg GEMM and Gram GFLOP/s on the paper's shapes or a square sweep, against the measured peak",
-		run:     runGemmBench,
-	})
-}
-
 // gemmShape is one benchmark case: op(A) m×k times op(B) k×n, or for op
 // "gram" the n×n Gram matrix of an n×k matrix (m = n), or for "syrk" its
 // lower triangle only (linalg.SyrkLower, what BLAS ?syrk computes).

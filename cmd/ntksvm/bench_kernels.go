@@ -22,19 +22,6 @@ import (
 // peak). Both run every kernel set this CPU can run, so that one command
 // line compares them on the same machine in the same run.
 
-func init() {
-	registerBench(&benchmark{
-		name:    "relu",
-		summary: "out-of-place ReLU bandwidth per kernel set, against copy() of the same size",
-		run:     runReluBench,
-	})
-	registerBench(&benchmark{
-		name:    "micro",
-		summary: "GEMM micro-kernel GFLOP/s in cache per kernel set, against the measured FMA peak",
-		run:     runMicroBench,
-	})
-}
-
 // maxReluN bounds --n: the float64 run needs 16·n bytes.
 const maxReluN = 1 << 30
 

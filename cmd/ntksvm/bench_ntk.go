@@ -20,19 +20,6 @@ import (
 // the Fig. 1 network (forward, backward, update with the penalty) against
 // the GEMMs of its forward and backward passes run bare.
 
-func init() {
-	registerBench(&benchmark{
-		name:    "ntk",
-		summary: "NTK Gram matrix (GEMM + arc-cosine recursion) against the bare Gram GEMM of the same run",
-		run:     runNTKBench,
-	})
-	registerBench(&benchmark{
-		name:    "train",
-		summary: "one training step (forward, backward, update) of the Fig. 1 network (L=2, m=10000, n=128) against its GEMMs run bare",
-		run:     runTrainBench,
-	})
-}
-
 // mnistOpt is the --mnist flag of the benchmarks: alone it selects the real
 // MNIST 0/1 train set from the default location ($NTKSVM_MNIST_DIR or the
 // user cache), --mnist=DIR from DIR.

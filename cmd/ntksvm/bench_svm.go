@@ -27,14 +27,6 @@ import (
 // SVM solve (SMO, with and without bias) with its time and relative
 // duality gap.
 
-func init() {
-	registerBench(&benchmark{
-		name:    "svm",
-		summary: "kernel-machine step K·α (GB/s vs. memory read baseline) and exact SVM solve time on an n×n Gram",
-		run:     runSVMBench,
-	})
-}
-
 // svmBenchRow is one result line; it is also the JSON object.
 type svmBenchRow struct {
 	Op       string  `json:"op"` // "step" or "solve"

@@ -29,14 +29,6 @@ import (
 // on which the predicted sign provably holds. The work is done by package
 // ibp; this file parses, validates, wires and prints.
 
-func init() {
-	register(&command{
-		name:    "certify",
-		summary: "robustness certificates (paper Tables 2, 3): NTK kernel machines and IBP for networks",
-		run:     runCertify,
-	})
-}
-
 // certifyFlags are the flags of "ntksvm certify".
 type certifyFlags struct {
 	data              dataFlags

@@ -13,14 +13,6 @@ import (
 	"github.com/ntksvm/ntksvm/mnist"
 )
 
-func init() {
-	register(&command{
-		name:    "data",
-		summary: "find, check and download MNIST: data info, data fetch mnist",
-		run:     runData,
-	})
-}
-
 const dataUsage = `Usage:
   ntksvm data info [--mnist-dir DIR]       show the MNIST files found, their sizes, class counts and checksums
   ntksvm data info FILE [--label COL]      rows, features, classes, missing values and constant columns of a

@@ -17,14 +17,6 @@ import (
 // (paper Figs. 1 and A.1) and sweeps the width; the pipeline lives in
 // cmd/internal/equiv.
 
-func init() {
-	register(&command{
-		name:    "equiv",
-		summary: "train a network and its NTK kernel machine side by side (paper Figs. 1, A.1); width sweeps",
-		run:     runEquiv,
-	})
-}
-
 const equivUsage = `[--preset fig1|figA1|custom] [--quick] [flags]
 
 Trains the network and the kernel machine with its NTK on the same batches, with the same η

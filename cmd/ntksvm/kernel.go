@@ -18,14 +18,6 @@ import (
 // "ntksvm kernel": the infinite-width NTK or NNGP Gram matrix K(X, X), or
 // the cross kernel K(Z, X), written to a .npy file.
 
-func init() {
-	register(&command{
-		name:    "kernel",
-		summary: "write the infinite-width NTK/NNGP Gram K(X,X) or cross kernel K(Z,X) to a .npy file",
-		run:     runKernel,
-	})
-}
-
 const kernelUsage = "--data X.npy|mnist01 [--test Z.npy|mnist01-test] [--kernel ntk|nngp] [--depth L] [--sigma-w σ_w] " +
 	"[--sigma-b σ_b] [--precision float64|float32] --out K.npy [--mem-cap 4GiB] [--mnist-dir DIR]\n" +
 	"       ntksvm kernel --data … [kernel flags] --tile i/N|auto/N --out DIR\n" +

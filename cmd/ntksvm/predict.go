@@ -14,14 +14,6 @@ import (
 
 // "ntksvm predict" applies a model written by "ntksvm train" to new data.
 
-func init() {
-	register(&command{
-		name:    "predict",
-		summary: "apply a trained kernel machine to data; print accuracy and loss when labels are known",
-		run:     runPredict,
-	})
-}
-
 func runPredict(ctx context.Context, e *env, args []string) error {
 	var d dataFlags
 	fs := newFlagSet(e, "predict", "--model M --data D [--out pred.npy]")

@@ -16,14 +16,6 @@ import (
 	"github.com/ntksvm/ntksvm/mnist"
 )
 
-func init() {
-	register(&command{
-		name:    "reproduce",
-		summary: "run the paper's experiments, the paper's numbers beside ours, as report.md/report.html",
-		run:     runReproduce,
-	})
-}
-
 // reproduceOpts are the parsed flags of ntksvm reproduce.
 type reproduceOpts struct {
 	scale   reproduce.Scale

@@ -18,14 +18,6 @@ import (
 // "ntksvm train" fits one kernel machine of paper Table 1 on the NTK (or
 // NNGP) Gram of a data set (svm.Fit) and writes a model file.
 
-func init() {
-	register(&command{
-		name:    "train",
-		summary: "train a kernel machine of paper Table 1 (svm, svm2, svr, krr, logistic) on the NTK",
-		run:     runTrain,
-	})
-}
-
 // trainFlags are the flags of "ntksvm train" and what check and load
 // derive from them.
 type trainFlags struct {

@@ -48,7 +48,14 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	m, loss, p, kind, err := readModel(*modelPath)
+	return predictBinary(ctx, e, d, *modelPath, *out)
+}
+
+// predictBinary runs "ntksvm predict" for a model of "ntksvm train" (one
+// machine, one output per point) on the data of d, writing the outputs to
+// out if it is not empty.
+func predictBinary(ctx context.Context, e *env, d dataFlags, modelPath, out string) error {
+	m, loss, p, kind, err := readModel(modelPath)
 	if err != nil {
 		return err
 	}
@@ -83,7 +90,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "predicted %d points in %.2fs\n", len(pred), time.Since(t0).Seconds())
-	return reportPredictions(e, ds, loss, pred, *out)
+	return reportPredictions(e, ds, loss, pred, out)
 }
 
 // reportPredictions prints the loss and accuracy (with labels) and writes

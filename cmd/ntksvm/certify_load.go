@@ -3,10 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
@@ -126,37 +123,8 @@ func certifyLoad(e *env, d dataFlags, m *svm.Model) (train linalg.Matrix[float64
 // then the correctly classified ones with --correct-only) and returns the
 // accuracy over the whole data set (NaN without labels).
 func certifyPoints(f *certifyFlags, c certifier, y []float64) ([]int, float64, error) {
-	n := c.Len()
-	acc := math.NaN()
-	if y != nil {
-		right := 0
-		for i := range n {
-			if correct(c.Output(i), y[i]) {
-				right++
-			}
-		}
-		acc = float64(right) / float64(n)
-	} else if f.correctOnly {
+	if y == nil && f.correctOnly {
 		return nil, 0, usageError("--correct-only needs labels (--data X.npy,y.npy)")
 	}
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
-	}
-	if f.nPoints > 0 && f.nPoints < n {
-		rng := rand.New(rand.NewPCG(f.seed, 0xce27))
-		rng.Shuffle(n, func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
-		idx = idx[:f.nPoints]
-		slices.Sort(idx)
-	}
-	if f.correctOnly {
-		idx = slices.DeleteFunc(idx, func(i int) bool { return !correct(c.Output(i), y[i]) })
-	}
-	if len(idx) == 0 {
-		return nil, 0, fmt.Errorf("no points to certify")
-	}
-	return idx, acc, nil
+	return ibp.SelectPoints(c, y, ibp.PointSelection{N: f.nPoints, Seed: f.seed, CorrectOnly: f.correctOnly})
 }
-
-// correct reports whether the output's sign is the label's (0 is wrong).
-func correct(out, y float64) bool { return out*y > 0 }

@@ -152,15 +152,7 @@ func (o *reproduceOpts) setTable2(widths string, w1e6 bool, memGiB float64) erro
 		}
 	}
 	if w1e6 {
-		if o.table2.Widths == nil {
-			o.table2.Widths = []int{1000, 10000, 100000}
-			if o.scale != reproduce.Paper {
-				o.table2.Widths = []int{1000}
-			}
-		}
-		if !slices.Contains(o.table2.Widths, 1000000) {
-			o.table2.Widths = append(o.table2.Widths, 1000000)
-		}
+		o.table2 = o.table2.WithWidth1e6(o.scale)
 	}
 	if memGiB < 0 || math.IsNaN(memGiB) || math.IsInf(memGiB, 0) {
 		return usageError("--table2-mem-gib %v: want a finite number ≥ 0", memGiB)

@@ -29,24 +29,19 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if *modelPath == "" {
 		return usageError("--model is required")
 	}
+	if *out != "" {
+		if err := checkOut("--out", *out); err != nil {
+			return err
+		}
+	}
 	if m, ok, err := isClassModel(*modelPath); err != nil {
 		return err
 	} else if ok {
-		if *out != "" {
-			if err := checkOut("--out", *out); err != nil {
-				return err
-			}
-		}
 		tf.mnistDir, tf.first = d.mnistDir, d.first
 		return predictClasses(ctx, e, m, &tf, d.data, *out, *decision)
 	}
 	if err := d.check("--data", d.data); err != nil {
 		return err
-	}
-	if *out != "" {
-		if err := checkOut("--out", *out); err != nil {
-			return err
-		}
 	}
 	return predictBinary(ctx, e, d, *modelPath, *out)
 }

@@ -5,7 +5,7 @@ PKGS    := ./...
 # set, and under qemu for arm64 (ntk checks its portable weight generator there).
 ASMPKGS := ./asm ./linalg ./ntk
 # Packages that run goroutines: their tests also run under the race detector.
-RACEPKGS := ./linalg ./ntk ./svm ./mnist ./cmd/ntksvm
+RACEPKGS := ./linalg ./linalg/npy ./ntk ./svm ./mnist ./cmd/ntksvm
 BIN     := bin
 QEMU    ?= qemu-aarch64-static
 

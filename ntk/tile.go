@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 )
 
 // WriteNpy computes one kernel matrix and writes it to path as a 2-D .npy
@@ -50,7 +51,7 @@ func WriteNpy[T linalg.Float](ctx context.Context, path string, z *linalg.Matrix
 		if err != nil {
 			return err
 		}
-		return linalg.WriteNpy(path, k)
+		return npy.Write(path, k)
 	}
 	block := int(memCap / (int64(n) * size))
 	if block < 1 {
@@ -68,7 +69,7 @@ func WriteNpy[T linalg.Float](ctx context.Context, path string, z *linalg.Matrix
 	if err := checkFinite("X", x); err != nil {
 		return err
 	}
-	w, err := linalg.NewNpyWriter[T](path, dtypeOf(zero), rows, n)
+	w, err := npy.NewWriter[T](path, dtypeOf(zero), rows, n)
 	if err != nil {
 		return err
 	}
@@ -105,9 +106,9 @@ func sizeOf[T linalg.Float](v T) int {
 	return 8
 }
 
-func dtypeOf[T linalg.Float](v T) linalg.Dtype {
+func dtypeOf[T linalg.Float](v T) npy.Dtype {
 	if _, ok := any(v).(float32); ok {
-		return linalg.Float32
+		return npy.Float32
 	}
-	return linalg.Float64
+	return npy.Float64
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 )
 
 // TestWriteNpyTiled: the kernel written in row blocks under a memory cap
@@ -43,7 +44,7 @@ func TestWriteNpyTiled(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := linalg.ReadNpy[float64](path)
+				got, err := npy.Read[float64](path)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -83,14 +84,14 @@ func TestWriteNpyTiled32(t *testing.T) {
 	if err := WriteNpy(context.Background(), path, nil, x, p, KindNTK, Options{}, 3*29*4); err != nil {
 		t.Fatal(err)
 	}
-	h, err := linalg.ReadNpyHeader(path)
+	h, err := npy.ReadHeader(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.Dtype != linalg.Float32 {
+	if h.Dtype != npy.Float32 {
 		t.Fatalf("dtype %v, want float32", h.Dtype)
 	}
-	got, err := linalg.ReadNpy[float32](path)
+	got, err := npy.Read[float32](path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestWriteNpyCrossBitwise(t *testing.T) {
 	if err := WriteNpy(context.Background(), path, &z, x, p, KindNTK, Options{}, int64(linalg.GramStrip+60)*40*8); err != nil {
 		t.Fatal(err)
 	}
-	got, err := linalg.ReadNpy[float64](path)
+	got, err := npy.Read[float64](path)
 	if err != nil {
 		t.Fatal(err)
 	}

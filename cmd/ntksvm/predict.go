@@ -8,6 +8,7 @@ import (
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
 )
@@ -99,7 +100,7 @@ func reportPredictions(e *env, ds *dataset.Set, loss svm.Loss, pred []float64, o
 	if out == "" {
 		return nil
 	}
-	if err := linalg.WriteNpyVector(out, pred); err != nil { // atomic: temporary file and rename
+	if err := npy.WriteVector(out, pred); err != nil { // atomic: temporary file and rename
 		return err
 	}
 	fmt.Fprintf(e.stderr, "wrote %s\n", out)

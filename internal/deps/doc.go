@@ -8,8 +8,9 @@
 //     know nothing of the model.
 //   - asm: the SIMD kernels; no matrices, nothing of ours above internal/*.
 //   - linalg: dense linear algebra on the SIMD kernels; no networks, no
-//     kernel machines, no certificates.
-//   - mnist, svm/dataset: data readers on linalg.
+//     kernel machines, no certificates, no files.
+//   - linalg/npy, mnist, svm/dataset: array files and data readers on
+//     linalg.
 //   - ntk: networks and their infinite-width kernels; no training.
 //   - svm, svm/classify: kernel machines and their training; no certificates.
 //   - ibp: certificates; they take matrices and kernels, not machine types,

@@ -12,6 +12,7 @@ import (
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/ntk"
 )
 
@@ -136,7 +137,7 @@ func kernelRun[T linalg.Float](ctx context.Context, e *env, xs, zs *dataset.Set,
 	}
 	pr := progress.New(e.stderr, e.isTerminal, "kernel rows", int64(rows))
 	t0 := time.Now()
-	err := ntk.WriteNpy(ctx, out, z, x, p, k, ntk.Options{Progress: func(d, _ int) { pr.Set(int64(d)) }}, capBytes)
+	err := writeKernelNpy(ctx, out, z, x, p, k, ntk.Options{Progress: func(d, _ int) { pr.Set(int64(d)) }}, capBytes)
 	pr.Done()
 	if err != nil {
 		return err
@@ -153,6 +154,45 @@ func kernelRun[T linalg.Float](ctx context.Context, e *env, xs, zs *dataset.Set,
 	fmt.Fprintf(e.stdout, "wrote %s: %d×%d %s %s %s (L=%d, σ_w=%g, σ_b=%g) in %.2f s\n",
 		out, rows, x.Rows, dtype, strings.ToUpper(k.String()), what, p.Depth, p.WeightStd, p.BiasStd, time.Since(t0).Seconds())
 	return nil
+}
+
+// writeKernelNpy writes the kernel of ntk.Blocks to path as a 2-D .npy
+// file of T's dtype, atomically (the file appears complete or not at all),
+// one block of rows at a time. The file is created with the first block,
+// after Blocks has checked its arguments.
+func writeKernelNpy[T linalg.Float](ctx context.Context, path string, z *linalg.Matrix[T], x linalg.Matrix[T], p ntk.Params,
+	kind ntk.Kind, o ntk.Options, capBytes int64) error {
+	rows := x.Rows
+	if z != nil {
+		rows = z.Rows
+	}
+	var w *npy.Writer[T]
+	create := func() (err error) {
+		w, err = npy.NewWriter[T](path, npy.DtypeOf[T](), rows, x.Rows)
+		return err
+	}
+	defer func() {
+		if w != nil {
+			w.Discard() // after Close, nothing to discard
+		}
+	}()
+	err := ntk.Blocks(ctx, z, x, p, kind, o, capBytes, func(_ int, k linalg.Matrix[T]) error {
+		if w == nil {
+			if err := create(); err != nil {
+				return err
+			}
+		}
+		return w.WriteRows(k)
+	})
+	if err != nil {
+		return err
+	}
+	if w == nil { // no rows
+		if err := create(); err != nil {
+			return err
+		}
+	}
+	return w.Close()
 }
 
 // parseBytes parses a size such as 4GiB, 512MiB, 2G, 100k or 1000000 (bytes).

@@ -50,8 +50,8 @@ func (d Dtype) Size() int { return int(d) }
 
 func (d Dtype) valid() bool { return d == Float32 || d == Float64 }
 
-// dtypeOf returns the Dtype whose elements are T.
-func dtypeOf[T linalg.Float]() Dtype {
+// DtypeOf returns the Dtype whose elements are T.
+func DtypeOf[T linalg.Float]() Dtype {
 	var z T
 	return Dtype(unsafe.Sizeof(z))
 }
@@ -153,7 +153,7 @@ func readNpyFile[T linalg.Float](f *os.File, size int64) (linalg.Matrix[T], erro
 	if len(m.Data) == 0 {
 		return m, nil
 	}
-	if h.Dtype == dtypeOf[T]() && h.BigEndian != nativeLittle {
+	if h.Dtype == DtypeOf[T]() && h.BigEndian != nativeLittle {
 		b := unsafe.Slice((*byte)(unsafe.Pointer(&m.Data[0])), len(m.Data)*h.Dtype.Size())
 		if err := readAtParallel(f, h.DataOffset, b, npyPieceMin); err != nil {
 			return linalg.Matrix[T]{}, npyErr("reading the data: %w", err)
@@ -640,7 +640,7 @@ func readNpyData[T linalg.Float](r io.Reader, h Header, dst []T) error {
 	if len(dst) == 0 {
 		return nil
 	}
-	if h.Dtype == dtypeOf[T]() && h.BigEndian != nativeLittle {
+	if h.Dtype == DtypeOf[T]() && h.BigEndian != nativeLittle {
 		b := unsafe.Slice((*byte)(unsafe.Pointer(&dst[0])), len(dst)*h.Dtype.Size())
 		if _, err := io.ReadFull(r, b); err != nil {
 			return npyErr("reading the data: %w", err)
@@ -858,7 +858,7 @@ func (w *Writer[T]) writeRow(row []T) error {
 	if len(row) == 0 {
 		return nil
 	}
-	if w.dtype == dtypeOf[T]() && nativeLittle {
+	if w.dtype == DtypeOf[T]() && nativeLittle {
 		_, err := w.w.Write(unsafe.Slice((*byte)(unsafe.Pointer(&row[0])), len(row)*w.dtype.Size()))
 		return err
 	}
@@ -923,7 +923,7 @@ func (w *Writer[T]) Discard() { w.discard() }
 // Write writes m to path as a 2-D .npy file of T's dtype, atomically
 // (temporary file, sync, rename).
 func Write[T linalg.Float](path string, m linalg.Matrix[T]) error {
-	w, err := NewWriter[T](path, dtypeOf[T](), m.Rows, m.Cols)
+	w, err := NewWriter[T](path, DtypeOf[T](), m.Rows, m.Cols)
 	if err != nil {
 		return err
 	}
@@ -939,7 +939,7 @@ func WriteVector[T linalg.Float](path string, v []T) error {
 // WriteTo writes m to w as a 2-D .npy stream of T's dtype, the bytes
 // Write writes to a file.
 func WriteTo[T linalg.Float](w io.Writer, m linalg.Matrix[T]) error {
-	nw, err := NewWriterTo[T](w, dtypeOf[T](), m.Rows, m.Cols)
+	nw, err := NewWriterTo[T](w, DtypeOf[T](), m.Rows, m.Cols)
 	if err != nil {
 		return err
 	}
@@ -949,7 +949,7 @@ func WriteTo[T linalg.Float](w io.Writer, m linalg.Matrix[T]) error {
 // WriteVectorTo writes v to w as a 1-D .npy stream of T's dtype, the
 // bytes WriteVector writes to a file.
 func WriteVectorTo[T linalg.Float](w io.Writer, v []T) error {
-	nw, err := newNpyStream[T](w, dtypeOf[T](), []int{len(v)}, 0)
+	nw, err := newNpyStream[T](w, DtypeOf[T](), []int{len(v)}, 0)
 	if err != nil {
 		return err
 	}
@@ -959,7 +959,7 @@ func WriteVectorTo[T linalg.Float](w io.Writer, v []T) error {
 // writeNpyVersion writes data with the given shape and format version (0:
 // automatic); the tests use it to produce every version.
 func writeNpyVersion[T linalg.Float](path string, shape []int, data []T, version int) error {
-	w, err := newNpyWriter[T](path, dtypeOf[T](), shape, version)
+	w, err := newNpyWriter[T](path, DtypeOf[T](), shape, version)
 	if err != nil {
 		return err
 	}
@@ -1017,7 +1017,7 @@ func OpenMmap[T linalg.Float](path string) (*MappedMatrix[T], error) {
 		return nil, fileErr("OpenMmap", path, err)
 	}
 	n := h.Len()
-	if n > 0 && h.Dtype == dtypeOf[T]() && h.BigEndian != nativeLittle && h.DataOffset%int64(h.Dtype) == 0 &&
+	if n > 0 && h.Dtype == DtypeOf[T]() && h.BigEndian != nativeLittle && h.DataOffset%int64(h.Dtype) == 0 &&
 		size == int64(int(size)) {
 		b, unmap, err := mmapFile(f, int(size))
 		if err == nil {

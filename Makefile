@@ -5,7 +5,7 @@ PKGS    := ./...
 # set, and under qemu for arm64 (ntk checks its portable weight generator there).
 ASMPKGS := ./asm ./linalg ./ntk
 # Packages that run goroutines: their tests also run under the race detector.
-RACEPKGS := ./linalg ./ntk ./svm ./mnist ./cmd/ntksvm
+RACEPKGS := ./linalg ./linalg/npy ./ntk ./svm ./mnist ./cmd/ntksvm
 BIN     := bin
 QEMU    ?= qemu-aarch64-static
 
@@ -57,11 +57,15 @@ test-race:
 	$(GO) test -race -short $$pkgs
 
 # The arm64 test binaries run under qemu user-mode emulation: NEON first,
-# then the generic kernels. A missing qemu fails the target.
+# then the generic kernels. Without qemu the stage is skipped with a note,
+# except under CI (the CI variable set), where a missing qemu fails it.
 test-arm64:
-	@command -v $(QEMU) >/dev/null || { echo "test-arm64: $(QEMU) not found (Debian package qemu-user-static)"; exit 1; }
-	@mkdir -p $(BIN)
-	@for p in $(ASMPKGS); do \
+	@if ! command -v $(QEMU) >/dev/null; then \
+		if [ -n "$$CI" ]; then echo "test-arm64: $(QEMU) not found and CI is set: install Debian package qemu-user-static"; exit 1; fi; \
+		echo "test-arm64: skipped ($(QEMU) not found; install Debian package qemu-user-static to run it)"; exit 0; \
+	fi; \
+	mkdir -p $(BIN); \
+	for p in $(ASMPKGS); do \
 		n=$$(basename $$p); \
 		GOARCH=arm64 $(GO) test -c -o $(BIN)/$$n-arm64.test $$p || exit 1; \
 		echo "== qemu arm64 $$p (auto)"; \

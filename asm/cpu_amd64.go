@@ -108,7 +108,7 @@ func avx2Kernels() *Kernels {
 		gemmDirect64: gemmDirectAVX2F64,
 
 		// Fused kernels (gemmpack_amd64.s): the float64 pair pays
-		// with the 4×12 tile, as it did not with the former 6×8 one.
+		// with the 4×12 tile (it does not with a 6×8 one).
 		gemmPackB32: gemmPackBAVX2F32,
 		gemmPF32:    gemmPFAVX2F32,
 		gemmPackB64: gemmPackBAVX2F64,

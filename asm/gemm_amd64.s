@@ -50,8 +50,8 @@
 // without, 92–97 % with the B prefetch, and with both 95–97 % when the A
 // panels stream (B panel outer, as in BenchmarkGemmTileVsPeak); 12×16
 // 86–96 %. Aligning the loop entry to 64 bytes (PCALIGN) did not help.
-// Earlier: float32 14×32 92–93 %; FMAs with embedded broadcasts were slower
-// than VBROADCASTSS.
+// Also measured and not used: float32 14×32 92–93 %; FMAs with embedded
+// broadcasts, slower than VBROADCASTSS.
 //
 // AVX2 (16 ymm): float32 6×16 = 6×2 vectors in Y0–Y11, the B row in
 // Y12–Y13, broadcasts alternating between Y14 and Y15; float64 4×12 = 4×3

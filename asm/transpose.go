@@ -41,8 +41,8 @@ func (k *Kernels) Transpose64(dst []float64, ldd int, src []float64, lds, m, n i
 // each product rounded once, so that the result is bitwise that of a loop
 // computing alpha*src[i*lds+j]; for alpha = 1 it is Transpose32 (a copy,
 // no multiplication). It packs a sliver of eight rows of A for the GEMM
-// micro-kernels (ldd = 8), where the old loop interleaved rows element by
-// element. It panics as Transpose32 does.
+// micro-kernels (ldd = 8) in one blocked transposing pass rather than by
+// interleaving the rows element by element. It panics as Transpose32 does.
 func (k *Kernels) ScaledTranspose32(dst []float32, ldd int, src []float32, lds, m, n int, alpha float32) {
 	checkTranspose("ScaledTranspose32", len(dst), ldd, len(src), lds, m, n)
 	if m == 0 || n == 0 {

@@ -122,8 +122,8 @@
 // The products x·x_i for all points are one GEMM (linalg.Gemm), the norms
 // are precomputed, the training points are ordered by the sign of α_i, and a
 // bound walks them in chunks of 256 through all layers with the arc-cosines
-// computed by SIMD kernels (asm.Acos64; in the paper's case L = 1, σ_b = 0,
-// h itself by asm.ArcCosFirst64 at one correlation per pair). The search
+// computed by SIMD kernels (linalg.Acos; in the paper's case L = 1, σ_b = 0,
+// h itself by linalg.ArcCosFirst at one correlation per pair). The search
 // asks only for the end of the interval its margin needs (Kernel.BoundEnd),
 // half the work in the paper's case, and skips the steps that known margins
 // decide (above). A bound allocates nothing, and CertifyAll runs points in

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/ntksvm/ntksvm/asm"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 )
@@ -300,8 +299,8 @@ func (c *Kernel) reluLayer(sc *kernelScratch, m, h int, aL, aU, sw2, sb2 float64
 	rL, rU, pL, pU := sc.rL[:m], sc.rU[:m], sc.pL[:m], sc.pU[:m]
 	corrIntervals(pL, pU, sL, sU, inb, 1/aL, 1/aU)
 	acL, acU := sc.aL[:m], sc.aU[:m]
-	asm.Acos64(acL, pL)
-	asm.Acos64(acU, pU)
+	linalg.Acos(acL, pL)
+	linalg.Acos(acU, pU)
 	if h == c.p.Depth-1 && !c.both {
 		thetaOnly(tL, tU, pL, pU, acL, acU, nb, aL, aU, sw2, sb2)
 		return
@@ -484,7 +483,7 @@ func (c *Kernel) BoundEnd(i int, b Ball, lower bool) float64 {
 // u^L ≥ u* (h increases there), h(u^U) when u^U ≤ u*, else h(u*); the
 // maximum h(u^U), h(u^L), else the larger of both. So h/(2π) is needed at
 // one point per pair (two in the last case), computed for a chunk at once by
-// the fused SIMD kernel asm.ArcCosFirst64 (with unit norms its NTK output is
+// the fused SIMD kernel linalg.ArcCosFirst (with unit norms its dot output is
 // (J1(ρ) + ρ(π − arccos ρ))/(2π) = h(ρ)/(2π)); then the norm end is chosen
 // by the sign of h.
 func (c *Kernel) paperEnd(sc *kernelScratch, geo *geometry, g []float64, lower bool) float64 {
@@ -500,9 +499,9 @@ func (c *Kernel) paperEnd(sc *kernelScratch, geo *geometry, g []float64, lower b
 		wantL := (j0 < c.npos) == lower // Θ^L_i for all i of the chunk, else Θ^U_i
 		ne := paperArgs(sc, g[j0:j1], eps, iL, iU, wantL)
 		u, h, ones := sc.u[:ne], sc.h[:ne], c.ones[:min(ne, chunk)]
-		asm.ArcCosFirst64(sc.junk[:ne], h[:m], u[:m], 1, 0, 1, 1, ones[:m], ones[:m], 1, 0)
+		linalg.ArcCosFirst(sc.junk[:ne], h[:m], u[:m], 1, 0, 1, 1, ones[:m], ones[:m], 1, 0)
 		if ne > m {
-			asm.ArcCosFirst64(sc.junk[m:ne], h[m:ne], u[m:ne], 1, 0, 1, 1, ones[:ne-m], ones[:ne-m], 1, 0)
+			linalg.ArcCosFirst(sc.junk[m:ne], h[m:ne], u[m:ne], 1, 0, 1, 1, ones[:ne-m], ones[:ne-m], 1, 0)
 		}
 		sum += paperSum(c.beta[j0:j1], h, sc.mode[:m], nL, nU, wantL)
 		j0 = j1

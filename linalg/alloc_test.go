@@ -26,7 +26,7 @@ func TestWiden(t *testing.T) {
 		if err := Widen(m, f); err != nil {
 			t.Fatalf("%d×%d: %v", tc.r, tc.c, err)
 		}
-		if npyBitsDiffer(m.Data, want) {
+		if bitsDiffer(m.Data, want) {
 			t.Fatalf("%d×%d: widened %v, want %v", tc.r, tc.c, m.Data, want)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"unsafe"
 )
 
 // cholBlock is the block size of Cholesky: the width of the panels and of
@@ -92,8 +93,9 @@ func choleskyWith[T Float](ctx context.Context, a Matrix[T], nb, leaf int, scrat
 		}
 		diag[i] = float64(a.Data[i*a.Stride+i])
 	}
-	u := 0x1p-53
-	if dtypeOf[T]() == Float32 {
+	u := 0x1p-53 // unit roundoff of T
+	var zero T
+	if unsafe.Sizeof(zero) == 4 {
 		u = 0x1p-24
 	}
 	return cholFactor(ctx, a, 0, diag, u, nb, leaf, scratch)

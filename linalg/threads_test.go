@@ -185,8 +185,8 @@ func TestParallelNShares(t *testing.T) {
 // TestParallelNCallerClaims checks that the caller does not wait for a
 // helper that has not started: with one processor, the woken worker
 // cannot run until the caller lets go of it, so the caller must run every
-// share itself and never wait (the old pool, which handed fixed shares to
-// its workers, waited in every call).
+// share itself and never wait (a pool that handed fixed shares to its
+// workers would wait in every call).
 func TestParallelNCallerClaims(t *testing.T) {
 	if testing.Short() {
 		t.Skip("changes GOMAXPROCS")

@@ -52,6 +52,7 @@
 // the upper triangle mirrored. float32 matrices get a float32 Gram product
 // (as JAX does) and a float64 recursion, rounded once at the end; pairs
 // that are nearly parallel then carry the float32 product's error in their
-// angle (about 1e-4 relative), as in any float32 implementation. WriteNpy
-// streams a kernel larger than memory to a .npy file in row blocks.
+// angle (about 1e-4 relative), as in any float32 implementation. Blocks
+// computes a kernel larger than memory in blocks of rows under a memory
+// cap, for a caller to write or consume one block at a time.
 package ntk

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 )
 
 // Weight files. A network is stored as one array per layer, named as a
@@ -47,11 +48,11 @@ func (net *Network[T]) Save(path string) error {
 		return fmt.Errorf("ntk: save weights: %w", err)
 	}
 	for l, w := range net.W {
-		if err := linalg.WriteNpy(filepath.Join(path, weightName(l)), w); err != nil {
+		if err := npy.Write(filepath.Join(path, weightName(l)), w); err != nil {
 			return err
 		}
 		if net.B != nil {
-			if err := linalg.WriteNpyVector(filepath.Join(path, biasName(l)), net.B[l]); err != nil {
+			if err := npy.WriteVector(filepath.Join(path, biasName(l)), net.B[l]); err != nil {
 				return err
 			}
 		}
@@ -60,17 +61,17 @@ func (net *Network[T]) Save(path string) error {
 }
 
 func (net *Network[T]) saveNpz(path string) error {
-	z, err := linalg.CreateNpz(path)
+	z, err := npy.CreateNpz(path)
 	if err != nil {
 		return fmt.Errorf("ntk: save weights: %w", err)
 	}
 	defer z.Discard()
 	for l, w := range net.W {
-		if err := linalg.WriteNpzMatrix(z, weightKey(l), w); err != nil {
+		if err := npy.WriteNpzMatrix(z, weightKey(l), w); err != nil {
 			return fmt.Errorf("ntk: save weights: %w", err)
 		}
 		if net.B != nil {
-			if err := linalg.WriteNpzVector(z, biasKey(l), net.B[l]); err != nil {
+			if err := npy.WriteNpzVector(z, biasKey(l), net.B[l]); err != nil {
 				return fmt.Errorf("ntk: save weights: %w", err)
 			}
 		}
@@ -92,16 +93,16 @@ func LoadNetwork[T linalg.Float](path string, weightStd, biasStd float64) (*Netw
 	var readWeight func(l int) (linalg.Matrix[T], error)
 	var readBias func(l int) ([]T, error)
 	if strings.HasSuffix(path, ".npz") {
-		z, err := linalg.OpenNpz(path)
+		z, err := npy.OpenNpz(path)
 		if err != nil {
 			return nil, fmt.Errorf("ntk: load weights %s: %w", path, err)
 		}
 		defer z.Close()
-		readWeight = func(l int) (linalg.Matrix[T], error) { return linalg.ReadNpzMatrix[T](z, weightKey(l)) }
-		readBias = func(l int) ([]T, error) { return linalg.ReadNpzVector[T](z, biasKey(l)) }
+		readWeight = func(l int) (linalg.Matrix[T], error) { return npy.ReadNpzMatrix[T](z, weightKey(l)) }
+		readBias = func(l int) ([]T, error) { return npy.ReadNpzVector[T](z, biasKey(l)) }
 	} else {
-		readWeight = func(l int) (linalg.Matrix[T], error) { return linalg.ReadNpy[T](filepath.Join(path, weightName(l))) }
-		readBias = func(l int) ([]T, error) { return linalg.ReadNpyVector[T](filepath.Join(path, biasName(l))) }
+		readWeight = func(l int) (linalg.Matrix[T], error) { return npy.Read[T](filepath.Join(path, weightName(l))) }
+		readBias = func(l int) ([]T, error) { return npy.ReadVector[T](filepath.Join(path, biasName(l))) }
 	}
 	var ws []linalg.Matrix[T]
 	var bs [][]T

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 )
 
 func TestSaveLoad(t *testing.T) {
@@ -83,8 +84,8 @@ func TestSaveLoad(t *testing.T) {
 	}
 	bad := filepath.Join(dir, "bad")
 	os.MkdirAll(bad, 0o755)
-	linalg.WriteNpy(filepath.Join(bad, "layer0.weight.npy"), linalg.New[float32](4, 3))
-	linalg.WriteNpy(filepath.Join(bad, "layer1.weight.npy"), linalg.New[float32](1, 5))
+	npy.Write(filepath.Join(bad, "layer0.weight.npy"), linalg.New[float32](4, 3))
+	npy.Write(filepath.Join(bad, "layer1.weight.npy"), linalg.New[float32](1, 5))
 	if _, err := LoadNetwork[float32](bad, 1, 0); err == nil {
 		t.Error("shapes that do not chain: no error")
 	}
@@ -105,11 +106,11 @@ func TestLoadDeflatedNpz(t *testing.T) {
 	zw := zip.NewWriter(f)
 	for l := range a.W {
 		w, _ := zw.CreateHeader(&zip.FileHeader{Name: weightName(l), Method: zip.Deflate})
-		if err := linalg.WriteNpyTo(w, a.W[l]); err != nil {
+		if err := npy.WriteTo(w, a.W[l]); err != nil {
 			t.Fatal(err)
 		}
 		w, _ = zw.CreateHeader(&zip.FileHeader{Name: biasName(l), Method: zip.Deflate})
-		if err := linalg.WriteNpyVectorTo(w, a.B[l]); err != nil {
+		if err := npy.WriteVectorTo(w, a.B[l]); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,65 +6,32 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 )
 
-func init() {
-	register(&command{
-		name:    "bench",
-		summary: "benchmark the kernels (relu, micro, gemm, ntk, train, …); no argument runs the kernel benchmarks",
-		run:     runBench,
-	})
-}
-
-// benchmark is one "ntksvm bench <name>" target; each lives in its own file
-// and adds itself with registerBench.
-type benchmark struct {
-	name    string
-	summary string
-	run     func(ctx context.Context, e *env, args []string) error
-}
-
-var benchmarks = map[string]*benchmark{}
-
-func registerBench(b *benchmark) {
-	if _, dup := benchmarks[b.name]; dup {
-		panic("ntksvm: benchmark registered twice: " + b.name)
-	}
-	benchmarks[b.name] = b
-}
-
-// defaultBenches run when "ntksvm bench" gets no benchmark name (or only
-// flags, which are passed to each).
-var defaultBenches = []string{"relu", "micro"}
-
+// runBench runs "ntksvm bench [name] [flags]": one target of benchmarks, or
+// defaultBenches with the same flags.
 func runBench(ctx context.Context, e *env, args []string) error {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 		fmt.Fprintln(e.stderr, "Usage: ntksvm bench [name] [flags]\n\nBenchmarks:")
-		names := make([]string, 0, len(benchmarks))
-		for n := range benchmarks {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			fmt.Fprintf(e.stderr, "  %-8s %s\n", n, benchmarks[n].summary)
+		for _, b := range benchmarks {
+			fmt.Fprintf(e.stderr, "  %-8s %s\n", b.name, b.summary)
 		}
 		fmt.Fprintf(e.stderr, "\nWithout a name it runs: %s. \"ntksvm bench NAME -h\" lists a benchmark's flags.\n",
 			strings.Join(defaultBenches, ", "))
 		return flag.ErrHelp
 	}
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		b, ok := benchmarks[args[0]]
-		if !ok {
+		b := lookup(benchmarks, args[0])
+		if b == nil {
 			return usageError("unknown benchmark %q; run \"ntksvm bench -h\"", args[0])
 		}
 		return b.run(ctx, e, args[1:])
 	}
 	for _, n := range defaultBenches {
-		b, ok := benchmarks[n]
-		if !ok {
+		b := lookup(benchmarks, n)
+		if b == nil {
 			return fmt.Errorf("benchmark %q is not built in", n)
 		}
 		if err := b.run(ctx, e, args); err != nil {

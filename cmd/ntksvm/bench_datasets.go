@@ -14,14 +14,7 @@ import (
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 )
 
-func init() {
-	registerBench(&benchmark{
-		name:    "datasets",
-		summary: "the cross-validated NTK classifier on every dataset of a folder (CSV + NAME.splits.json)",
-		run:     runBenchDatasets,
-	})
-}
-
+// runBenchDatasets runs "ntksvm bench datasets DIR [flags]".
 func runBenchDatasets(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {

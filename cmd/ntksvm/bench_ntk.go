@@ -3,35 +3,17 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
-	"strings"
 
 	"github.com/ntksvm/ntksvm/asm"
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
-	"github.com/ntksvm/ntksvm/svm"
 )
 
 // "ntksvm bench ntk": the infinite-width NTK Gram against the bare Gram
-// GEMM X·Xᵀ of the same run. "ntksvm bench train": one training step of
-// the Fig. 1 network (forward, backward, update with the penalty) against
-// the GEMMs of its forward and backward passes run bare.
-
-func init() {
-	registerBench(&benchmark{
-		name:    "ntk",
-		summary: "NTK Gram matrix (GEMM + arc-cosine recursion) against the bare Gram GEMM of the same run",
-		run:     runNTKBench,
-	})
-	registerBench(&benchmark{
-		name:    "train",
-		summary: "one training step (forward, backward, update) of the Fig. 1 network (L=2, m=10000, n=128) against its GEMMs run bare",
-		run:     runTrainBench,
-	})
-}
+// GEMM X·Xᵀ of the same run.
 
 // mnistOpt is the --mnist flag of the benchmarks: alone it selects the real
 // MNIST 0/1 train set from the default location ($NTKSVM_MNIST_DIR or the
@@ -157,164 +139,4 @@ func ntkBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, d,
 	fmt.Fprintf(e.stdout, "  Gram GEMM X·Xᵀ  %8.3f s\n  NTK Gram        %8.3f s  (%.2f× the GEMM; recursion and mirror %.3f s)\n",
 		gemm, secs, row.Ratio, secs-gemm)
 	return nil
-}
-
-// trainBenchRow is one line of "ntksvm bench train --json".
-type trainBenchRow struct {
-	Op          string  `json:"op"`
-	N           int     `json:"n"`
-	D           int     `json:"d"`
-	Width       int     `json:"width"`
-	Depth       int     `json:"depth"`
-	Dtype       string  `json:"dtype"`
-	Threads     int     `json:"threads"`
-	Impl        string  `json:"impl"`
-	Seconds     float64 `json:"seconds"`
-	GFlops      float64 `json:"gflops"`
-	GemmSeconds float64 `json:"sgemm_seconds"`
-	GemmGFlops  float64 `json:"sgemm_gflops"`
-	Pct         float64 `json:"pct"`
-	Reg         string  `json:"reg"`
-	Lambda      float64 `json:"lambda"`
-}
-
-func runTrainBench(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "bench train", "[--n 128] [--d 784] [--width 10000] [--depth 2] [--reg paper|theory|lastlayer|none] [--lambda λ] [--float64] [--threads T] [--runs R] [--json]")
-	n := fs.Int("n", 128, "batch size (rows of X)")
-	d := fs.Int("d", 784, "input dimension")
-	m := fs.Int("width", 10000, "hidden width m")
-	depth := fs.Int("depth", 2, "hidden layers L (Fig. 1 is L = 2)")
-	f64 := fs.Bool("float64", false, "float64 network (default float32, as PyTorch)")
-	regName := fs.String("reg", "paper", "penalty of the update: paper, theory, lastlayer or none")
-	lambda := fs.Float64("lambda", 0.001, "λ of the penalty")
-	c := addCommonFlags(fs)
-	if err := c.parse(fs, args); err != nil {
-		return err
-	}
-	reg, err := svm.ParseRegularization(*regName)
-	if err != nil {
-		return usageError("--reg: %v", err)
-	}
-	if !(*lambda >= 0) || math.IsInf(*lambda, 0) {
-		return usageError("--lambda %v: want a finite λ ≥ 0", *lambda)
-	}
-	if *n < 1 || *d < 1 || *m < 1 || *depth < 1 || *depth > 100 || *n > 1<<20 {
-		return usageError("--n %d --d %d --width %d --depth %d: want positive sizes and depth ≤ 100", *n, *d, *m, *depth)
-	}
-	if *f64 {
-		return trainBench[float64](ctx, e, c, *n, *d, *m, *depth, reg, *lambda)
-	}
-	return trainBench[float32](ctx, e, c, *n, *d, *m, *depth, reg, *lambda)
-}
-
-// trainBench times one full training step of the network, svm.
-// NetworkStepper.Step on a batch of n (forward, backward and the update
-// with the penalty reg), against the bare GEMMs of its forward and
-// backward passes, alternated.
-func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, d, m, depth int, reg svm.Regularization, lambda float64) error {
-	net, err := ntk.NewNetwork[T](d, m, depth, 1, 0, 1)
-	if err != nil {
-		return err
-	}
-	rng := rand.New(rand.NewPCG(2, 2))
-	x := linalg.New[T](n, d)
-	for i := range x.Data {
-		x.Data[i] = T(rng.Float64())
-	}
-	y := make([]float64, n)
-	batch := make([]int, n)
-	for i := range y {
-		y[i] = float64(1 - 2*(i%2))
-		batch[i] = i
-	}
-	old := linalg.Threads()
-	linalg.SetThreads(c.threads)
-	defer linalg.SetThreads(old)
-	st, err := svm.NewNetworkStepper(net, x, y, linalg.Matrix[T]{}, svm.NetworkConfig{
-		Loss: svm.Hinge, Lambda: lambda, Objective: svm.Mean, Reg: reg})
-	if err != nil {
-		return err
-	}
-	calls, flops := trainBenchGemms[T](rng, n, d, m, depth)
-	var ferr error
-	secs, gemm, err := pairedMedians(ctx, c.runs, func() {
-		if err := st.Step(batch, 1e-3); err != nil && ferr == nil {
-			ferr = err
-		}
-	}, func() {
-		for _, g := range calls {
-			if err := linalg.Gemm(g.ta, g.tb, 1, g.a, g.b, 0, g.c); err != nil && ferr == nil {
-				ferr = err
-			}
-		}
-	})
-	if err != nil {
-		return err
-	}
-	if ferr != nil {
-		return ferr
-	}
-	row := trainBenchRow{Op: "train", N: n, D: d, Width: m, Depth: depth, Dtype: dtypeName[T](), Threads: c.threads,
-		Impl: asm.Implementation(), Seconds: secs, GFlops: flops / secs / 1e9, GemmSeconds: gemm, GemmGFlops: flops / gemm / 1e9}
-	row.Pct = 100 * row.GFlops / row.GemmGFlops
-	row.Reg, row.Lambda = reg.String(), lambda
-	if c.json {
-		return output.WriteJSONLine(e.stdout, row)
-	}
-	fmt.Fprintf(e.stdout, "training step (forward, backward, update with --reg %v, λ = %g), %d→%s→1, batch %d, %s, %d threads, kernels %s, median of %d:\n",
-		reg, lambda, d, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("%d×", m), depth), "×"), n, row.Dtype, c.threads, row.Impl, c.runs)
-	fmt.Fprintf(e.stdout, "  step     %8.3f s  %7.1f GFLOP/s (GEMM flops of forward and backward)\n  GEMMs    %8.3f s  %7.1f GFLOP/s (same shapes, bare)\n  %.0f%% of the GEMM rate\n",
-		secs, row.GFlops, gemm, row.GemmGFlops, row.Pct)
-	return nil
-}
-
-// pairedMedians times a and b alternately (roundTimes), runs times each
-// after one untimed warm-up of each, and returns their median wall times
-// in seconds.
-func pairedMedians(ctx context.Context, runs int, a, b func()) (ta, tb float64, err error) {
-	times, err := roundTimes(ctx, runs, a, b)
-	if err != nil {
-		return 0, 0, err
-	}
-	return median(times[0]), median(times[1]), nil
-}
-
-// gemmCall is one bare GEMM of the network benchmark.
-type gemmCall[T linalg.Float] struct {
-	ta, tb  linalg.Op
-	a, b, c linalg.Matrix[T]
-}
-
-// trainBenchGemms returns the GEMMs of one forward and backward pass,
-// bare, on preallocated operands, and their flops.
-func trainBenchGemms[T linalg.Float](rng *rand.Rand, n, d, m, depth int) ([]gemmCall[T], float64) {
-	// Forward z_l = a_l·W_lᵀ, backward dW_l = g_lᵀ·a_l and (l ≥ 1) g·W_l.
-	var calls []gemmCall[T]
-	var flops float64
-	in := d
-	for l := 0; l <= depth; l++ {
-		out := m
-		if l == depth {
-			out = 1
-		}
-		// Operands hold data: pages that were never written would all map
-		// to the zero page and be read from cache.
-		a := linalg.New[T](n, in)
-		w := linalg.New[T](out, in)
-		for _, m := range []linalg.Matrix[T]{a, w} {
-			for i := range m.Data {
-				m.Data[i] = T(rng.Float64())
-			}
-		}
-		z := linalg.New[T](n, out)
-		calls = append(calls, gemmCall[T]{linalg.NoTrans, linalg.Trans, a, w, z})
-		calls = append(calls, gemmCall[T]{linalg.Trans, linalg.NoTrans, z, a, linalg.New[T](out, in)})
-		flops += 4 * float64(n) * float64(in) * float64(out)
-		if l > 0 {
-			calls = append(calls, gemmCall[T]{linalg.NoTrans, linalg.NoTrans, z, w, linalg.New[T](n, in)})
-			flops += 2 * float64(n) * float64(in) * float64(out)
-		}
-		in = out
-	}
-	return calls, flops
 }

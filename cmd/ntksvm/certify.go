@@ -2,26 +2,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
-	"math"
-	"math/rand/v2"
-	"os"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
-	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/ibp"
 	"github.com/ntksvm/ntksvm/internal/outpath"
-	"github.com/ntksvm/ntksvm/linalg"
-	"github.com/ntksvm/ntksvm/ntk"
-	"github.com/ntksvm/ntksvm/svm"
 )
 
 // "ntksvm certify" computes robustness certificates (paper §4.2, Tables 2
@@ -29,14 +17,6 @@ import (
 // or a network's weights (IBP), the largest radius δ around each test point
 // on which the predicted sign provably holds. The work is done by package
 // ibp; this file parses, validates, wires and prints.
-
-func init() {
-	register(&command{
-		name:    "certify",
-		summary: "robustness certificates (paper Tables 2, 3): NTK kernel machines and IBP for networks",
-		run:     runCertify,
-	})
-}
 
 // certifyFlags are the flags of "ntksvm certify".
 type certifyFlags struct {
@@ -101,6 +81,9 @@ func (f *certifyFlags) check() error {
 	if err := checkOutputs(outPath("--out", f.out), ins...); err != nil {
 		return err
 	}
+	if f.threads < 0 {
+		return usageError("--threads %d: want ≥ 0 (0: GOMAXPROCS)", f.threads)
+	}
 	if f.model != "" && (f.net0 != "" || f.initSeed >= 0) {
 		return usageError("--net0 and --init-seed go with --net")
 	}
@@ -117,9 +100,6 @@ func (f *certifyFlags) check() error {
 		if f.nPoints, err = strconv.Atoi(f.points); err != nil || f.nPoints < 1 {
 			return usageError("--points %q: want all or a positive count", f.points)
 		}
-	}
-	if f.threads < 0 {
-		return usageError("--threads %d: want ≥ 0 (0: GOMAXPROCS)", f.threads)
 	}
 	if f.verify < 0 {
 		return usageError("--verify %d: want ≥ 0", f.verify)
@@ -192,224 +172,4 @@ func runCertify(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("--verify: %d sampled points where a certificate fails (a bug)", len(bad))
 	}
 	return nil
-}
-
-// certifyBuild loads the model and the points and returns the certifier.
-func certifyBuild(ctx context.Context, e *env, f *certifyFlags) (certifier, *certifyData, string, error) {
-	if f.model != "" {
-		return certifyKernel(ctx, e, f)
-	}
-	return certifyNetwork(e, f)
-}
-
-// certifyKernel builds the certifier of a kernel machine model file.
-func certifyKernel(ctx context.Context, e *env, f *certifyFlags) (certifier, *certifyData, string, error) {
-	fh, err := os.Open(f.model)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	m, err := svm.ReadModel(fh)
-	fh.Close()
-	if err != nil {
-		return nil, nil, "", fmt.Errorf("%s: %w", f.model, err)
-	}
-	if kind, err := ntk.ParseKind(m.Kernel.Name); err != nil || kind != ntk.KindNTK {
-		return nil, nil, "", fmt.Errorf("%s: kernel %q: certify bounds NTK machines only", f.model, m.Kernel.Name)
-	}
-	p := ntk.Params{Depth: m.Kernel.Depth, WeightStd: m.Kernel.SigmaW, BiasStd: m.Kernel.SigmaB}
-	if err := p.Validate(); err != nil {
-		return nil, nil, "", fmt.Errorf("%s: %w", f.model, err)
-	}
-	train, ds, err := certifyLoad(e, f.data, m)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	km := ibp.KernelMachine{X: train, Alpha: m.Alpha, Bias: m.Bias, Params: p}
-	c, err := ibp.NewKernel(ctx, km, ds.x, ibp.KernelOptions{Tight: f.tight, Clip: f.clip})
-	if err != nil {
-		return nil, nil, "", err
-	}
-	what := fmt.Sprintf("%s λ=%g, NTK L=%d σ_w=%g σ_b=%g, n=%d", m.Machine, m.Lambda, p.Depth, p.WeightStd, p.BiasStd, m.Train.N)
-	return c, ds, what, nil
-}
-
-// certifyNetwork builds the IBP certifier of a network (and its f₀).
-func certifyNetwork(e *env, f *certifyFlags) (certifier, *certifyData, string, error) {
-	net, err := ntk.LoadNetwork[float64](f.net, f.sigmaW, f.sigmaB)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	var net0 *ntk.Network[float64]
-	switch {
-	case f.f0V == ibp.F0None:
-	case f.net0 != "":
-		net0, err = ntk.LoadNetwork[float64](f.net0, f.sigmaW, f.sigmaB)
-	default:
-		net0, err = ntk.NewNetwork[float64](net.D, net.Width, net.Depth, f.sigmaW, f.sigmaB, uint64(f.initSeed))
-	}
-	if err != nil {
-		return nil, nil, "", fmt.Errorf("initial network: %w", err)
-	}
-	_, ds, err := certifyLoad(e, f.data, nil)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	if ds.x.Cols != net.D {
-		return nil, nil, "", fmt.Errorf("%s has %d features, the network %d inputs", ds.name, ds.x.Cols, net.D)
-	}
-	c, err := ibp.NewNetwork(net, net0, ds.x, ibp.NetworkOptions{F0: f.f0V, Clip: f.clip})
-	if err != nil {
-		return nil, nil, "", err
-	}
-	return c, ds, fmt.Sprintf("network %d→%d×%d, IBP, f0 %v", net.D, net.Width, net.Depth, f.f0V), nil
-}
-
-// certifyData are the points to certify, with their labels (nil if none).
-type certifyData struct {
-	name string
-	x    linalg.Matrix[float64]
-	y    []float64
-}
-
-// certifyLoad is the one place that uses the data helpers of the other
-// commands (package dataset and trainingInputs): it loads the points and, for a
-// model, its training inputs (embedded, or reloaded and checked as predict
-// does), checking dimensions.
-func certifyLoad(e *env, d dataFlags, m *svm.Model) (train linalg.Matrix[float64], ds *certifyData, err error) {
-	dim := 0
-	if m != nil {
-		if std := m.Train.Standardize; std != d.standardize && strings.HasPrefix(d.data, "mnist") {
-			return train, nil, usageError("the model was trained with standardize=%v: pass the same --standardize", std)
-		}
-		dim = m.Train.D
-		if train, err = trainingInputs(e, m, d); err != nil {
-			return train, nil, err
-		}
-	}
-	sd, err := dataset.Load(d.data, d.options(e, dim))
-	if err != nil {
-		return train, nil, err
-	}
-	ds = &certifyData{name: sd.Name, x: sd.X, y: sd.Y}
-	if m != nil && ds.x.Cols != m.Train.D {
-		return train, nil, fmt.Errorf("%s has %d features, the model was trained on %d", ds.name, ds.x.Cols, m.Train.D)
-	}
-	if ds.x.Rows == 0 {
-		return train, nil, fmt.Errorf("%s has no points", ds.name)
-	}
-	return train, ds, nil
-}
-
-// certifyPoints selects the points (a seeded random subset with --points N,
-// then the correctly classified ones with --correct-only) and returns the
-// accuracy over the whole data set (NaN without labels).
-func certifyPoints(f *certifyFlags, c certifier, y []float64) ([]int, float64, error) {
-	n := c.Len()
-	acc := math.NaN()
-	if y != nil {
-		right := 0
-		for i := range n {
-			if correct(c.Output(i), y[i]) {
-				right++
-			}
-		}
-		acc = float64(right) / float64(n)
-	} else if f.correctOnly {
-		return nil, 0, usageError("--correct-only needs labels (--data X.npy,y.npy)")
-	}
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
-	}
-	if f.nPoints > 0 && f.nPoints < n {
-		rng := rand.New(rand.NewPCG(f.seed, 0xce27))
-		rng.Shuffle(n, func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
-		idx = idx[:f.nPoints]
-		slices.Sort(idx)
-	}
-	if f.correctOnly {
-		idx = slices.DeleteFunc(idx, func(i int) bool { return !correct(c.Output(i), y[i]) })
-	}
-	if len(idx) == 0 {
-		return nil, 0, fmt.Errorf("no points to certify")
-	}
-	return idx, acc, nil
-}
-
-// correct reports whether the output's sign is the label's (0 is wrong).
-func correct(out, y float64) bool { return out*y > 0 }
-
-// certifySummary is the --json object.
-type certifySummary struct {
-	Model      string   `json:"model"`
-	Norm       string   `json:"norm"`
-	Accuracy   *float64 `json:"accuracy"` // null without labels
-	NPoints    int      `json:"n_points"`
-	Seed       uint64   `json:"seed"`
-	MeanDelta  float64  `json:"mean_delta"`
-	StdDelta   float64  `json:"std_delta"`
-	MinDelta   float64  `json:"min_delta"`
-	MaxDelta   float64  `json:"max_delta"`
-	Bounds     int      `json:"bounds"`        // bounds evaluated
-	Steps      int      `json:"search_steps"`  // steps of the authors' search
-	Seconds    float64  `json:"seconds"`       // the search
-	Total      float64  `json:"total_seconds"` // with loading and precomputation
-	Verified   int      `json:"verify_samples,omitempty"`
-	Violations int      `json:"violations"`
-}
-
-// certifyPrint prints the summary as text or JSON.
-func certifyPrint(w io.Writer, f *certifyFlags, what string, rs []ibp.Result, acc, sec, total float64, bad []ibp.Violation) {
-	s := ibp.Summarize(rs)
-	js := certifySummary{Model: what, Norm: f.normV.String(), NPoints: s.N, Seed: f.seed, MeanDelta: s.Mean,
-		StdDelta: s.Std, MinDelta: s.Min, MaxDelta: s.Max, Seconds: sec, Total: total, Violations: len(bad)}
-	if !math.IsNaN(acc) {
-		js.Accuracy = &acc
-	}
-	for _, r := range rs {
-		js.Bounds += r.Bounds
-		js.Steps += r.Iters
-	}
-	if f.verify > 0 {
-		js.Verified = f.verify
-	}
-	if f.jsonOut {
-		b, _ := json.Marshal(js)
-		fmt.Fprintln(w, string(b))
-		return
-	}
-	if js.Accuracy != nil {
-		fmt.Fprintf(w, "accuracy %.4f%%\n", 100*acc)
-	}
-	fmt.Fprintf(w, "certified %d points (%v): mean δ %.6g ± %.6g (min %.6g, max %.6g); %d search steps, %d bounds in %.3fs (%.3fs in all)\n",
-		s.N, f.normV, s.Mean, s.Std, s.Min, s.Max, js.Steps, js.Bounds, sec, total)
-	if f.verify > 0 {
-		fmt.Fprintf(w, "verify: %d samples per certified ball, %d violations\n", f.verify, len(bad))
-	}
-	for k, v := range bad {
-		if k == 10 {
-			break
-		}
-		fmt.Fprintf(w, "VIOLATION point %d δ=%g sample %d: output %g, bound [%g, %g]\n", v.Index, v.Radius, v.Sample, v.Output, v.Bound.Lo, v.Bound.Hi)
-	}
-}
-
-// certifyWriteCSV writes one line per point, atomically.
-func certifyWriteCSV(ctx context.Context, path string, rs []ibp.Result, y []float64) error {
-	return output.WriteFileContext(ctx, path, false, func(w io.Writer) error {
-		if _, err := fmt.Fprintln(w, "index,label,prediction,delta"); err != nil {
-			return err
-		}
-		for _, r := range rs {
-			label := ""
-			if y != nil {
-				label = strconv.FormatFloat(y[r.Index], 'g', -1, 64)
-			}
-			if _, err := fmt.Fprintf(w, "%d,%s,%s,%s\n", r.Index, label, strconv.FormatFloat(r.Output, 'g', 17, 64),
-				strconv.FormatFloat(r.Radius, 'g', 17, 64)); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 }

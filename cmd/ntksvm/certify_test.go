@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/ntk"
 )
@@ -28,10 +29,10 @@ func certifyWriteData(t *testing.T, dir, name string, n, d int, seed uint64) str
 		x.Set(i, 0, 0.5+0.4*y[i])
 	}
 	xp, yp := filepath.Join(dir, name+"X.npy"), filepath.Join(dir, name+"y.npy")
-	if err := linalg.WriteNpy(xp, x); err != nil {
+	if err := npy.Write(xp, x); err != nil {
 		t.Fatal(err)
 	}
-	if err := linalg.WriteNpyVector(yp, y); err != nil {
+	if err := npy.WriteVector(yp, y); err != nil {
 		t.Fatal(err)
 	}
 	return xp + "," + yp
@@ -141,7 +142,7 @@ func TestCertifyErrors(t *testing.T) {
 	certifyTrain(t, train, nngp, "--kernel", "nngp")
 	xOnly := strings.Split(train, ",")[0]
 	// Every label flipped: --correct-only leaves no point.
-	y, err := linalg.ReadNpyVector[float64](strings.Split(train, ",")[1])
+	y, err := npy.ReadVector[float64](strings.Split(train, ",")[1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func TestCertifyErrors(t *testing.T) {
 		y[i] = -y[i]
 	}
 	flipped := filepath.Join(dir, "flipped.npy")
-	if err := linalg.WriteNpyVector(flipped, y); err != nil {
+	if err := npy.WriteVector(flipped, y); err != nil {
 		t.Fatal(err)
 	}
 	checkRefusals(t, []string{"certify"}, []cliRefusal{

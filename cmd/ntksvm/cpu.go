@@ -11,14 +11,6 @@ import (
 	"github.com/ntksvm/ntksvm/asm"
 )
 
-func init() {
-	register(&command{
-		name:    "cpu",
-		summary: "show the CPU, its caches and the kernels chosen for it",
-		run:     runCPU,
-	})
-}
-
 func runCPU(_ context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "cpu", "[-list]")
 	list := fs.Bool("list", false, "print only the names of the kernel sets this CPU can run, best first")

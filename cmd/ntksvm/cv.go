@@ -11,14 +11,6 @@ import (
 	"github.com/ntksvm/ntksvm/svm/classify"
 )
 
-func init() {
-	register(&command{
-		name:    "cv",
-		summary: "fit a multi-class NTK machine to your own data (CSV, ARFF, LIBSVM, .npy), choosing depth and C by cross-validation",
-		run:     runCV,
-	})
-}
-
 const cvUsage = "--data FILE [--test FILE] [--out model] [grid and data flags]"
 
 func runCV(ctx context.Context, e *env, args []string) error {

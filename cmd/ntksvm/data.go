@@ -7,19 +7,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/mnist"
 )
-
-func init() {
-	register(&command{
-		name:    "data",
-		summary: "find, check and download MNIST: data info, data fetch mnist",
-		run:     runData,
-	})
-}
 
 const dataUsage = `Usage:
   ntksvm data info [--mnist-dir DIR]       show the MNIST files found, their sizes, class counts and checksums
@@ -65,7 +56,7 @@ func runDataInfo(e *env, args []string) error {
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "MNIST directory: %s (from %s)\n", dir, src)
-	res := readMNISTFiles(dir)
+	res := mnist.Inspect(dir)
 	problems, missing := reportMNISTFiles(w, res)
 	problems = append(problems, reportMNISTSplits(w, res)...)
 	switch {
@@ -79,59 +70,28 @@ func runDataInfo(e *env, args []string) error {
 	return nil
 }
 
-// mnistFile is one MNIST file as data info found it.
-type mnistFile struct {
-	path string
-	im   *mnist.Images
-	lb   *mnist.Labels
-	err  error
-}
-
-// readMNISTFiles reads the four files concurrently, in mnist.Files order.
-func readMNISTFiles(dir string) []mnistFile {
-	res := make([]mnistFile, len(mnist.Files))
-	var wg sync.WaitGroup
-	for i, f := range mnist.Files {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := &res[i]
-			if r.path, r.err = mnist.Find(dir, f); r.err != nil {
-				return
-			}
-			if f == mnist.TrainImages || f == mnist.TestImages {
-				r.im, r.err = mnist.ReadImages(r.path)
-			} else {
-				r.lb, r.err = mnist.ReadLabels(r.path)
-			}
-		}()
-	}
-	wg.Wait()
-	return res
-}
-
 // reportMNISTFiles prints each file, good or bad, and returns the problems
 // and whether a file is missing.
-func reportMNISTFiles(w io.Writer, res []mnistFile) (problems []string, missing bool) {
-	for i, f := range mnist.Files {
-		r := res[i]
+func reportMNISTFiles(w io.Writer, res []mnist.FileCheck) (problems []string, missing bool) {
+	for _, r := range res {
+		f := r.File
 		var nf *mnist.NotFoundError
 		switch {
-		case errors.As(r.err, &nf):
+		case errors.As(r.Err, &nf):
 			missing = true
 			fmt.Fprintf(w, "%-13s missing (looked for %s)\n", f, strings.Join(f.Candidates(), ", "))
 			continue
-		case r.err != nil:
-			fmt.Fprintf(w, "%-13s %s\n%14sERROR: %v\n", f, r.path, "", r.err)
-			problems = append(problems, r.err.Error())
+		case r.Err != nil:
+			fmt.Fprintf(w, "%-13s %s\n%14sERROR: %v\n", f, r.Path, "", r.Err)
+			problems = append(problems, r.Err.Error())
 			continue
 		}
 		var info *mnist.FileInfo
 		var what string
-		if r.im != nil {
-			info, what = &r.im.Info, fmt.Sprintf("%d images of %d×%d", r.im.Count, r.im.Rows, r.im.Cols)
+		if r.Images != nil {
+			info, what = &r.Images.Info, fmt.Sprintf("%d images of %d×%d", r.Images.Count, r.Images.Rows, r.Images.Cols)
 		} else {
-			info, what = &r.lb.Info, fmt.Sprintf("%d labels", len(r.lb.Values))
+			info, what = &r.Labels.Info, fmt.Sprintf("%d labels", len(r.Labels.Values))
 		}
 		format := "raw"
 		if info.Gzip {
@@ -148,25 +108,22 @@ func reportMNISTFiles(w io.Writer, res []mnistFile) (problems []string, missing 
 
 // reportMNISTSplits prints the class counts of each split whose files
 // were read, and returns the problems found.
-func reportMNISTSplits(w io.Writer, res []mnistFile) (problems []string) {
-	var sets [2]*mnist.Set
-	for k, s := range []mnist.Split{mnist.Train, mnist.Test} {
-		im, lb := res[2*k].im, res[2*k+1].lb
-		if im == nil || lb == nil {
+func reportMNISTSplits(w io.Writer, res []mnist.FileCheck) (problems []string) {
+	sets, errs := mnist.InspectSplits(res)
+	for k, s := range sets {
+		if errs[k] != nil {
+			fmt.Fprintln(w, "ERROR:", errs[k])
+			problems = append(problems, errs[k].Error())
 			continue
 		}
-		if im.Count != len(lb.Values) {
-			p := fmt.Sprintf("%s: %s holds %d images but %s holds %d labels", s, im.Info.Path, im.Count, lb.Info.Path, len(lb.Values))
-			fmt.Fprintln(w, "ERROR:", p)
-			problems = append(problems, p)
+		if s == nil {
 			continue
 		}
-		sets[k] = &mnist.Set{Split: s, Images: im, Labels: lb}
 		var parts []string
-		for d, n := range sets[k].Counts() {
+		for d, n := range s.Counts() {
 			parts = append(parts, fmt.Sprintf("%d:%d", d, n))
 		}
-		fmt.Fprintf(w, "%-5s %6d examples; per class %s\n", s, sets[k].Len(), strings.Join(parts, " "))
+		fmt.Fprintf(w, "%-5s %6d examples; per class %s\n", s.Split, s.Len(), strings.Join(parts, " "))
 	}
 	if sets[0] != nil && sets[1] != nil {
 		ctr, cte := sets[0].Counts(), sets[1].Counts()
@@ -184,89 +141,4 @@ func checksumText(info *mnist.FileInfo) string {
 		return "checksum OK (canonical MNIST)"
 	}
 	return info.Checksum.String()
-}
-
-func runDataFetch(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "data fetch", "mnist [--mnist-dir DIR] [--mirror URL]...")
-	dirFlag := fs.String("mnist-dir", "", "directory to store MNIST in (default $"+mnist.EnvDir+", else the user cache directory)")
-	alias(fs, e, "mnist", "mnist-dir")
-	var mirrors []string
-	fs.Func("mirror", "base `URL` to download from, tried in order; repeatable (default: "+strings.Join(mnist.Mirrors, ", ")+")",
-		func(s string) error {
-			if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") {
-				return fmt.Errorf("%q is not an http(s) URL", s)
-			}
-			mirrors = append(mirrors, s)
-			return nil
-		})
-	if err := parseFetchArgs(fs, args); err != nil {
-		return err
-	}
-	dir, src, err := mnist.Locate(*dirFlag)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stderr, "fetching MNIST into %s (from %s)\n", dir, src)
-	var cur *progress.Bar
-	finish := func() {
-		if cur != nil {
-			cur.Done()
-			cur = nil
-		}
-	}
-	err = mnist.Fetch(ctx, dir, mnist.FetchOptions{
-		Mirrors: mirrors,
-		Progress: func(f mnist.File, url string, done, total int64) {
-			if done == 0 {
-				finish()
-				cur = progress.New(e.stderr, e.isTerminal, f.Name()+".gz", total).Bytes() // the log lines name the mirror
-			}
-			cur.Set(done)
-			if done == total {
-				finish()
-			}
-		},
-		Log: func(msg string) {
-			finish()
-			fmt.Fprintln(e.stderr, msg)
-		},
-	})
-	finish()
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "MNIST is in %s; all four files verified\n", dir)
-	if src == mnist.SourceFlag {
-		fmt.Fprintf(e.stdout, "set %s=%s, or pass --mnist-dir %s, to use it\n", mnist.EnvDir, dir, dir)
-	}
-	return nil
-}
-
-// parseFetchArgs parses the arguments of "data fetch", accepting both
-// "fetch mnist --flags" and "fetch --flags mnist".
-func parseFetchArgs(fs *flag.FlagSet, args []string) error {
-	named := len(args) > 0 && args[0] == "mnist"
-	if named {
-		args = args[1:]
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError("%v", err)
-	}
-	rest := fs.Args()
-	if !named {
-		switch {
-		case len(rest) == 0:
-			return usageError("data fetch needs the dataset name: ntksvm data fetch mnist")
-		case rest[0] != "mnist":
-			return usageError("unknown dataset %q: only mnist can be fetched", rest[0])
-		}
-		rest = rest[1:]
-	}
-	if len(rest) > 0 {
-		return usageError("unexpected argument %q", rest[0])
-	}
-	return nil
 }

@@ -17,14 +17,6 @@ import (
 // precomputed-kernel format, so that libsvm (svm-train -t 4) or
 // scikit-learn can check our solvers.
 
-func init() {
-	register(&command{
-		name:    "export-libsvm",
-		summary: "write a data set, or its NTK Gram as a precomputed kernel, in LIBSVM format",
-		run:     runExportLIBSVM,
-	})
-}
-
 func runExportLIBSVM(ctx context.Context, e *env, args []string) error {
 	var d dataFlags
 	var kf kernelFlags

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 )
 
 // TestMain runs the command itself when NTKSVM_TEST_ARGS is set, so that
@@ -151,7 +152,7 @@ func TestEvaluationLabels(t *testing.T) {
 		y01[i] = (v + 1) / 2 // 0/1 labels
 	}
 	yp := filepath.Join(dir, "y01.npy")
-	linalg.WriteNpyVector(yp, y01)
+	npy.WriteVector(yp, y01)
 	bad := strings.Split(data, ",")[0] + "," + yp
 	model := filepath.Join(dir, "m")
 	code, _, stderr := runCLI(t, "train", "--data", data, "--test", bad, "--out", model, "--lambda", "0.1")
@@ -178,17 +179,17 @@ func TestDegenerateInput(t *testing.T) {
 	out := filepath.Join(dir, "m")
 	x, y, data := svmTestData(t, dir, 20, 3, 4)
 	empty := filepath.Join(dir, "e.npy")
-	linalg.WriteNpy(empty, linalg.New[float64](0, 3))
+	npy.Write(empty, linalg.New[float64](0, 3))
 	ey := filepath.Join(dir, "ey.npy")
-	linalg.WriteNpyVector(ey, []float64{})
+	npy.WriteVector(ey, []float64{})
 	big := x.Clone()
 	for i := range big.Data {
 		big.Data[i] *= 1e200
 	}
 	bp := filepath.Join(dir, "big.npy")
-	linalg.WriteNpy(bp, big)
+	npy.Write(bp, big)
 	vec := filepath.Join(dir, "v.npy")
-	linalg.WriteNpyVector(vec, y)
+	npy.WriteVector(vec, y)
 	yp := strings.Split(data, ",")[1]
 	huge := filepath.Join(dir, "huge.libsvm")
 	os.WriteFile(huge, []byte("1 1073741824:1\n-1 1:1\n"), 0o644)

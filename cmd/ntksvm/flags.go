@@ -23,8 +23,9 @@ import (
 //	--kernel ntk|nngp  --depth L  --sigma-w σ_w  --sigma-b σ_b  --precision float64|float32
 //
 // Old spellings (kernel's --train, --weight-std, --bias-std, --kind,
-// --float32; --mnist) are deprecated aliases for one release: they work
-// and print a warning.
+// --float32; --mnist) are deprecated aliases: they work and print a
+// warning until the first tagged release, v0.1.0, which removes them (the
+// README states this decision; "ntksvm version" names the release).
 
 // dataFlags select and load a data set.
 type dataFlags struct {
@@ -125,7 +126,7 @@ func (a *aliasValue) String() string {
 }
 
 func (a *aliasValue) Set(s string) error {
-	fmt.Fprintf(a.w, "warning: --%s is deprecated and will be removed in the next release; use --%s\n", a.old, a.new)
+	fmt.Fprintf(a.w, "warning: --%s is deprecated and will be removed in v0.1.0, the first tagged release; use --%s\n", a.old, a.new)
 	return a.target.Set(s)
 }
 

@@ -14,14 +14,6 @@ import (
 // training run (paper Theorem 4.1) and evaluates the generalisation bound
 // of Appendix B on it (Fig. B.2); the work is in cmd/internal/genbound.
 
-func init() {
-	register(&command{
-		name:    "genbound",
-		summary: "train a network, extract its kernel machine along training and bound its test loss (paper Fig. B.2)",
-		run:     runGenbound,
-	})
-}
-
 // genboundFlags are the flags of "ntksvm genbound"; a value set on the
 // command line replaces the preset's.
 type genboundFlags struct {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -12,20 +13,14 @@ import (
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/progress"
+	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/ntk"
 )
 
 // "ntksvm kernel": the infinite-width NTK or NNGP Gram matrix K(X, X), or
 // the cross kernel K(Z, X), written to a .npy file.
-
-func init() {
-	register(&command{
-		name:    "kernel",
-		summary: "write the infinite-width NTK/NNGP Gram K(X,X) or cross kernel K(Z,X) to a .npy file",
-		run:     runKernel,
-	})
-}
 
 const kernelUsage = "--data X.npy|mnist01 [--test Z.npy|mnist01-test] [--kernel ntk|nngp] [--depth L] [--sigma-w σ_w] " +
 	"[--sigma-b σ_b] [--precision float64|float32] --out K.npy [--mem-cap 4GiB] [--mnist-dir DIR]\n" +
@@ -149,7 +144,7 @@ func kernelRun[T linalg.Float](ctx context.Context, e *env, xs, zs *dataset.Set,
 	}
 	pr := progress.New(e.stderr, e.isTerminal, "kernel rows", int64(rows))
 	t0 := time.Now()
-	err := ntk.WriteNpy(ctx, out, z, x, p, k, ntk.Options{Progress: func(d, _ int) { pr.Set(int64(d)) }}, capBytes)
+	err := writeKernelNpy(ctx, out, z, x, p, k, ntk.Options{Progress: func(d, _ int) { pr.Set(int64(d)) }}, capBytes)
 	pr.Done()
 	if err != nil {
 		return err
@@ -165,6 +160,62 @@ func kernelRun[T linalg.Float](ctx context.Context, e *env, xs, zs *dataset.Set,
 	fmt.Fprintf(e.stdout, "wrote %s: %d×%d %s %s %s (L=%d, σ_w=%g, σ_b=%g) in %.2f s\n",
 		out, rows, x.Rows, dtype, strings.ToUpper(k.String()), what, p.Depth, p.WeightStd, p.BiasStd, time.Since(t0).Seconds())
 	return nil
+}
+
+// writeKernelNpy writes the kernel of ntk.Blocks to path as a 2-D .npy
+// file of T's dtype, atomically (the file appears complete or not at all),
+// one block of rows at a time, each checked for NaN and ±Inf before it is
+// written (ntk.CheckKernel). The file is created with the first block,
+// after Blocks has checked its arguments; once ctx is done, writes fail
+// and nothing is committed.
+func writeKernelNpy[T linalg.Float](ctx context.Context, path string, z *linalg.Matrix[T], x linalg.Matrix[T], p ntk.Params,
+	kind ntk.Kind, o ntk.Options, capBytes int64) error {
+	rows := x.Rows
+	if z != nil {
+		rows = z.Rows
+	}
+	var f *atomicfile.File
+	var bw *bufio.Writer
+	var w *npy.Writer[T]
+	create := func() (err error) {
+		if f, err = atomicfile.Create(path); err != nil {
+			return err
+		}
+		bw = bufio.NewWriterSize(f.WriterContext(ctx), 1<<20)
+		w, err = npy.NewWriterTo[T](bw, npy.DtypeOf[T](), rows, x.Rows)
+		return err
+	}
+	defer func() {
+		if f != nil {
+			f.Abort() // after Commit, nothing to abort
+		}
+	}()
+	err := ntk.Blocks(ctx, z, x, p, kind, o, capBytes, func(i0 int, k linalg.Matrix[T]) error {
+		if err := ntk.CheckKernel(k, i0); err != nil {
+			return err
+		}
+		if w == nil {
+			if err := create(); err != nil {
+				return err
+			}
+		}
+		return w.WriteRows(k)
+	})
+	if err != nil {
+		return err
+	}
+	if w == nil { // no rows
+		if err := create(); err != nil {
+			return err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return f.CommitContext(ctx)
 }
 
 // parseBytes parses a size such as 4GiB, 512MiB, 2G, 100k or 1000000 (bytes).

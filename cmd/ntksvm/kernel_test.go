@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/ntk"
 )
@@ -28,10 +29,10 @@ func TestKernelCommand(t *testing.T) {
 		z.Data[i] = float32(rng.Float64())
 	}
 	xp, zp := filepath.Join(dir, "X.npy"), filepath.Join(dir, "Z.npy")
-	if err := linalg.WriteNpy(xp, x); err != nil {
+	if err := npy.Write(xp, x); err != nil {
 		t.Fatal(err)
 	}
-	if err := linalg.WriteNpy(zp, z); err != nil {
+	if err := npy.Write(zp, z); err != nil {
 		t.Fatal(err)
 	}
 	z64 := linalg.New[float64](5, 6)
@@ -59,7 +60,7 @@ func TestKernelCommand(t *testing.T) {
 		if !strings.Contains(stdout, "wrote "+out) {
 			t.Errorf("%v: stdout %q", tc.args, stdout)
 		}
-		got, err := linalg.ReadNpy[float64](out)
+		got, err := npy.Read[float64](out)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,15 +84,15 @@ func TestKernelCommandErrors(t *testing.T) {
 	x := linalg.New[float64](4, 3)
 	x.Set(2, 1, math.Inf(1))
 	bad := filepath.Join(dir, "bad.npy")
-	if err := linalg.WriteNpy(bad, x); err != nil {
+	if err := npy.Write(bad, x); err != nil {
 		t.Fatal(err)
 	}
 	good := filepath.Join(dir, "good.npy")
-	if err := linalg.WriteNpy(good, linalg.New[float64](4, 3)); err != nil {
+	if err := npy.Write(good, linalg.New[float64](4, 3)); err != nil {
 		t.Fatal(err)
 	}
 	other := filepath.Join(dir, "other.npy")
-	if err := linalg.WriteNpy(other, linalg.New[float64](2, 5)); err != nil {
+	if err := npy.Write(other, linalg.New[float64](2, 5)); err != nil {
 		t.Fatal(err)
 	}
 	garbage := filepath.Join(dir, "garbage.npy")
@@ -184,7 +185,7 @@ func TestKernelMNIST(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("kernel: exit %d: %s", code, stderr)
 	}
-	k, err := linalg.ReadNpy[float64](out)
+	k, err := npy.Read[float64](out)
 	if err != nil {
 		t.Fatal(err)
 	}

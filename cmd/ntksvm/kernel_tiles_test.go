@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/svm"
 )
 
@@ -26,10 +27,10 @@ func writeSet(t *testing.T, dir, name string, seed uint64, n, d int) string {
 		}
 	}
 	xp, yp := filepath.Join(dir, name+"-X.npy"), filepath.Join(dir, name+"-y.npy")
-	if err := linalg.WriteNpy(xp, x); err != nil {
+	if err := npy.Write(xp, x); err != nil {
 		t.Fatal(err)
 	}
-	if err := linalg.WriteNpyVector(yp, y); err != nil {
+	if err := npy.WriteVector(yp, y); err != nil {
 		t.Fatal(err)
 	}
 	return xp + "," + yp

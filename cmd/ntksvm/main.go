@@ -15,59 +15,74 @@
 // temporary files, prints "interrupted" and exits 130 (SIGINT), 143
 // (SIGTERM) or 129 (SIGHUP), 128 plus the signal's number as a shell
 // reports it.
+//
+// Every command is listed in this file (commands, and the targets of
+// "ntksvm bench" in benchmarks); a new command is a run function in its own
+// file and one line here.
 package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"os/signal"
-	"sort"
 	"strings"
 	"syscall"
 
 	"github.com/ntksvm/ntksvm/asm"
-	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 )
 
-// command is one subcommand of ntksvm.
+// command is one subcommand of ntksvm, or one target of "ntksvm bench".
 type command struct {
 	name    string
-	summary string // one line for "ntksvm help"
+	summary string // one line for "ntksvm help" ("ntksvm bench -h")
 	// run executes the command with the arguments after its name.
 	run func(ctx context.Context, env *env, args []string) error
 }
 
-// env is what a command reads and writes besides its arguments.
-type env struct {
-	stdout, stderr io.Writer
-	isTerminal     bool // stderr is a terminal: progress bars instead of log lines
-	// ctx is the run's context (set by runMain): cancelled by a signal,
-	// for the phases that get no context argument (loading data).
-	ctx context.Context
+// commands are the subcommands, in the order "ntksvm help" lists them.
+var commands = []*command{
+	{"bench", "benchmark the kernels (relu, micro, gemm, ntk, train, …); no argument runs the kernel benchmarks", runBench},
+	{"certify", "robustness certificates (paper Tables 2, 3): NTK kernel machines and IBP for networks", runCertify},
+	{"cpu", "show the CPU, its caches and the kernels chosen for it", runCPU},
+	{"cv", "fit a multi-class NTK machine to your own data (CSV, ARFF, LIBSVM, .npy), choosing depth and C by cross-validation", runCV},
+	{"data", "find, check and download MNIST: data info, data fetch mnist", runData},
+	{"equiv", "train a network and its NTK kernel machine side by side (paper Figs. 1, A.1); width sweeps", runEquiv},
+	{"export-libsvm", "write a data set, or its NTK Gram as a precomputed kernel, in LIBSVM format", runExportLIBSVM},
+	{"genbound", "train a network, extract its kernel machine along training and bound its test loss (paper Fig. B.2)", runGenbound},
+	{"kernel", "write the infinite-width NTK/NNGP Gram K(X,X) or cross kernel K(Z,X) to a .npy file", runKernel},
+	{"predict", "apply a trained kernel machine to data; print accuracy and loss when labels are known", runPredict},
+	{"reproduce", "run the paper's experiments, the paper's numbers beside ours, as report.md/report.html", runReproduce},
+	{"train", "train a kernel machine of paper Table 1 (svm, svm2, svr, krr, logistic) on the NTK", runTrain},
+	{"version", "print the module version, the VCS revision it was built from and the kernel set", runVersion},
 }
 
-// commands holds every subcommand; each lives in its own file and adds
-// itself with register.
-var commands = map[string]*command{}
+// benchmarks are the targets of "ntksvm bench <name>", in the order
+// "ntksvm bench -h" lists them; defaultBenches run without a name.
+var benchmarks = []*command{
+	{"datasets", "the cross-validated NTK classifier on every dataset of a folder (CSV + NAME.splits.json)", runBenchDatasets},
+	{"gemm", "linalg GEMM and Gram GFLOP/s on the paper's shapes or a square sweep, against the measured peak", runGemmBench},
+	{"micro", "GEMM micro-kernel GFLOP/s in cache per kernel set, against the measured FMA peak", runMicroBench},
+	{"ntk", "NTK Gram matrix (GEMM + arc-cosine recursion) against the bare Gram GEMM of the same run", runNTKBench},
+	{"relu", "out-of-place ReLU bandwidth per kernel set, against copy() of the same size", runReluBench},
+	{"svm", "kernel-machine step K·α (GB/s vs. memory read baseline) and exact SVM solve time on an n×n Gram", runSVMBench},
+	{"train", "one training step (forward, backward, update) of the Fig. 1 network (L=2, m=10000, n=128) against its GEMMs run bare", runTrainBench},
+}
 
-func register(c *command) {
-	if _, dup := commands[c.name]; dup {
-		panic("ntksvm: command registered twice: " + c.name)
+// defaultBenches run when "ntksvm bench" gets no benchmark name (or only
+// flags, which are passed to each).
+var defaultBenches = []string{"relu", "micro"}
+
+// lookup returns the command of list named name, or nil.
+func lookup(list []*command, name string) *command {
+	for _, c := range list {
+		if c.name == name {
+			return c
+		}
 	}
-	commands[c.name] = c
-}
-
-// errUsage marks errors caused by a bad command line (exit status 2).
-var errUsage = errors.New("usage")
-
-// usageError returns an error for a bad command line.
-func usageError(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
+	return nil
 }
 
 func main() {
@@ -75,38 +90,6 @@ func main() {
 	defer stop()
 	e := &env{stdout: os.Stdout, stderr: os.Stderr, isTerminal: isTerminal(os.Stderr)}
 	os.Exit(runMain(ctx, e, os.Args[1:]))
-}
-
-// interrupted is the cause of a context cancelled by a signal.
-type interrupted struct{ sig os.Signal }
-
-func (i interrupted) Error() string { return "interrupted by " + i.sig.String() }
-
-// exitCode is 128 plus the signal's number, as a shell reports a process
-// killed by it (130 for SIGINT, 143 for SIGTERM).
-func (i interrupted) exitCode() int {
-	if s, ok := i.sig.(syscall.Signal); ok {
-		return 128 + int(s)
-	}
-	return 130
-}
-
-// signalContext returns a context cancelled, with an interrupted cause,
-// by the first of sigs; later signals get their default action again (a
-// second Ctrl-C kills a run that does not stop).
-func signalContext(parent context.Context, sigs ...os.Signal) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(parent)
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, sigs...)
-	go func() {
-		select {
-		case s := <-ch:
-			cancel(interrupted{s})
-		case <-ctx.Done():
-		}
-		signal.Stop(ch)
-	}()
-	return ctx, func() { cancel(nil) }
 }
 
 // runMain runs the command line args and returns the exit status.
@@ -119,18 +102,17 @@ func runMain(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "ntksvm:", err)
 		return 2
 	}
-	if args[0] == "-version" || args[0] == "--version" || args[0] == "version" {
-		fmt.Fprintf(e.stdout, "ntksvm (kernels: %s)\n", asm.Implementation())
-		return 0
+	if args[0] == "-version" || args[0] == "--version" {
+		args = append([]string{"version"}, args[1:]...)
 	}
-	c, ok := commands[args[0]]
-	if !ok {
+	c := lookup(commands, args[0])
+	if c == nil {
 		fmt.Fprintf(e.stderr, "ntksvm: unknown command %q; run \"ntksvm help\"\n", args[0])
 		return 2
 	}
 	if avail, ok := availableMemory(); ok {
 		// No reader allocates an array its file declares beyond this.
-		defer linalg.SetReadLimit(linalg.SetReadLimit(int64(min(avail, math.MaxInt64))))
+		defer npy.SetReadLimit(npy.SetReadLimit(int64(min(avail, math.MaxInt64))))
 	}
 	rest := args[1:]
 	if len(rest) == 1 && rest[0] == "help" {
@@ -142,8 +124,8 @@ func runMain(ctx context.Context, e *env, args []string) int {
 // runHelp prints the command list, or with "help CMD" that command's help.
 func runHelp(ctx context.Context, e *env, args []string) int {
 	if len(args) >= 2 && args[0] == "help" {
-		c, ok := commands[args[1]]
-		if !ok {
+		c := lookup(commands, args[1])
+		if c == nil {
 			fmt.Fprintf(e.stderr, "ntksvm: unknown command %q; run \"ntksvm help\"\n", args[1])
 			return 2
 		}
@@ -156,38 +138,11 @@ func runHelp(ctx context.Context, e *env, args []string) int {
 	return 0
 }
 
-// exitStatus prints err as the command's failure and returns the exit
-// status: 0, 2 for a bad command line, 130/143 when interrupted, else 1.
-func exitStatus(ctx context.Context, e *env, name string, err error) int {
-	var in interrupted
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-		return 0
-	case errors.As(context.Cause(ctx), &in) && ctx.Err() != nil:
-		fmt.Fprintf(e.stderr, "ntksvm %s: interrupted\n", name)
-		return in.exitCode()
-	case errors.Is(err, context.Canceled):
-		fmt.Fprintf(e.stderr, "ntksvm %s: interrupted\n", name)
-		return 130
-	case errors.Is(err, errUsage):
-		fmt.Fprintf(e.stderr, "ntksvm %s: %v\n", name, err)
-		return 2
-	default:
-		fmt.Fprintf(e.stderr, "ntksvm %s: %v\n", name, err)
-		return 1
-	}
-}
-
 func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "ntksvm: neural networks and their kernel machines (Chen et al., NeurIPS 2021)")
 	fmt.Fprintln(w, "\nUsage: ntksvm <command> [flags]\n\nCommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-14s %s\n", n, commands[n].summary)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-14s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "\nKernels: %s (override with NTKSVM_SIMD=%s)\n",
 		asm.Implementation(), strings.Join(kernelNames(), "|"))
@@ -203,37 +158,4 @@ func kernelNames() []string {
 		s = append(s, k.Name())
 	}
 	return s
-}
-
-// configError is usageError for an error from an experiment package's
-// Preset or Validate, without that package's "…: bad configuration"
-// prefix (sentinel), which the command's own prefix makes redundant.
-func configError(err, sentinel error) error {
-	return usageError("%s", strings.TrimPrefix(err.Error(), sentinel.Error()+": "))
-}
-
-// newFlagSet returns a flag set for command name whose errors are returned,
-// not printed and exited on, and whose usage goes to e.stderr.
-func newFlagSet(e *env, name, usage string) *flag.FlagSet {
-	fs := flag.NewFlagSet("ntksvm "+name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "Usage: ntksvm %s %s\n\nFlags:\n", name, usage)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parseFlags parses args into fs and rejects stray positional arguments.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() > 0 {
-		return usageError("unexpected argument %q", fs.Arg(0))
-	}
-	return nil
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 )
 
 // TestNonFiniteKernelRefused (issue defect 5): kernel and export-libsvm
@@ -21,7 +21,7 @@ func TestNonFiniteKernelRefused(t *testing.T) {
 		big.Data[i] = 1e300
 	}
 	bp := filepath.Join(dir, "big.npy")
-	if err := linalg.WriteNpy(bp, big); err != nil {
+	if err := npy.Write(bp, big); err != nil {
 		t.Fatal(err)
 	}
 	k, g := filepath.Join(dir, "K.npy"), filepath.Join(dir, "g.txt")

@@ -11,19 +11,12 @@ import (
 	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/internal/outpath"
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
 )
 
 // "ntksvm predict" applies a model written by "ntksvm train" to new data.
-
-func init() {
-	register(&command{
-		name:    "predict",
-		summary: "apply a trained kernel machine to data; print accuracy and loss when labels are known",
-		run:     runPredict,
-	})
-}
 
 func runPredict(ctx context.Context, e *env, args []string) error {
 	var d dataFlags
@@ -52,7 +45,14 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if err := d.check("--data", d.data); err != nil {
 		return err
 	}
-	m, loss, p, kind, err := readModel(*modelPath)
+	return predictBinary(ctx, e, d, *modelPath, *out)
+}
+
+// predictBinary runs "ntksvm predict" for a model of "ntksvm train" (one
+// machine, one output per point) on the data of d, writing the outputs to
+// out if it is not empty.
+func predictBinary(ctx context.Context, e *env, d dataFlags, modelPath, out string) error {
+	m, loss, p, kind, err := readModel(modelPath)
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "predicted %d points in %.2fs\n", len(pred), time.Since(t0).Seconds())
-	return reportPredictions(e, ds, loss, pred, *out)
+	return reportPredictions(e, ds, loss, pred, out)
 }
 
 // reportPredictions prints the loss and accuracy (with labels) and writes
@@ -101,7 +101,7 @@ func reportPredictions(e *env, ds *dataset.Set, loss svm.Loss, pred []float64, o
 	if out == "" {
 		return nil
 	}
-	if err := output.WriteFileContext(e.ctx, out, false, func(w io.Writer) error { return linalg.WriteNpyVectorTo(w, pred) }); err != nil {
+	if err := output.WriteFileContext(e.ctx, out, false, func(w io.Writer) error { return npy.WriteVectorTo(w, pred) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "wrote %s\n", out)

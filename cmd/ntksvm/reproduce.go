@@ -16,14 +16,6 @@ import (
 	"github.com/ntksvm/ntksvm/mnist"
 )
 
-func init() {
-	register(&command{
-		name:    "reproduce",
-		summary: "run the paper's experiments, the paper's numbers beside ours, as report.md/report.html",
-		run:     runReproduce,
-	})
-}
-
 // reproduceOpts are the parsed flags of ntksvm reproduce.
 type reproduceOpts struct {
 	scale   reproduce.Scale
@@ -162,15 +154,7 @@ func (o *reproduceOpts) setTable2(widths string, w1e6 bool, memGiB float64) erro
 		}
 	}
 	if w1e6 {
-		if o.table2.Widths == nil {
-			o.table2.Widths = []int{1000, 10000, 100000}
-			if o.scale != reproduce.Paper {
-				o.table2.Widths = []int{1000}
-			}
-		}
-		if !slices.Contains(o.table2.Widths, 1000000) {
-			o.table2.Widths = append(o.table2.Widths, 1000000)
-		}
+		o.table2 = o.table2.WithWidth1e6(o.scale)
 	}
 	if memGiB < 0 || math.IsNaN(memGiB) || math.IsInf(memGiB, 0) {
 		return usageError("--table2-mem-gib %v: want a finite number ≥ 0", memGiB)

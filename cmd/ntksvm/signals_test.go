@@ -13,6 +13,7 @@ import (
 
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/mnist"
 )
 
@@ -30,10 +31,10 @@ func randomInputs(t *testing.T, dir string, n, d int, seed uint64) (data, xp str
 		y[i] = float64(1 - 2*(i%2))
 	}
 	xp, yp := filepath.Join(dir, "X.npy"), filepath.Join(dir, "y.npy")
-	if err := linalg.WriteNpy(xp, x); err != nil {
+	if err := npy.Write(xp, x); err != nil {
 		t.Fatal(err)
 	}
-	if err := linalg.WriteNpyVector(yp, y); err != nil {
+	if err := npy.WriteVector(yp, y); err != nil {
 		t.Fatal(err)
 	}
 	return xp + "," + yp, xp

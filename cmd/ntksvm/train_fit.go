@@ -109,10 +109,10 @@ func (f *trainFlags) fit(ctx context.Context, e *env, k, testK svm.KernelMatrix)
 	var table *output.Table
 	status := progress.NewStatus(e.stderr, e.isTerminal)
 	if f.cfg.Solver == svm.SolverSubgradient {
-		table = output.NewTrainingLog(f.trackTrainIdx, f.trackTestIdx)
+		table = newTrainingLog(f.trackTrainIdx, f.trackTestIdx)
 		steps := f.cfg.TotalSteps(f.trainSet.X.Rows)
 		hooks.Log = func(p *svm.Progress) error {
-			output.AddProgress(table, p)
+			addProgress(table, p)
 			line := fmt.Sprintf("step %d/%d t=%g objective %.6g train loss %.5g acc %.4f", p.Step, steps, p.T, p.Objective, p.TrainLoss, p.TrainAcc)
 			if testK != nil {
 				line += fmt.Sprintf(" test loss %.5g acc %.4f", p.TestLoss, p.TestAcc)
@@ -171,4 +171,31 @@ func parseIndices(flagName, s string) ([]int, error) {
 		out = append(out, i)
 	}
 	return out, nil
+}
+
+// newTrainingLog starts the CSV table of a subgradient run's evaluations
+// (svm.Progress): step, t = Σ η, epoch, objective, training and test loss
+// and accuracy (NaN where not defined), then the outputs at the tracked
+// training and test indices, one column each (train_out_I, test_out_I).
+func newTrainingLog(trackTrain, trackTest []int) *output.Table {
+	cols := []string{"step", "t", "epoch", "objective", "train_loss", "train_acc", "test_loss", "test_acc"}
+	for _, i := range trackTrain {
+		cols = append(cols, fmt.Sprintf("train_out_%d", i))
+	}
+	for _, i := range trackTest {
+		cols = append(cols, fmt.Sprintf("test_out_%d", i))
+	}
+	return output.NewTable(cols...)
+}
+
+// addProgress appends one evaluation to a table from newTrainingLog.
+func addProgress(t *output.Table, p *svm.Progress) {
+	row := []any{p.Step, p.T, p.Epoch, p.Objective, p.TrainLoss, p.TrainAcc, p.TestLoss, p.TestAcc}
+	for _, v := range p.TrainOut {
+		row = append(row, v)
+	}
+	for _, v := range p.TestOut {
+		row = append(row, v)
+	}
+	t.Row(row...)
 }

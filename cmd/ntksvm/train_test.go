@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
@@ -33,10 +34,10 @@ func svmTestData(t *testing.T, dir string, n, d int, seed uint64) (linalg.Matrix
 		x.Set(i, 0, x.At(i, 0)+0.8*y[i]) // the first feature carries the label
 	}
 	xp, yp := filepath.Join(dir, "X.npy"), filepath.Join(dir, "y.npy")
-	if err := linalg.WriteNpy(xp, x); err != nil {
+	if err := npy.Write(xp, x); err != nil {
 		t.Fatal(err)
 	}
-	if err := linalg.WriteNpyVector(yp, y); err != nil {
+	if err := npy.WriteVector(yp, y); err != nil {
 		t.Fatal(err)
 	}
 	return x, y, xp + "," + yp
@@ -81,7 +82,7 @@ func TestTrainPredictRoundTrip(t *testing.T) {
 		if !strings.Contains(want, "accuracy 100.0000%") && !strings.Contains(tc.name, "svr") && !strings.Contains(tc.name, "krr") {
 			t.Errorf("%s: separable data not fitted: %s", tc.name, want)
 		}
-		p, err := linalg.ReadNpyVector[float64](pred)
+		p, err := npy.ReadVector[float64](pred)
 		if err != nil || len(p) != 40 {
 			t.Fatalf("%s: predictions: %d, %v", tc.name, len(p), err)
 		}
@@ -262,7 +263,7 @@ func TestPredictRejectsBadModel(t *testing.T) {
 	}
 	// Changing the training inputs the model refers to is detected.
 	x.Set(0, 0, 42)
-	linalg.WriteNpy(filepath.Join(dir, "X.npy"), x)
+	npy.Write(filepath.Join(dir, "X.npy"), x)
 	if code, _, errOut := runCLI(t, "predict", "--model", model, "--data", data); code != 1 || !strings.Contains(errOut, "not those the model was trained on") {
 		t.Errorf("changed training inputs: exit %d, %q", code, errOut)
 	}

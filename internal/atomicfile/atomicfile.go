@@ -397,6 +397,14 @@ func WriteFileContext(ctx context.Context, path string, private bool, write func
 	return f.CommitContext(ctx)
 }
 
+// WriterContext returns a writer to the file that fails every write once
+// ctx is done and reports a failed write under the file's path (not the
+// temporary file's name): for writers that create the file themselves
+// and then CommitContext.
+func (f *File) WriterContext(ctx context.Context) io.Writer {
+	return ctxWriter{ctx, namedWriter{f}}
+}
+
 // namedWriter reports a failed write (a full disk, an I/O error) under
 // the path being written rather than the temporary file's name.
 type namedWriter struct{ f *File }

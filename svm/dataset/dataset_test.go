@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 )
 
 func TestReadCSV(t *testing.T) {
@@ -138,7 +139,7 @@ func TestNpyPair(t *testing.T) {
 	x := linalg.New[float64](3, 2)
 	copy(x.Data, []float64{1, 2, 3, 4, 5, 6})
 	xp := filepath.Join(dir, "x.npy")
-	if err := linalg.WriteNpy(xp, x); err != nil {
+	if err := npy.Write(xp, x); err != nil {
 		t.Fatal(err)
 	}
 	yp := filepath.Join(dir, "y.txt")
@@ -157,7 +158,7 @@ func TestNpyPair(t *testing.T) {
 	yv := linalg.New[float64](1, 3)
 	copy(yv.Data, []float64{0, 2, 2})
 	ynp := filepath.Join(dir, "y.npy")
-	if err := linalg.WriteNpy(ynp, yv); err != nil {
+	if err := npy.Write(ynp, yv); err != nil {
 		t.Fatal(err)
 	}
 	if d, err = Load(xp+","+ynp, Options{}); err != nil || !slices.Equal(d.Classes, []string{"0", "2"}) {

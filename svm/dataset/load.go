@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 )
 
 // Load reads a dataset by its file name: "X.npy,LABELS" (features as .npy,
@@ -42,7 +42,7 @@ func Load(path string, o Options) (*Dataset, error) {
 // file of n lines, one label each. The label count is checked against the
 // header of xp before either array is read.
 func ReadNpyPair(xp, yp string, o Options) (*Dataset, error) {
-	h, err := linalg.ReadNpyHeader(xp)
+	h, err := npy.ReadHeader(xp)
 	if err != nil {
 		return nil, err
 	}
@@ -55,14 +55,14 @@ func ReadNpyPair(xp, yp string, o Options) (*Dataset, error) {
 	}
 	var labels []string
 	if strings.EqualFold(filepath.Ext(yp), ".npy") {
-		yh, err := linalg.ReadNpyHeader(yp)
+		yh, err := npy.ReadHeader(yp)
 		if err != nil {
 			return nil, err
 		}
 		if yh.Len() != n {
 			return nil, fmt.Errorf("%w: %s has %d labels, %s has %d rows", ErrData, yp, yh.Len(), xp, n)
 		}
-		v, err := linalg.ReadNpyVector[float64](yp)
+		v, err := npy.ReadVector[float64](yp)
 		if err != nil {
 			return nil, err
 		}
@@ -76,7 +76,7 @@ func ReadNpyPair(xp, yp string, o Options) (*Dataset, error) {
 	} else if labels, err = readLabelLines(yp, n); err != nil {
 		return nil, err
 	}
-	x, err := linalg.ReadNpy[float64](xp)
+	x, err := npy.Read[float64](xp)
 	if err != nil {
 		return nil, err
 	}

@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/svm"
 )
@@ -275,7 +276,7 @@ func loadLIBSVM(path string, opt Options) (*Set, error) {
 
 func loadNpy(spec string, opt Options) (*Set, error) {
 	xp, yp, hasY := strings.Cut(spec, ",")
-	h, err := linalg.ReadNpyHeader(xp)
+	h, err := npy.ReadHeader(xp)
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +286,7 @@ func loadNpy(spec string, opt Options) (*Set, error) {
 	var labels uint64
 	if hasY {
 		// The labels' length is checked against X before either is read.
-		hy, err := linalg.ReadNpyHeader(yp)
+		hy, err := npy.ReadHeader(yp)
 		if err != nil {
 			return nil, err
 		}
@@ -300,7 +301,7 @@ func loadNpy(spec string, opt Options) (*Set, error) {
 	if err := checkMemory(xp, h.Shape[0], h.Shape[1], labels, opt); err != nil {
 		return nil, err
 	}
-	x, err := linalg.ReadNpy[float64](xp)
+	x, err := npy.Read[float64](xp)
 	if err != nil {
 		return nil, err
 	}
@@ -308,7 +309,7 @@ func loadNpy(spec string, opt Options) (*Set, error) {
 	if !hasY {
 		return s, nil
 	}
-	if s.Y, err = linalg.ReadNpyVector[float64](yp); err != nil {
+	if s.Y, err = npy.ReadVector[float64](yp); err != nil {
 		return nil, err
 	}
 	if len(s.Y) != x.Rows {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/svm"
 )
@@ -69,10 +70,10 @@ func writeNpy(t *testing.T, dir, name string, rows, cols int, vals ...float64) s
 	p := filepath.Join(dir, name)
 	var err error
 	if rows == 0 && cols == len(vals) {
-		err = linalg.WriteNpyVector(p, vals)
+		err = npy.WriteVector(p, vals)
 	} else {
 		m, _ := linalg.FromSlice(rows, cols, vals)
-		err = linalg.WriteNpy(p, m)
+		err = npy.Write(p, m)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -92,10 +93,10 @@ func TestMessages(t *testing.T) {
 	empty := writeNpy(t, dir, "e.npy", 0, 2, 0, 0)
 	os.WriteFile(empty, nil, 0o644)
 	m0 := linalg.New[float64](0, 3)
-	linalg.WriteNpy(empty, m0)
+	npy.Write(empty, m0)
 	xInf := writeNpy(t, dir, "xi.npy", 1, 2, 1, 1)
 	mi, _ := linalg.FromSlice(1, 2, []float64{1, math.Inf(1)})
-	linalg.WriteNpy(xInf, mi)
+	npy.Write(xInf, mi)
 	huge := filepath.Join(dir, "huge.libsvm")
 	os.WriteFile(huge, []byte("1 1073741824:1\n"), 0o644)
 	small := func() (uint64, bool) { return 1 << 30, true }

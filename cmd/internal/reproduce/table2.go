@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -131,6 +132,20 @@ func (o Table2Options) widths(s Scale) []t2Width {
 		}
 	}
 	return ws
+}
+
+// WithWidth1e6 returns o with the opt-in width 10⁶ added to its widths, to
+// the scale's default widths if o.Widths is nil.
+func (o Table2Options) WithWidth1e6(s Scale) Table2Options {
+	if o.Widths == nil {
+		for _, w := range o.widths(s) {
+			o.Widths = append(o.Widths, w.width)
+		}
+	}
+	if !slices.Contains(o.Widths, 1000000) {
+		o.Widths = append(slices.Clone(o.Widths), 1000000)
+	}
+	return o
 }
 
 // memCap returns the bound of o.MemCap, resolving 0; ok is false for no

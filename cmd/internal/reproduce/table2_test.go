@@ -217,3 +217,29 @@ func TestTable2Resume(t *testing.T) {
 		t.Error("removeT2State left the width's result")
 	}
 }
+
+func TestTable2WithWidth1e6(t *testing.T) {
+	tests := []struct {
+		name   string
+		widths []int
+		scale  Scale
+		want   []int
+	}{
+		{"quick default", nil, Quick, []int{1000, 1000000}},
+		{"paper default", nil, Paper, []int{1000, 10000, 100000, 1000000}},
+		{"listed", []int{10000}, Quick, []int{10000, 1000000}},
+		{"already listed", []int{1000, 1000000}, Paper, []int{1000, 1000000}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := Table2Options{Widths: tt.widths, MemCap: 7}
+			got := o.WithWidth1e6(tt.scale)
+			if !reflect.DeepEqual(got.Widths, tt.want) || got.MemCap != 7 {
+				t.Errorf("got %v (mem cap %d), want %v", got.Widths, got.MemCap, tt.want)
+			}
+			if tt.widths != nil && len(o.Widths) != len(tt.widths) {
+				t.Errorf("the receiver's widths changed to %v", o.Widths)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 )
 
 // Summary describes the verified blocks of a tile directory.
@@ -65,9 +66,9 @@ func Collect[T linalg.Float](dir string, m *Manifest, path string, memCap int64)
 	defer closeAll(blocks)
 	rows, n := m.Rows(), m.Train.N
 	var zero T
-	size := int64(linalg.Float64.Size())
+	size := int64(npy.Float64.Size())
 	if any(zero) == any(float32(0)) {
-		size = int64(linalg.Float32.Size())
+		size = int64(npy.Float32.Size())
 	}
 	step := rows
 	if memCap > 0 {
@@ -76,11 +77,11 @@ func Collect[T linalg.Float](dir string, m *Manifest, path string, memCap int64)
 			return Summary{}, fmt.Errorf("memory cap %d B is below one row of the kernel (%d B)", memCap, int64(n)*size)
 		}
 	}
-	dtype := linalg.Float64
+	dtype := npy.Float64
 	if size == 4 {
-		dtype = linalg.Float32
+		dtype = npy.Float32
 	}
-	w, err := linalg.NewNpyWriter[T](path, dtype, rows, n)
+	w, err := npy.NewWriter[T](path, dtype, rows, n)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -98,10 +99,10 @@ func Collect[T linalg.Float](dir string, m *Manifest, path string, memCap int64)
 }
 
 // open memory-maps (or reads) every block of m.
-func open[T linalg.Float](dir string, m *Manifest) ([]*linalg.MappedMatrix[T], error) {
-	var blocks []*linalg.MappedMatrix[T]
+func open[T linalg.Float](dir string, m *Manifest) ([]*npy.MappedMatrix[T], error) {
+	var blocks []*npy.MappedMatrix[T]
 	for _, b := range m.Blocks {
-		mm, err := linalg.OpenNpyMmap[T](filepath.Join(dir, b.File))
+		mm, err := npy.OpenMmap[T](filepath.Join(dir, b.File))
 		if err == nil && (mm.Rows != b.Rows[1]-b.Rows[0] || mm.Cols != b.Cols) {
 			err = fmt.Errorf("%s is %d×%d, want %d×%d", b.File, mm.Rows, mm.Cols, b.Rows[1]-b.Rows[0], b.Cols)
 			mm.Close()
@@ -115,7 +116,7 @@ func open[T linalg.Float](dir string, m *Manifest) ([]*linalg.MappedMatrix[T], e
 	return blocks, nil
 }
 
-func closeAll[T linalg.Float](blocks []*linalg.MappedMatrix[T]) {
+func closeAll[T linalg.Float](blocks []*npy.MappedMatrix[T]) {
 	for _, b := range blocks {
 		b.Close()
 	}
@@ -125,7 +126,7 @@ func closeAll[T linalg.Float](blocks []*linalg.MappedMatrix[T]) {
 // rows at once (a Gram's upper triangle then comes from linalg.MirrorLower,
 // a copy in cache-sized tiles) or a band of them (its upper triangle read
 // from the later blocks' columns).
-func fill[T linalg.Float](m *Manifest, blocks []*linalg.MappedMatrix[T], dst linalg.Matrix[T], a, b int) {
+func fill[T linalg.Float](m *Manifest, blocks []*npy.MappedMatrix[T], dst linalg.Matrix[T], a, b int) {
 	whole := a == 0 && b == m.Rows()
 	for t, blk := range m.Blocks {
 		r0, r1 := blk.Rows[0], blk.Rows[1]

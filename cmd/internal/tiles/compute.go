@@ -15,6 +15,7 @@ import (
 	"github.com/ntksvm/ntksvm/asm"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/ntk"
 )
 
@@ -79,7 +80,7 @@ func write[T linalg.Float](dir string, m *Manifest, b Block, k linalg.Matrix[T])
 	var n int64
 	err := atomicfile.WriteFile(filepath.Join(dir, b.File), func(w io.Writer) error {
 		cw := &countWriter{w: io.MultiWriter(w, h)}
-		err := linalg.WriteNpyTo(cw, k)
+		err := npy.WriteTo(cw, k)
 		n = cw.n
 		return err
 	})

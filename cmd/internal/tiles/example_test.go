@@ -9,6 +9,7 @@ import (
 
 	"github.com/ntksvm/ntksvm/cmd/internal/tiles"
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
 )
@@ -40,7 +41,7 @@ func Example() {
 	if _, err := tiles.Collect[float64](dir, m, out, 0); err != nil {
 		log.Fatal(err)
 	}
-	k, _ := linalg.ReadNpy[float64](out)
+	k, _ := npy.Read[float64](out)
 	want, _ := ntk.Gram(context.Background(), spec, x, ntk.Options{})
 	same := true
 	for i := range k.Data {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
 )
@@ -185,7 +186,7 @@ func roundTrip[T linalg.Float](t *testing.T, spec ntk.Spec, p ntk.Params, x, z l
 		if s.Tiles != tiles || len(s.Kernels) != 1 {
 			t.Errorf("summary %+v", s)
 		}
-		got, err := linalg.ReadNpy[T](out)
+		got, err := npy.Read[T](out)
 		if err != nil {
 			t.Fatal(err)
 		}

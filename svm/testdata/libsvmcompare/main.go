@@ -24,7 +24,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
@@ -80,10 +80,10 @@ func writeGram(dir string, depth int, text bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	if err := linalg.WriteNpy(filepath.Join(dir, "K.npy"), k); err != nil {
+	if err := npy.Write(filepath.Join(dir, "K.npy"), k); err != nil {
 		return err
 	}
-	if err := linalg.WriteNpyVector(filepath.Join(dir, "y.npy"), train.Y); err != nil {
+	if err := npy.WriteVector(filepath.Join(dir, "y.npy"), train.Y); err != nil {
 		return err
 	}
 	if !text {
@@ -107,12 +107,12 @@ func writeGram(dir string, depth int, text bool) error {
 
 func timeSolve(dir string, lambda float64, bias bool, gap float64, runs int) error {
 	t0 := time.Now()
-	k, err := linalg.ReadNpy[float64](filepath.Join(dir, "K.npy"))
+	k, err := npy.Read[float64](filepath.Join(dir, "K.npy"))
 	if err != nil {
 		return err
 	}
 	read := time.Since(t0).Seconds()
-	y, err := linalg.ReadNpyVector[float64](filepath.Join(dir, "y.npy"))
+	y, err := npy.ReadVector[float64](filepath.Join(dir, "y.npy"))
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package linalg
+package npy
 
 import (
 	"archive/zip"
@@ -42,7 +42,7 @@ func TestNpzRoundTrip(t *testing.T) {
 	if file, _ := os.ReadFile(path); !bytes.Equal(file, buf.Bytes()) {
 		t.Fatal("CreateNpz and NewNpzWriter bytes differ")
 	}
-	// Members are numpy.savez's: stored name.npy, each the bytes of WriteNpyTo.
+	// Members are numpy.savez's: stored name.npy, each the bytes of WriteTo.
 	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +75,7 @@ func TestNpzRoundTrip(t *testing.T) {
 		if _, err := ReadNpzMatrix[float64](r, "nothing"); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("missing array: %v, want fs.ErrNotExist", err)
 		}
-		if _, err := ReadNpzVector[float64](r, "w"); !errors.Is(err, ErrNpy) {
+		if _, err := ReadNpzVector[float64](r, "w"); !errors.Is(err, ErrFormat) {
 			t.Errorf("4×4 read as a vector: %v", err)
 		}
 	}
@@ -89,7 +89,7 @@ func TestNpzRoundTrip(t *testing.T) {
 func TestNpzDeflated(t *testing.T) {
 	m := npyRandMatrix[float32](rand.New(rand.NewPCG(1, 1)), 30, 30)
 	var npy, buf bytes.Buffer
-	if err := WriteNpyTo(&npy, m); err != nil {
+	if err := WriteTo(&npy, m); err != nil {
 		t.Fatal(err)
 	}
 	zw := zip.NewWriter(&buf)
@@ -125,7 +125,7 @@ func TestNpzCorrupt(t *testing.T) {
 		want error
 	}{
 		"checksum":  {damaged, zip.ErrChecksum},
-		"bad magic": {badMagic, ErrNpy},
+		"bad magic": {badMagic, ErrFormat},
 	} {
 		r, err := NewNpzReader(bytes.NewReader(c.b), int64(len(c.b)))
 		if err != nil {

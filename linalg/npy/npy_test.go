@@ -1,4 +1,4 @@
-package linalg
+package npy
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ntksvm/ntksvm/linalg"
 )
 
 // npyBytes hand-builds a .npy file the way numpy.save lays it out: magic,
@@ -54,15 +56,15 @@ func npyWriteFile(t *testing.T, name string, b []byte) string {
 	return p
 }
 
-func npyRandMatrix[T Float](rng *rand.Rand, r, c int) Matrix[T] {
-	m := New[T](r, c)
+func npyRandMatrix[T linalg.Float](rng *rand.Rand, r, c int) linalg.Matrix[T] {
+	m := linalg.New[T](r, c)
 	for i := range m.Data {
 		m.Data[i] = T(rng.NormFloat64())
 	}
 	return m
 }
 
-func npySameMatrix[T Float](a, b Matrix[T]) bool {
+func npySameMatrix[T linalg.Float](a, b linalg.Matrix[T]) bool {
 	if a.Rows != b.Rows || a.Cols != b.Cols {
 		return false
 	}
@@ -80,9 +82,9 @@ func npySameMatrix[T Float](a, b Matrix[T]) bool {
 // TestNpyNumpyLayout checks that our writer produces exactly numpy.save's
 // bytes (format 1.0, dict text, 64-byte alignment) for a 2×3 float64 array.
 func TestNpyNumpyLayout(t *testing.T) {
-	m, _ := FromSlice(2, 3, []float64{0, 1, 2, 3, 4, 5})
+	m, _ := linalg.FromSlice(2, 3, []float64{0, 1, 2, 3, 4, 5})
 	p := filepath.Join(t.TempDir(), "a.npy")
-	if err := WriteNpy(p, m); err != nil {
+	if err := Write(p, m); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(p)
@@ -118,30 +120,30 @@ func TestNpyRoundTrip(t *testing.T) {
 			if err := writeNpyVersion(p, sh, m64.Data, version); err != nil {
 				t.Fatal(err)
 			}
-			h, err := ReadNpyHeader(p)
+			h, err := ReadHeader(p)
 			if err != nil || h.Major != version || h.Dtype != Float64 || len(h.Shape) != len(sh) || h.DataOffset%64 != 0 {
 				t.Fatalf("v%d %v: header %+v, %v", version, sh, h, err)
 			}
-			got, err := ReadNpy[float64](p)
+			got, err := Read[float64](p)
 			if err != nil || !npySameMatrix(got, m64) {
 				t.Fatalf("v%d %v float64: round trip failed: %v", version, sh, err)
 			}
 			if npyBitsDiffer(got.Data, m64.Data) {
 				t.Fatalf("v%d %v: bits changed", version, sh)
 			}
-			m32 := New[float32](r, c)
+			m32 := linalg.New[float32](r, c)
 			for i, v := range m64.Data {
 				m32.Data[i] = float32(v)
 			}
 			if err := writeNpyVersion(p, sh, m32.Data, version); err != nil {
 				t.Fatal(err)
 			}
-			got32, err := ReadNpy[float32](p)
+			got32, err := Read[float32](p)
 			if err != nil || !npySameMatrix(got32, m32) {
 				t.Fatalf("v%d %v float32: round trip failed: %v", version, sh, err)
 			}
 			// float32 file read as float64 converts exactly.
-			wide, err := ReadNpy[float64](p)
+			wide, err := Read[float64](p)
 			if err != nil || wide.Rows != r || wide.Cols != c {
 				t.Fatalf("v%d %v: float32 as float64: %v", version, sh, err)
 			}
@@ -168,37 +170,37 @@ func TestNpyStridedAndVector(t *testing.T) {
 	big := npyRandMatrix[float64](rng, 6, 9)
 	view := big.Slice(1, 5, 2, 7)
 	p := filepath.Join(t.TempDir(), "v.npy")
-	if err := WriteNpy(p, view); err != nil {
+	if err := Write(p, view); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadNpy[float64](p)
+	got, err := Read[float64](p)
 	if err != nil || !npySameMatrix(got, view) || got.Stride != 5 {
 		t.Fatalf("strided view round trip: %v", err)
 	}
 	v := []float32{1, -2, 3.5}
-	if err := WriteNpyVector(p, v); err != nil {
+	if err := WriteVector(p, v); err != nil {
 		t.Fatal(err)
 	}
-	gv, err := ReadNpyVector[float32](p)
+	gv, err := ReadVector[float32](p)
 	if err != nil || len(gv) != 3 || gv[0] != 1 || gv[1] != -2 || gv[2] != 3.5 {
 		t.Fatalf("vector round trip: %v %v", gv, err)
 	}
-	gm, err := ReadNpy[float32](p)
+	gm, err := Read[float32](p)
 	if err != nil || gm.Rows != 1 || gm.Cols != 3 {
 		t.Fatalf("1-D as matrix: %d×%d %v", gm.Rows, gm.Cols, err)
 	}
-	col := New[float64](4, 1)
-	if err := WriteNpy(p, col); err != nil {
+	col := linalg.New[float64](4, 1)
+	if err := Write(p, col); err != nil {
 		t.Fatal(err)
 	}
-	if v, err := ReadNpyVector[float64](p); err != nil || len(v) != 4 {
+	if v, err := ReadVector[float64](p); err != nil || len(v) != 4 {
 		t.Fatalf("n×1 as vector: %v %v", v, err)
 	}
-	if err := WriteNpy(p, New[float64](2, 2)); err != nil {
+	if err := Write(p, linalg.New[float64](2, 2)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadNpyVector[float64](p); !errors.Is(err, ErrNpy) {
-		t.Fatalf("2×2 as vector: got %v, want ErrNpy", err)
+	if _, err := ReadVector[float64](p); !errors.Is(err, ErrFormat) {
+		t.Fatalf("2×2 as vector: got %v, want ErrFormat", err)
 	}
 }
 
@@ -224,7 +226,7 @@ func TestNpyNumpyFiles(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := npyWriteFile(t, "n.npy", tt.file)
-			m, err := ReadNpy[float64](p)
+			m, err := Read[float64](p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -240,12 +242,12 @@ func TestNpyNumpyFiles(t *testing.T) {
 					t.Fatalf("element %d = %v, want %v", i, v, want)
 				}
 			}
-			mm, err := OpenNpyMmap[float64](p)
+			mm, err := OpenMmap[float64](p)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !npySameMatrix(mm.Matrix, m) {
-				t.Fatal("OpenNpyMmap differs from ReadNpy")
+				t.Fatal("OpenMmap differs from Read")
 			}
 			if err := mm.Close(); err != nil {
 				t.Fatal(err)
@@ -298,14 +300,14 @@ func TestNpyErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := npyWriteFile(t, "bad.npy", tt.file)
 			for _, read := range []func() error{
-				func() error { _, err := ReadNpy[float64](p); return err },
-				func() error { _, err := ReadNpyVector[float32](p); return err },
-				func() error { _, err := OpenNpyMmap[float64](p); return err },
-				func() error { _, err := ReadNpyHeader(p); return err },
+				func() error { _, err := Read[float64](p); return err },
+				func() error { _, err := ReadVector[float32](p); return err },
+				func() error { _, err := OpenMmap[float64](p); return err },
+				func() error { _, err := ReadHeader(p); return err },
 			} {
 				err := read()
-				if !errors.Is(err, ErrNpy) {
-					t.Fatalf("got %v, want an error wrapping ErrNpy", err)
+				if !errors.Is(err, ErrFormat) {
+					t.Fatalf("got %v, want an error wrapping ErrFormat", err)
 				}
 				if msg := err.Error(); !strings.Contains(msg, p) || !strings.Contains(msg, tt.want) {
 					t.Fatalf("error %q should name the file and contain %q", msg, tt.want)
@@ -315,19 +317,19 @@ func TestNpyErrors(t *testing.T) {
 			// it unknown, an error too (the wording may differ).
 			size := int64(len(tt.file))
 			for _, read := range []func(int64) error{
-				func(n int64) error { _, err := ReadNpyFrom[float64](bytes.NewReader(tt.file), n); return err },
-				func(n int64) error { _, err := ReadNpyVectorFrom[float32](bytes.NewReader(tt.file), n); return err },
+				func(n int64) error { _, err := ReadFrom[float64](bytes.NewReader(tt.file), n); return err },
+				func(n int64) error { _, err := ReadVectorFrom[float32](bytes.NewReader(tt.file), n); return err },
 			} {
-				if err := read(size); !errors.Is(err, ErrNpy) || !strings.Contains(err.Error(), tt.want) {
-					t.Fatalf("size %d: got %v, want an error wrapping ErrNpy containing %q", size, err, tt.want)
+				if err := read(size); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("size %d: got %v, want an error wrapping ErrFormat containing %q", size, err, tt.want)
 				}
-				if err := read(-1); !errors.Is(err, ErrNpy) {
-					t.Fatalf("size unknown: got %v, want an error wrapping ErrNpy", err)
+				if err := read(-1); !errors.Is(err, ErrFormat) {
+					t.Fatalf("size unknown: got %v, want an error wrapping ErrFormat", err)
 				}
 			}
 		})
 	}
-	if _, err := ReadNpy[float64](filepath.Join(t.TempDir(), "missing.npy")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := Read[float64](filepath.Join(t.TempDir(), "missing.npy")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("missing file: %v", err)
 	}
 }
@@ -337,7 +339,7 @@ func TestNpyWriterStreaming(t *testing.T) {
 	dir := t.TempDir()
 	full := npyRandMatrix[float64](rng, 37, 11)
 	p := filepath.Join(dir, "tiles.npy")
-	w, err := NewNpyWriter[float64](p, Float32, 37, 11)
+	w, err := NewWriter[float64](p, Float32, 37, 11)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,13 +351,13 @@ func TestNpyWriterStreaming(t *testing.T) {
 			t.Fatal("file visible before Close")
 		}
 	}
-	if err := w.WriteRows(full.Slice(0, 1, 0, 11)); !errors.Is(err, ErrShape) {
+	if err := w.WriteRows(full.Slice(0, 1, 0, 11)); !errors.Is(err, linalg.ErrShape) {
 		t.Fatalf("extra row: got %v, want ErrShape", err)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadNpy[float64](p)
+	got, err := Read[float64](p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,26 +370,26 @@ func TestNpyWriterStreaming(t *testing.T) {
 	// Errors: wrong width, incomplete file, bad dtype; no file and no
 	// temporary file may remain.
 	q := filepath.Join(dir, "partial.npy")
-	w, err = NewNpyWriter[float64](q, Float64, 5, 3)
+	w, err = NewWriter[float64](q, Float64, 5, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.WriteRows(New[float64](2, 4)); !errors.Is(err, ErrShape) {
+	if err := w.WriteRows(linalg.New[float64](2, 4)); !errors.Is(err, linalg.ErrShape) {
 		t.Fatalf("wrong width: %v", err)
 	}
-	if err := w.WriteRows(New[float64](2, 3)); err != nil {
+	if err := w.WriteRows(linalg.New[float64](2, 3)); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Close(); err == nil || !strings.Contains(err.Error(), "2 of 5 rows") {
 		t.Fatalf("incomplete Close: %v", err)
 	}
-	if _, err := NewNpyWriter[float64](q, Dtype(2), 1, 1); err == nil {
+	if _, err := NewWriter[float64](q, Dtype(2), 1, 1); err == nil {
 		t.Fatal("Dtype(2) accepted")
 	}
-	if _, err := NewNpyWriter[float64](q, Float64, -1, 1); err == nil {
+	if _, err := NewWriter[float64](q, Float64, -1, 1); err == nil {
 		t.Fatal("negative rows accepted")
 	}
-	w, _ = NewNpyWriter[float64](q, Float64, 1, 1)
+	w, _ = NewWriter[float64](q, Float64, 1, 1)
 	w.Discard()
 	ents, _ := os.ReadDir(dir)
 	if len(ents) != 1 || ents[0].Name() != "tiles.npy" {
@@ -403,10 +405,10 @@ func TestOpenNpyMmap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	m := npyRandMatrix[float64](rng, 50, 31)
 	p := filepath.Join(t.TempDir(), "m.npy")
-	if err := WriteNpy(p, m); err != nil {
+	if err := Write(p, m); err != nil {
 		t.Fatal(err)
 	}
-	mm, err := OpenNpyMmap[float64](p)
+	mm, err := OpenMmap[float64](p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,21 +425,21 @@ func TestOpenNpyMmap(t *testing.T) {
 	if err := mm.Close(); err != nil {
 		t.Fatal("second Close:", err)
 	}
-	again, err := ReadNpy[float64](p)
+	again, err := Read[float64](p)
 	if err != nil || !npySameMatrix(again, m) {
 		t.Fatal("writing to the mapping changed the file")
 	}
 	// A dtype that needs conversion falls back to reading.
-	conv, err := OpenNpyMmap[float32](p)
+	conv, err := OpenMmap[float32](p)
 	if err != nil || conv.Mapped() || conv.At(3, 4) != float32(m.At(3, 4)) {
 		t.Fatalf("converting open: mapped=%v err=%v", conv.Mapped(), err)
 	}
 	conv.Close()
 	// An empty array is not mapped.
-	if err := WriteNpy(p, New[float64](0, 3)); err != nil {
+	if err := Write(p, linalg.New[float64](0, 3)); err != nil {
 		t.Fatal(err)
 	}
-	e, err := OpenNpyMmap[float64](p)
+	e, err := OpenMmap[float64](p)
 	if err != nil || e.Rows != 0 || e.Cols != 3 {
 		t.Fatalf("empty: %v", err)
 	}
@@ -462,8 +464,8 @@ func FuzzNpyHeader(f *testing.F) {
 			t.Fatalf("size known: %v; unknown: %v", err, erru)
 		}
 		if err != nil {
-			if !errors.Is(err, ErrNpy) || !errors.Is(erru, ErrNpy) {
-				t.Fatalf("errors %v, %v do not wrap ErrNpy", err, erru)
+			if !errors.Is(err, ErrFormat) || !errors.Is(erru, ErrFormat) {
+				t.Fatalf("errors %v, %v do not wrap ErrFormat", err, erru)
 			}
 			return
 		}

@@ -1,11 +1,11 @@
-package linalg
+package npy
 
 // This file reads and writes NumPy .npy files (format versions 1.0, 2.0 and
 // 3.0, as specified in numpy/lib/format.py): float32 and float64 arrays of
 // one or two dimensions in C (row-major) order, either byte order. Every
 // format is read from and written to an io.Reader or io.Writer (the ...From
-// and ...To functions, NewNpyWriterTo); the path functions open the file
-// and write it atomically, and OpenNpyMmap maps it.
+// and ...To functions, NewWriterTo); the path functions open the file
+// and write it atomically, and OpenMmap maps it.
 
 import (
 	"bufio"
@@ -21,6 +21,8 @@ import (
 	"sync"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/ntksvm/ntksvm/linalg"
 )
 
 // Dtype is the element type of a .npy file.
@@ -48,15 +50,15 @@ func (d Dtype) Size() int { return int(d) }
 
 func (d Dtype) valid() bool { return d == Float32 || d == Float64 }
 
-// dtypeOf returns the Dtype whose elements are T.
-func dtypeOf[T Float]() Dtype {
+// DtypeOf returns the Dtype whose elements are T.
+func DtypeOf[T linalg.Float]() Dtype {
 	var z T
 	return Dtype(unsafe.Sizeof(z))
 }
 
-// ErrNpy is wrapped by every error about a malformed or unsupported .npy
+// ErrFormat is wrapped by every error about a malformed or unsupported .npy
 // file. The messages name the file and the problem.
-var ErrNpy = errors.New("bad .npy file")
+var ErrFormat = errors.New("bad .npy file")
 
 const (
 	npyMagic = "\x93NUMPY"
@@ -72,8 +74,8 @@ var nativeLittle = func() bool {
 	return *(*byte)(unsafe.Pointer(&x)) == 1
 }()
 
-// NpyHeader describes the array stored in a .npy file.
-type NpyHeader struct {
+// Header describes the array stored in a .npy file.
+type Header struct {
 	Major, Minor int   // format version: 1.0, 2.0 or 3.0
 	Dtype        Dtype // Float32 or Float64
 	BigEndian    bool  // the file's descr was '>f4' or '>f8'
@@ -83,7 +85,7 @@ type NpyHeader struct {
 
 // Rows and Cols give the matrix view of the array: a 1-D array of length n
 // is a 1×n matrix.
-func (h NpyHeader) Rows() int {
+func (h Header) Rows() int {
 	if len(h.Shape) == 1 {
 		return 1
 	}
@@ -91,50 +93,50 @@ func (h NpyHeader) Rows() int {
 }
 
 // Cols returns the number of columns of the matrix view (see Rows).
-func (h NpyHeader) Cols() int { return h.Shape[len(h.Shape)-1] }
+func (h Header) Cols() int { return h.Shape[len(h.Shape)-1] }
 
 // Len returns the number of elements.
-func (h NpyHeader) Len() int { return h.Rows() * h.Cols() }
+func (h Header) Len() int { return h.Rows() * h.Cols() }
 
 func npyErr(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrNpy}, args...)...)
+	return fmt.Errorf("%w: "+format, append([]any{ErrFormat}, args...)...)
 }
 
 func fileErr(op, path string, err error) error {
-	return fmt.Errorf("linalg: %s %s: %w", op, path, err)
+	return fmt.Errorf("npy: %s %s: %w", op, path, err)
 }
 
-// ReadNpyHeader reads and checks the header of the .npy file at path
+// ReadHeader reads and checks the header of the .npy file at path
 // (including that the file holds exactly the data the header promises).
-func ReadNpyHeader(path string) (NpyHeader, error) {
+func ReadHeader(path string) (Header, error) {
 	f, size, err := openSized(path)
 	if err != nil {
-		return NpyHeader{}, fileErr("ReadNpyHeader", path, err)
+		return Header{}, fileErr("ReadHeader", path, err)
 	}
 	defer f.Close()
 	h, err := parseNpyHeader(bufio.NewReader(f), size)
 	if err != nil {
-		return NpyHeader{}, fileErr("ReadNpyHeader", path, err)
+		return Header{}, fileErr("ReadHeader", path, err)
 	}
 	return h, nil
 }
 
-// ReadNpy reads a float32 or float64 .npy file of one or two dimensions into
+// Read reads a float32 or float64 .npy file of one or two dimensions into
 // a new compact matrix; a 1-D array of length n becomes a 1×n matrix. The
 // elements are converted to T (rounded when a float64 file is read as
 // float32). Any other dtype, Fortran order, more dimensions, a file shorter or
 // longer than its header says, or a malformed header is an error wrapping
-// ErrNpy that names the file. Memory is allocated only after the header has
-// been checked against the file size. It is ReadNpyFrom on the file.
-func ReadNpy[T Float](path string) (Matrix[T], error) {
+// ErrFormat that names the file. Memory is allocated only after the header has
+// been checked against the file size. It is ReadFrom on the file.
+func Read[T linalg.Float](path string) (linalg.Matrix[T], error) {
 	f, size, err := openSized(path)
 	if err != nil {
-		return Matrix[T]{}, fileErr("ReadNpy", path, err)
+		return linalg.Matrix[T]{}, fileErr("Read", path, err)
 	}
 	defer f.Close()
 	m, err := readNpyFile[T](f, size)
 	if err != nil {
-		return Matrix[T]{}, fileErr("ReadNpy", path, err)
+		return linalg.Matrix[T]{}, fileErr("Read", path, err)
 	}
 	return m, nil
 }
@@ -142,28 +144,28 @@ func ReadNpy[T Float](path string) (Matrix[T], error) {
 // readNpyFile is readNpy for a whole file of size bytes, read from its
 // start: the data, at the offset the header gives, is read with ReadAt,
 // in parallel pieces when it is large (readAtParallel).
-func readNpyFile[T Float](f *os.File, size int64) (Matrix[T], error) {
+func readNpyFile[T linalg.Float](f *os.File, size int64) (linalg.Matrix[T], error) {
 	h, err := parseNpyHeader(bufio.NewReader(io.NewSectionReader(f, 0, size)), size)
 	if err == nil {
 		err = checkReadSize[T](h)
 	}
 	if err != nil {
-		return Matrix[T]{}, err
+		return linalg.Matrix[T]{}, err
 	}
-	m := New[T](h.Rows(), h.Cols())
+	m := linalg.New[T](h.Rows(), h.Cols())
 	if len(m.Data) == 0 {
 		return m, nil
 	}
-	if h.Dtype == dtypeOf[T]() && h.BigEndian != nativeLittle {
+	if h.Dtype == DtypeOf[T]() && h.BigEndian != nativeLittle {
 		b := unsafe.Slice((*byte)(unsafe.Pointer(&m.Data[0])), len(m.Data)*h.Dtype.Size())
 		if err := readAtParallel(f, h.DataOffset, b, npyPieceMin); err != nil {
-			return Matrix[T]{}, npyErr("reading the data: %w", err)
+			return linalg.Matrix[T]{}, npyErr("reading the data: %w", err)
 		}
 		return m, nil
 	}
 	data := io.NewSectionReader(f, h.DataOffset, size-h.DataOffset)
 	if err := readNpyData(data, h, m.Data); err != nil {
-		return Matrix[T]{}, err
+		return linalg.Matrix[T]{}, err
 	}
 	return m, nil
 }
@@ -176,7 +178,7 @@ const (
 	npyPieceAlign = 2 << 20
 )
 
-// readAtParallel fills b from r at offset off, in up to Threads() pieces
+// readAtParallel fills b from r at offset off, in up to linalg.Threads() pieces
 // of at least minPiece bytes read concurrently. Reading a large file that
 // is in the page cache costs the kernel's copy and the faults that bring
 // in the destination's fresh pages, both of which scale with the cores
@@ -188,7 +190,7 @@ func readAtParallel(r io.ReaderAt, off int64, b []byte, minPiece int) error {
 	if len(b) == 0 {
 		return nil
 	}
-	t := max(1, min(Threads(), len(b)/max(1, minPiece)))
+	t := max(1, min(linalg.Threads(), len(b)/max(1, minPiece)))
 	piece := (len(b) + t - 1) / t
 	base := uintptr(unsafe.Pointer(&b[0]))
 	cut := func(w int) int { // start of piece w
@@ -224,42 +226,42 @@ func readAtParallel(r io.ReaderAt, off int64, b []byte, minPiece int) error {
 	return errors.Join(errs...)
 }
 
-// ReadNpyVector reads a 1-D .npy file (or a 2-D one with a single row or a
-// single column) as a vector; otherwise it behaves as ReadNpy.
-func ReadNpyVector[T Float](path string) ([]T, error) {
+// ReadVector reads a 1-D .npy file (or a 2-D one with a single row or a
+// single column) as a vector; otherwise it behaves as Read.
+func ReadVector[T linalg.Float](path string) ([]T, error) {
 	f, size, err := openSized(path)
 	if err != nil {
-		return nil, fileErr("ReadNpyVector", path, err)
+		return nil, fileErr("ReadVector", path, err)
 	}
 	defer f.Close()
 	v, err := readNpyVector[T](f, size)
 	if err != nil {
-		return nil, fileErr("ReadNpyVector", path, err)
+		return nil, fileErr("ReadVector", path, err)
 	}
 	return v, nil
 }
 
-// ReadNpyFrom reads a whole .npy stream from r as ReadNpy reads a file.
+// ReadFrom reads a whole .npy stream from r as Read reads a file.
 // size is the number of bytes r holds, or -1 if unknown. A known size is
 // checked against the header before anything is allocated (and r is read
 // no further than size bytes); without it, memory grows only as the data
 // arrives, so a header that promises more data than the stream holds fails
 // at the stream's end rather than by exhausting memory, and the stream
-// must end right after the data. Errors wrap ErrNpy and say what is wrong.
-func ReadNpyFrom[T Float](r io.Reader, size int64) (Matrix[T], error) {
+// must end right after the data. Errors wrap ErrFormat and say what is wrong.
+func ReadFrom[T linalg.Float](r io.Reader, size int64) (linalg.Matrix[T], error) {
 	m, err := readNpy[T](r, size)
 	if err != nil {
-		return Matrix[T]{}, fmt.Errorf("linalg: ReadNpyFrom: %w", err)
+		return linalg.Matrix[T]{}, fmt.Errorf("npy: ReadFrom: %w", err)
 	}
 	return m, nil
 }
 
-// ReadNpyVectorFrom reads a whole .npy stream from r as ReadNpyVector reads
-// a file; size is as for ReadNpyFrom.
-func ReadNpyVectorFrom[T Float](r io.Reader, size int64) ([]T, error) {
+// ReadVectorFrom reads a whole .npy stream from r as ReadVector reads
+// a file; size is as for ReadFrom.
+func ReadVectorFrom[T linalg.Float](r io.Reader, size int64) ([]T, error) {
 	v, err := readNpyVector[T](r, size)
 	if err != nil {
-		return nil, fmt.Errorf("linalg: ReadNpyVectorFrom: %w", err)
+		return nil, fmt.Errorf("npy: ReadVectorFrom: %w", err)
 	}
 	return v, nil
 }
@@ -282,31 +284,31 @@ func openSized(path string) (*os.File, int64, error) {
 }
 
 // readNpy reads a whole .npy stream of size bytes (-1: unknown).
-func readNpy[T Float](r io.Reader, size int64) (Matrix[T], error) {
+func readNpy[T linalg.Float](r io.Reader, size int64) (linalg.Matrix[T], error) {
 	br := bufio.NewReader(limitTo(r, size))
 	h, err := parseNpyHeader(br, size)
 	if err == nil {
 		err = checkReadSize[T](h)
 	}
 	if err != nil {
-		return Matrix[T]{}, err
+		return linalg.Matrix[T]{}, err
 	}
 	if size < 0 {
 		data, err := readNpyGrowing[T](br, h)
 		if err != nil {
-			return Matrix[T]{}, err
+			return linalg.Matrix[T]{}, err
 		}
-		return Matrix[T]{Rows: h.Rows(), Cols: h.Cols(), Stride: h.Cols(), Data: data}, nil
+		return linalg.Matrix[T]{Rows: h.Rows(), Cols: h.Cols(), Stride: h.Cols(), Data: data}, nil
 	}
-	m := New[T](h.Rows(), h.Cols())
+	m := linalg.New[T](h.Rows(), h.Cols())
 	if err := readNpyData(br, h, m.Data); err != nil {
-		return Matrix[T]{}, err
+		return linalg.Matrix[T]{}, err
 	}
 	return m, nil
 }
 
-// readNpyVector is readNpy for a vector (see ReadNpyVector).
-func readNpyVector[T Float](r io.Reader, size int64) ([]T, error) {
+// readNpyVector is readNpy for a vector (see ReadVector).
+func readNpyVector[T linalg.Float](r io.Reader, size int64) ([]T, error) {
 	br := bufio.NewReader(limitTo(r, size))
 	h, err := parseNpyHeader(br, size)
 	if err == nil && len(h.Shape) == 2 && h.Shape[0] != 1 && h.Shape[1] != 1 {
@@ -321,7 +323,7 @@ func readNpyVector[T Float](r io.Reader, size int64) ([]T, error) {
 	if size < 0 {
 		return readNpyGrowing[T](br, h)
 	}
-	v := makeData[T](h.Len())
+	v := linalg.New[T](1, h.Len()).Data
 	if err := readNpyData(br, h, v); err != nil {
 		return nil, err
 	}
@@ -342,7 +344,7 @@ const npyGrowStep = 1 << 16
 // readNpyGrowing reads the data described by h from a stream of unknown
 // length, growing the slice (at most doubling it) as the data arrives, and
 // checks that the stream ends right after it.
-func readNpyGrowing[T Float](br *bufio.Reader, h NpyHeader) ([]T, error) {
+func readNpyGrowing[T linalg.Float](br *bufio.Reader, h Header) ([]T, error) {
 	n := h.Len()
 	var data []T
 	for len(data) < n {
@@ -371,21 +373,21 @@ func readNpyGrowing[T Float](br *bufio.Reader, h NpyHeader) ([]T, error) {
 // length is size, leaving r at the first data byte. It checks that exactly
 // the promised number of data bytes follow. With size < 0 (unknown) only
 // the header itself is checked.
-func parseNpyHeader(r io.Reader, size int64) (NpyHeader, error) {
+func parseNpyHeader(r io.Reader, size int64) (Header, error) {
 	var pre [12]byte
 	known := size >= 0
 	if known && size < 10 {
-		return NpyHeader{}, npyErr("file of %d bytes is too short for a .npy header", size)
+		return Header{}, npyErr("file of %d bytes is too short for a .npy header", size)
 	}
 	if _, err := io.ReadFull(r, pre[:10]); err != nil {
-		return NpyHeader{}, npyErr("reading the preamble: %w", err)
+		return Header{}, npyErr("reading the preamble: %w", err)
 	}
 	if string(pre[:6]) != npyMagic {
-		return NpyHeader{}, npyErr("bad magic %q (want \"\\x93NUMPY\")", pre[:6])
+		return Header{}, npyErr("bad magic %q (want \"\\x93NUMPY\")", pre[:6])
 	}
-	h := NpyHeader{Major: int(pre[6]), Minor: int(pre[7])}
+	h := Header{Major: int(pre[6]), Minor: int(pre[7])}
 	if h.Major < 1 || h.Major > 3 || h.Minor != 0 {
-		return NpyHeader{}, npyErr("unsupported format version %d.%d (want 1.0, 2.0 or 3.0)", h.Major, h.Minor)
+		return Header{}, npyErr("unsupported format version %d.%d (want 1.0, 2.0 or 3.0)", h.Major, h.Minor)
 	}
 	var hlen int64
 	preLen := int64(10)
@@ -393,30 +395,30 @@ func parseNpyHeader(r io.Reader, size int64) (NpyHeader, error) {
 		hlen = int64(pre[8]) | int64(pre[9])<<8
 	} else {
 		if known && size < 12 {
-			return NpyHeader{}, npyErr("file of %d bytes is too short for a version %d.0 header", size, h.Major)
+			return Header{}, npyErr("file of %d bytes is too short for a version %d.0 header", size, h.Major)
 		}
 		if _, err := io.ReadFull(r, pre[10:12]); err != nil {
-			return NpyHeader{}, npyErr("reading the preamble: %w", err)
+			return Header{}, npyErr("reading the preamble: %w", err)
 		}
 		hlen = int64(pre[8]) | int64(pre[9])<<8 | int64(pre[10])<<16 | int64(pre[11])<<24
 		preLen = 12
 	}
 	if known && hlen > size-preLen {
-		return NpyHeader{}, npyErr("header length %d runs past the end of the %d-byte file", hlen, size)
+		return Header{}, npyErr("header length %d runs past the end of the %d-byte file", hlen, size)
 	}
 	if hlen > npyMaxHeader {
-		return NpyHeader{}, npyErr("header length %d exceeds the limit of %d bytes", hlen, npyMaxHeader)
+		return Header{}, npyErr("header length %d exceeds the limit of %d bytes", hlen, npyMaxHeader)
 	}
 	hdr := make([]byte, hlen)
 	if _, err := io.ReadFull(r, hdr); err != nil {
-		return NpyHeader{}, npyErr("reading the header: %w", err)
+		return Header{}, npyErr("reading the header: %w", err)
 	}
 	if h.Major == 3 && !utf8.Valid(hdr) {
-		return NpyHeader{}, npyErr("version 3.0 header is not valid UTF-8")
+		return Header{}, npyErr("version 3.0 header is not valid UTF-8")
 	}
 	h.DataOffset = preLen + hlen
 	if err := parseNpyDict(string(hdr), &h); err != nil {
-		return NpyHeader{}, err
+		return Header{}, err
 	}
 	// The data size, with overflow checks, against what the file holds.
 	rows, cols := int64(h.Rows()), int64(h.Cols())
@@ -424,11 +426,11 @@ func parseNpyHeader(r io.Reader, size int64) (NpyHeader, error) {
 	var want int64
 	if rows != 0 && cols != 0 {
 		if cols > maxBytes/rows/int64(h.Dtype) {
-			return NpyHeader{}, npyErr("shape %v is too large", h.Shape)
+			return Header{}, npyErr("shape %v is too large", h.Shape)
 		}
 		want = rows * cols * int64(h.Dtype)
 		if int64(int(rows*cols)) != rows*cols { // 32-bit systems
-			return NpyHeader{}, npyErr("shape %v is too large", h.Shape)
+			return Header{}, npyErr("shape %v is too large", h.Shape)
 		}
 	}
 	if !known {
@@ -437,10 +439,10 @@ func parseNpyHeader(r io.Reader, size int64) (NpyHeader, error) {
 	have := size - h.DataOffset
 	switch {
 	case have < want:
-		return NpyHeader{}, npyErr("truncated: shape %v of %v needs %d data bytes, the file has %d",
+		return Header{}, npyErr("truncated: shape %v of %v needs %d data bytes, the file has %d",
 			h.Shape, h.Dtype, want, have)
 	case have > want:
-		return NpyHeader{}, npyErr("%d trailing bytes after the %d data bytes of shape %v of %v",
+		return Header{}, npyErr("%d trailing bytes after the %d data bytes of shape %v of %v",
 			have-want, want, h.Shape, h.Dtype)
 	}
 	return h, nil
@@ -448,7 +450,7 @@ func parseNpyHeader(r io.Reader, size int64) (NpyHeader, error) {
 
 // parseNpyDict parses the header dictionary, a Python literal such as
 // {'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }.
-func parseNpyDict(s string, h *NpyHeader) error {
+func parseNpyDict(s string, h *Header) error {
 	p := &pyParser{s: s}
 	p.ws()
 	if !p.eat('{') {
@@ -654,11 +656,11 @@ func (p *pyParser) tuple() ([]int, bool) {
 }
 
 // readNpyData reads len(dst) elements described by h from r into dst.
-func readNpyData[T Float](r io.Reader, h NpyHeader, dst []T) error {
+func readNpyData[T linalg.Float](r io.Reader, h Header, dst []T) error {
 	if len(dst) == 0 {
 		return nil
 	}
-	if h.Dtype == dtypeOf[T]() && h.BigEndian != nativeLittle {
+	if h.Dtype == DtypeOf[T]() && h.BigEndian != nativeLittle {
 		b := unsafe.Slice((*byte)(unsafe.Pointer(&dst[0])), len(dst)*h.Dtype.Size())
 		if _, err := io.ReadFull(r, b); err != nil {
 			return npyErr("reading the data: %w", err)
@@ -679,7 +681,7 @@ func readNpyData[T Float](r io.Reader, h NpyHeader, dst []T) error {
 }
 
 // decodeFloats converts len(dst) elements of type d from b.
-func decodeFloats[T Float](dst []T, b []byte, d Dtype, big bool) {
+func decodeFloats[T linalg.Float](dst []T, b []byte, d Dtype, big bool) {
 	switch {
 	case d == Float64 && big:
 		for i := range dst {
@@ -770,15 +772,15 @@ func npyHeaderBytes(d Dtype, shape []int, version int) []byte {
 	return b.Bytes()
 }
 
-// NpyWriter writes a .npy file row tile by row tile, so a matrix larger than
+// Writer writes a .npy file row tile by row tile, so a matrix larger than
 // memory can be written as it is computed. Elements are given as T and
 // stored as the writer's Dtype (rounded when float64 is stored as float32).
-// A writer made by NewNpyWriter publishes its file at its path, complete,
+// A writer made by NewWriter publishes its file at its path, complete,
 // only when Close succeeds: until then the rows go to a temporary file in
 // the same directory, which Close syncs and renames over path. One made by
-// NewNpyWriterTo writes to a stream. An NpyWriter is not safe for
+// NewWriterTo writes to a stream. An Writer is not safe for
 // concurrent use.
-type NpyWriter[T Float] struct {
+type Writer[T linalg.Float] struct {
 	sink
 	dtype      Dtype
 	rows, cols int
@@ -786,57 +788,57 @@ type NpyWriter[T Float] struct {
 	buf        []byte
 }
 
-// NewNpyWriter creates a writer of a rows×cols .npy file of the given dtype
+// NewWriter creates a writer of a rows×cols .npy file of the given dtype
 // at path (format version 1.0, or 2.0 if the header needs it). It writes the
 // header at once; the rows follow with WriteRows.
-func NewNpyWriter[T Float](path string, dtype Dtype, rows, cols int) (*NpyWriter[T], error) {
+func NewWriter[T linalg.Float](path string, dtype Dtype, rows, cols int) (*Writer[T], error) {
 	if rows < 0 || cols < 0 {
-		return nil, fmt.Errorf("linalg: NewNpyWriter %s: negative dimension %d×%d", path, rows, cols)
+		return nil, fmt.Errorf("npy: NewWriter %s: negative dimension %d×%d", path, rows, cols)
 	}
 	return newNpyWriter[T](path, dtype, []int{rows, cols}, 0)
 }
 
-// NewNpyWriterTo is NewNpyWriter writing the .npy stream to w instead of a
+// NewWriterTo is NewWriter writing the .npy stream to w instead of a
 // file: Close checks that every row was written and flushes the writer's
 // buffer into w, which it does not close; Discard only stops the writer
 // (what was written to w stays there).
-func NewNpyWriterTo[T Float](w io.Writer, dtype Dtype, rows, cols int) (*NpyWriter[T], error) {
+func NewWriterTo[T linalg.Float](w io.Writer, dtype Dtype, rows, cols int) (*Writer[T], error) {
 	if rows < 0 || cols < 0 {
-		return nil, fmt.Errorf("linalg: NewNpyWriterTo: negative dimension %d×%d", rows, cols)
+		return nil, fmt.Errorf("npy: NewWriterTo: negative dimension %d×%d", rows, cols)
 	}
 	return newNpyStream[T](w, dtype, []int{rows, cols}, 0)
 }
 
-func newNpyWriter[T Float](path string, dtype Dtype, shape []int, version int) (*NpyWriter[T], error) {
+func newNpyWriter[T linalg.Float](path string, dtype Dtype, shape []int, version int) (*Writer[T], error) {
 	if !dtype.valid() {
-		return nil, fmt.Errorf("linalg: NewNpyWriter %s: unsupported dtype %v (want Float32 or Float64)", path, dtype)
+		return nil, fmt.Errorf("npy: NewWriter %s: unsupported dtype %v (want Float32 or Float64)", path, dtype)
 	}
-	out, err := fileSink("NpyWriter", path, 1<<20)
+	out, err := fileSink("Writer", path, 1<<20)
 	if err != nil {
-		return nil, fmt.Errorf("linalg: NewNpyWriter %s: %w", path, err)
+		return nil, fmt.Errorf("npy: NewWriter %s: %w", path, err)
 	}
-	w := &NpyWriter[T]{sink: out}
+	w := &Writer[T]{sink: out}
 	if err := w.start(dtype, shape, version); err != nil {
 		w.Discard()
-		return nil, fmt.Errorf("linalg: NewNpyWriter %s: %w", path, err)
+		return nil, fmt.Errorf("npy: NewWriter %s: %w", path, err)
 	}
 	return w, nil
 }
 
-func newNpyStream[T Float](out io.Writer, dtype Dtype, shape []int, version int) (*NpyWriter[T], error) {
+func newNpyStream[T linalg.Float](out io.Writer, dtype Dtype, shape []int, version int) (*Writer[T], error) {
 	if !dtype.valid() {
-		return nil, fmt.Errorf("linalg: NewNpyWriterTo: unsupported dtype %v (want Float32 or Float64)", dtype)
+		return nil, fmt.Errorf("npy: NewWriterTo: unsupported dtype %v (want Float32 or Float64)", dtype)
 	}
-	w := &NpyWriter[T]{sink: streamSink("NpyWriter", out, 1<<16)}
+	w := &Writer[T]{sink: streamSink("Writer", out, 1<<16)}
 	if err := w.start(dtype, shape, version); err != nil {
 		w.Discard()
-		return nil, fmt.Errorf("linalg: NewNpyWriterTo: %w", err)
+		return nil, fmt.Errorf("npy: NewWriterTo: %w", err)
 	}
 	return w, nil
 }
 
 // start sets the shape and writes the header.
-func (w *NpyWriter[T]) start(dtype Dtype, shape []int, version int) error {
+func (w *Writer[T]) start(dtype Dtype, shape []int, version int) error {
 	w.dtype, w.rows, w.cols = dtype, 1, shape[len(shape)-1]
 	if len(shape) == 2 {
 		w.rows = shape[0]
@@ -848,7 +850,7 @@ func (w *NpyWriter[T]) start(dtype Dtype, shape []int, version int) error {
 // WriteRows appends the rows of m, which must have the writer's number of
 // columns, after those already written. Writing more rows than the file
 // holds is an error.
-func (w *NpyWriter[T]) WriteRows(m Matrix[T]) error {
+func (w *Writer[T]) WriteRows(m linalg.Matrix[T]) error {
 	if w.err != nil {
 		return w.err
 	}
@@ -856,11 +858,11 @@ func (w *NpyWriter[T]) WriteRows(m Matrix[T]) error {
 		return w.errorf("WriteRows after Close")
 	}
 	if m.Cols != w.cols {
-		return fmt.Errorf("%w: NpyWriter%s: rows have %d columns, the file %d", ErrShape, w.label(), m.Cols, w.cols)
+		return fmt.Errorf("%w: Writer%s: rows have %d columns, the file %d", linalg.ErrShape, w.label(), m.Cols, w.cols)
 	}
 	if m.Rows > w.rows-w.done {
-		return fmt.Errorf("%w: NpyWriter%s: %d more rows would exceed the %d rows of the file (%d written)",
-			ErrShape, w.label(), m.Rows, w.rows, w.done)
+		return fmt.Errorf("%w: Writer%s: %d more rows would exceed the %d rows of the file (%d written)",
+			linalg.ErrShape, w.label(), m.Rows, w.rows, w.done)
 	}
 	for i := range m.Rows {
 		if err := w.writeRow(m.Row(i)); err != nil {
@@ -872,11 +874,11 @@ func (w *NpyWriter[T]) WriteRows(m Matrix[T]) error {
 	return nil
 }
 
-func (w *NpyWriter[T]) writeRow(row []T) error {
+func (w *Writer[T]) writeRow(row []T) error {
 	if len(row) == 0 {
 		return nil
 	}
-	if w.dtype == dtypeOf[T]() && nativeLittle {
+	if w.dtype == DtypeOf[T]() && nativeLittle {
 		_, err := w.w.Write(unsafe.Slice((*byte)(unsafe.Pointer(&row[0])), len(row)*w.dtype.Size()))
 		return err
 	}
@@ -922,7 +924,7 @@ func putLE32(b []byte, v uint32) {
 // and, for a file, syncs and renames the temporary file to the path
 // (internal/atomicfile). On any error the temporary file is removed and
 // nothing appears at the path. Close after Close or Discard does nothing.
-func (w *NpyWriter[T]) Close() error {
+func (w *Writer[T]) Close() error {
 	if w.finished {
 		return nil
 	}
@@ -936,56 +938,56 @@ func (w *NpyWriter[T]) Close() error {
 // Discard abandons the file: the temporary file is removed and nothing is
 // written at the path (a stream's writer only stops). Discard after Close
 // does nothing, so it can be deferred.
-func (w *NpyWriter[T]) Discard() { w.discard() }
+func (w *Writer[T]) Discard() { w.discard() }
 
-// WriteNpy writes m to path as a 2-D .npy file of T's dtype, atomically
+// Write writes m to path as a 2-D .npy file of T's dtype, atomically
 // (temporary file, sync, rename).
-func WriteNpy[T Float](path string, m Matrix[T]) error {
-	w, err := NewNpyWriter[T](path, dtypeOf[T](), m.Rows, m.Cols)
+func Write[T linalg.Float](path string, m linalg.Matrix[T]) error {
+	w, err := NewWriter[T](path, DtypeOf[T](), m.Rows, m.Cols)
 	if err != nil {
 		return err
 	}
 	return w.writeAll(m)
 }
 
-// WriteNpyVector writes v to path as a 1-D .npy file of T's dtype,
+// WriteVector writes v to path as a 1-D .npy file of T's dtype,
 // atomically.
-func WriteNpyVector[T Float](path string, v []T) error {
+func WriteVector[T linalg.Float](path string, v []T) error {
 	return writeNpyVersion(path, []int{len(v)}, v, 0)
 }
 
-// WriteNpyTo writes m to w as a 2-D .npy stream of T's dtype, the bytes
-// WriteNpy writes to a file.
-func WriteNpyTo[T Float](w io.Writer, m Matrix[T]) error {
-	nw, err := NewNpyWriterTo[T](w, dtypeOf[T](), m.Rows, m.Cols)
+// WriteTo writes m to w as a 2-D .npy stream of T's dtype, the bytes
+// Write writes to a file.
+func WriteTo[T linalg.Float](w io.Writer, m linalg.Matrix[T]) error {
+	nw, err := NewWriterTo[T](w, DtypeOf[T](), m.Rows, m.Cols)
 	if err != nil {
 		return err
 	}
 	return nw.writeAll(m)
 }
 
-// WriteNpyVectorTo writes v to w as a 1-D .npy stream of T's dtype, the
-// bytes WriteNpyVector writes to a file.
-func WriteNpyVectorTo[T Float](w io.Writer, v []T) error {
-	nw, err := newNpyStream[T](w, dtypeOf[T](), []int{len(v)}, 0)
+// WriteVectorTo writes v to w as a 1-D .npy stream of T's dtype, the
+// bytes WriteVector writes to a file.
+func WriteVectorTo[T linalg.Float](w io.Writer, v []T) error {
+	nw, err := newNpyStream[T](w, DtypeOf[T](), []int{len(v)}, 0)
 	if err != nil {
 		return err
 	}
-	return nw.writeAll(Matrix[T]{Rows: 1, Cols: len(v), Stride: len(v), Data: v})
+	return nw.writeAll(linalg.Matrix[T]{Rows: 1, Cols: len(v), Stride: len(v), Data: v})
 }
 
 // writeNpyVersion writes data with the given shape and format version (0:
 // automatic); the tests use it to produce every version.
-func writeNpyVersion[T Float](path string, shape []int, data []T, version int) error {
-	w, err := newNpyWriter[T](path, dtypeOf[T](), shape, version)
+func writeNpyVersion[T linalg.Float](path string, shape []int, data []T, version int) error {
+	w, err := newNpyWriter[T](path, DtypeOf[T](), shape, version)
 	if err != nil {
 		return err
 	}
-	return w.writeAll(Matrix[T]{Rows: w.rows, Cols: w.cols, Stride: w.cols, Data: data})
+	return w.writeAll(linalg.Matrix[T]{Rows: w.rows, Cols: w.cols, Stride: w.cols, Data: data})
 }
 
 // writeAll writes m, all the rows, and closes the writer.
-func (w *NpyWriter[T]) writeAll(m Matrix[T]) error {
+func (w *Writer[T]) writeAll(m linalg.Matrix[T]) error {
 	defer w.Discard()
 	if err := w.WriteRows(m); err != nil {
 		return err
@@ -993,13 +995,13 @@ func (w *NpyWriter[T]) writeAll(m Matrix[T]) error {
 	return w.Close()
 }
 
-// MappedMatrix is a matrix read from a .npy file by OpenNpyMmap. Its
+// MappedMatrix is a matrix read from a .npy file by OpenMmap. Its
 // elements live in a private copy-on-write memory mapping of the file when
 // Mapped reports true: writes to them change this process's view only,
-// never the file. Close releases the mapping; the Matrix must not be used
+// never the file. Close releases the mapping; the linalg.Matrix must not be used
 // after Close.
-type MappedMatrix[T Float] struct {
-	Matrix[T]
+type MappedMatrix[T linalg.Float] struct {
+	linalg.Matrix[T]
 	unmap func() error
 }
 
@@ -1009,7 +1011,7 @@ func (m *MappedMatrix[T]) Mapped() bool { return m.unmap != nil }
 
 // Close releases the mapping (if any). It is safe to call more than once.
 func (m *MappedMatrix[T]) Close() error {
-	m.Matrix = Matrix[T]{}
+	m.Matrix = linalg.Matrix[T]{}
 	if m.unmap == nil {
 		return nil
 	}
@@ -1018,41 +1020,41 @@ func (m *MappedMatrix[T]) Close() error {
 	return err
 }
 
-// OpenNpyMmap opens a .npy file as ReadNpy does but, for large files,
+// OpenMmap opens a .npy file as Read does but, for large files,
 // without reading it: when the file's dtype is T, its byte order is this
 // machine's and the system supports it (unix), the matrix is a view of a
 // memory mapping of the file, paged in on use. Otherwise (other systems, a
 // dtype or byte order needing conversion, misaligned data) it falls back to
 // reading the file into memory; Mapped says which happened.
-func OpenNpyMmap[T Float](path string) (*MappedMatrix[T], error) {
+func OpenMmap[T linalg.Float](path string) (*MappedMatrix[T], error) {
 	f, size, err := openSized(path)
 	if err != nil {
-		return nil, fileErr("OpenNpyMmap", path, err)
+		return nil, fileErr("OpenMmap", path, err)
 	}
 	defer f.Close()
 	h, err := parseNpyHeader(bufio.NewReader(f), size)
 	if err != nil {
-		return nil, fileErr("OpenNpyMmap", path, err)
+		return nil, fileErr("OpenMmap", path, err)
 	}
 	n := h.Len()
-	if n > 0 && h.Dtype == dtypeOf[T]() && h.BigEndian != nativeLittle && h.DataOffset%int64(h.Dtype) == 0 &&
+	if n > 0 && h.Dtype == DtypeOf[T]() && h.BigEndian != nativeLittle && h.DataOffset%int64(h.Dtype) == 0 &&
 		size == int64(int(size)) {
 		b, unmap, err := mmapFile(f, int(size))
 		if err == nil {
 			data := unsafe.Slice((*T)(unsafe.Pointer(&b[h.DataOffset])), n)
-			m := Matrix[T]{Rows: h.Rows(), Cols: h.Cols(), Stride: h.Cols(), Data: data}
+			m := linalg.Matrix[T]{Rows: h.Rows(), Cols: h.Cols(), Stride: h.Cols(), Data: data}
 			return &MappedMatrix[T]{Matrix: m, unmap: unmap}, nil
 		}
 		if !errors.Is(err, errMmapUnsupported) {
-			return nil, fileErr("OpenNpyMmap", path, err)
+			return nil, fileErr("OpenMmap", path, err)
 		}
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, fileErr("OpenNpyMmap", path, err)
+		return nil, fileErr("OpenMmap", path, err)
 	}
 	m, err := readNpy[T](f, size)
 	if err != nil {
-		return nil, fileErr("OpenNpyMmap", path, err)
+		return nil, fileErr("OpenMmap", path, err)
 	}
 	return &MappedMatrix[T]{Matrix: m}, nil
 }

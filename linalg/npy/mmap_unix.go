@@ -1,6 +1,6 @@
 //go:build unix
 
-package linalg
+package npy
 
 import (
 	"os"
@@ -8,7 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// mmapSupported says whether OpenNpyMmap can map files here.
+// mmapSupported says whether OpenMmap can map files here.
 const mmapSupported = true
 
 // mmapFile maps the first size bytes of f privately (copy-on-write: writes

@@ -1,4 +1,4 @@
-package linalg_test
+package npy_test
 
 import (
 	"bytes"
@@ -7,15 +7,16 @@ import (
 	"path/filepath"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/linalg/npy"
 )
 
-func ExampleNewNpyWriter() {
+func ExampleNewWriter() {
 	dir, _ := os.MkdirTemp("", "npy")
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "gram.npy")
 
 	// Write a 4×3 matrix two rows at a time, stored as float32.
-	w, err := linalg.NewNpyWriter[float64](path, linalg.Float32, 4, 3)
+	w, err := npy.NewWriter[float64](path, npy.Float32, 4, 3)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -38,7 +39,7 @@ func ExampleNewNpyWriter() {
 		return
 	}
 
-	m, err := linalg.ReadNpy[float64](path)
+	m, err := npy.Read[float64](path)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -50,21 +51,21 @@ func ExampleNewNpyWriter() {
 func ExampleNewNpzWriter() {
 	// An archive in memory, as numpy.savez(buf, w=..., b=...) writes it.
 	var buf bytes.Buffer
-	z := linalg.NewNpzWriter(&buf)
+	z := npy.NewNpzWriter(&buf)
 	w, _ := linalg.FromSlice(2, 2, []float32{1, 2, 3, 4})
-	linalg.WriteNpzMatrix(z, "w", w)
-	linalg.WriteNpzVector(z, "b", []float32{0.5, -0.5})
+	npy.WriteNpzMatrix(z, "w", w)
+	npy.WriteNpzVector(z, "b", []float32{0.5, -0.5})
 	if err := z.Close(); err != nil {
 		fmt.Println(err)
 		return
 	}
 
-	r, err := linalg.NewNpzReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	r, err := npy.NewNpzReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	m, err := linalg.ReadNpzMatrix[float64](r, "w")
+	m, err := npy.ReadNpzMatrix[float64](r, "w")
 	if err != nil {
 		fmt.Println(err)
 		return

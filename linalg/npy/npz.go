@@ -1,4 +1,4 @@
-package linalg
+package npy
 
 // This file reads and writes NumPy .npz archives: zip files whose members
 // are .npy files, one per named array, as numpy.savez writes them (member
@@ -14,12 +14,14 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/ntksvm/ntksvm/linalg"
 )
 
 // NpzWriter writes a .npz archive array by array (WriteNpzMatrix,
 // WriteNpzVector), then Close writes the zip directory. One made by
 // CreateNpz publishes its file at its path only when Close succeeds, as
-// NpyWriter does. An NpzWriter is not safe for concurrent use.
+// Writer does. An NpzWriter is not safe for concurrent use.
 type NpzWriter struct {
 	sink
 	zw *zip.Writer
@@ -39,7 +41,7 @@ func NewNpzWriter(w io.Writer) *NpzWriter {
 func CreateNpz(path string) (*NpzWriter, error) {
 	out, err := fileSink("NpzWriter", path, 1<<20)
 	if err != nil {
-		return nil, fmt.Errorf("linalg: CreateNpz %s: %w", path, err)
+		return nil, fmt.Errorf("npy: CreateNpz %s: %w", path, err)
 	}
 	z := &NpzWriter{sink: out}
 	z.zw = zip.NewWriter(z.w)
@@ -65,15 +67,15 @@ func (z *NpzWriter) add(name string, write func(io.Writer) error) error {
 }
 
 // WriteNpzMatrix adds m to the archive as the 2-D array name (member
-// name.npy, the bytes WriteNpy writes).
-func WriteNpzMatrix[T Float](z *NpzWriter, name string, m Matrix[T]) error {
-	return z.add(name, func(w io.Writer) error { return WriteNpyTo(w, m) })
+// name.npy, the bytes Write writes).
+func WriteNpzMatrix[T linalg.Float](z *NpzWriter, name string, m linalg.Matrix[T]) error {
+	return z.add(name, func(w io.Writer) error { return WriteTo(w, m) })
 }
 
 // WriteNpzVector adds v to the archive as the 1-D array name (member
-// name.npy, the bytes WriteNpyVector writes).
-func WriteNpzVector[T Float](z *NpzWriter, name string, v []T) error {
-	return z.add(name, func(w io.Writer) error { return WriteNpyVectorTo(w, v) })
+// name.npy, the bytes WriteVector writes).
+func WriteNpzVector[T linalg.Float](z *NpzWriter, name string, v []T) error {
+	return z.add(name, func(w io.Writer) error { return WriteVectorTo(w, v) })
 }
 
 // Close writes the zip directory and flushes; for CreateNpz's writer it
@@ -109,17 +111,17 @@ type NpzReader struct {
 func OpenNpz(path string) (*NpzReader, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("linalg: OpenNpz %s: %w", path, err)
+		return nil, fmt.Errorf("npy: OpenNpz %s: %w", path, err)
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("linalg: OpenNpz %s: %w", path, err)
+		return nil, fmt.Errorf("npy: OpenNpz %s: %w", path, err)
 	}
 	z, err := newNpzReader(f, st.Size())
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("linalg: OpenNpz %s: %w", path, err)
+		return nil, fmt.Errorf("npy: OpenNpz %s: %w", path, err)
 	}
 	z.name, z.closer = path, f
 	return z, nil
@@ -130,7 +132,7 @@ func OpenNpz(path string) (*NpzReader, error) {
 func NewNpzReader(r io.ReaderAt, size int64) (*NpzReader, error) {
 	z, err := newNpzReader(r, size)
 	if err != nil {
-		return nil, fmt.Errorf("linalg: NewNpzReader: %w", err)
+		return nil, fmt.Errorf("npy: NewNpzReader: %w", err)
 	}
 	return z, nil
 }
@@ -174,9 +176,9 @@ func (z *NpzReader) Close() error {
 // it has one.
 func (z *NpzReader) errorf(op, name string, err error) error {
 	if z.name == "" {
-		return fmt.Errorf("linalg: %s %s: %w", op, name, err)
+		return fmt.Errorf("npy: %s %s: %w", op, name, err)
 	}
-	return fmt.Errorf("linalg: %s %s: %s: %w", op, z.name, name+".npy", err)
+	return fmt.Errorf("npy: %s %s: %s: %w", op, z.name, name+".npy", err)
 }
 
 // npzRead opens member name.npy and decodes it with decode, then checks that
@@ -188,7 +190,7 @@ func npzRead[R any](z *NpzReader, op, name string, decode func(io.Reader, int64)
 		return zero, z.errorf(op, name, fmt.Errorf("no array %q in the archive: %w", name, fs.ErrNotExist))
 	}
 	if f.UncompressedSize64 > math.MaxInt64 {
-		return zero, z.errorf(op, name, fmt.Errorf("%w: member of %d bytes", ErrNpy, f.UncompressedSize64))
+		return zero, z.errorf(op, name, fmt.Errorf("%w: member of %d bytes", ErrFormat, f.UncompressedSize64))
 	}
 	rc, err := f.Open()
 	if err != nil {
@@ -210,14 +212,14 @@ func npzRead[R any](z *NpzReader, op, name string, decode func(io.Reader, int64)
 	return v, nil
 }
 
-// ReadNpzMatrix reads the array name (member name.npy) as ReadNpy reads a
+// ReadNpzMatrix reads the array name (member name.npy) as Read reads a
 // file. A missing array is an error wrapping fs.ErrNotExist.
-func ReadNpzMatrix[T Float](z *NpzReader, name string) (Matrix[T], error) {
+func ReadNpzMatrix[T linalg.Float](z *NpzReader, name string) (linalg.Matrix[T], error) {
 	return npzRead(z, "ReadNpzMatrix", name, readNpy[T])
 }
 
-// ReadNpzVector reads the array name (member name.npy) as ReadNpyVector
+// ReadNpzVector reads the array name (member name.npy) as ReadVector
 // reads a file. A missing array is an error wrapping fs.ErrNotExist.
-func ReadNpzVector[T Float](z *NpzReader, name string) ([]T, error) {
+func ReadNpzVector[T linalg.Float](z *NpzReader, name string) ([]T, error) {
 	return npzRead(z, "ReadNpzVector", name, readNpyVector[T])
 }

@@ -1,4 +1,4 @@
-package linalg
+package npy
 
 import (
 	"bufio"
@@ -8,7 +8,7 @@ import (
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 )
 
-// sink is where the bytes of NpyWriter and NpzWriter go, through a buffer:
+// sink is where the bytes of Writer and NpzWriter go, through a buffer:
 // a file written atomically (name is its path) or a caller's stream (name
 // is "", f is nil). err is sticky: after an error only close and discard
 // act.
@@ -45,7 +45,7 @@ func (s *sink) label() string {
 
 // errorf formats an error of the writer, naming its file if it has one.
 func (s *sink) errorf(format string, args ...any) error {
-	return fmt.Errorf("linalg: %s%s: "+format, append([]any{s.op, s.label()}, args...)...)
+	return fmt.Errorf("npy: %s%s: "+format, append([]any{s.op, s.label()}, args...)...)
 }
 
 // close finishes the sink: unless err (an error of the caller's) is

@@ -1,8 +1,10 @@
-package linalg
+package npy
 
 import (
 	"bytes"
 	"testing"
+
+	"github.com/ntksvm/ntksvm/linalg"
 )
 
 // FuzzNpz reads arbitrary bytes as a .npz archive and every array in it,
@@ -11,7 +13,7 @@ import (
 func FuzzNpz(f *testing.F) {
 	var buf bytes.Buffer
 	z := NewNpzWriter(&buf)
-	WriteNpzMatrix(z, "w", New[float64](2, 3))
+	WriteNpzMatrix(z, "w", linalg.New[float64](2, 3))
 	WriteNpzVector(z, "b", []float32{1, 2})
 	if err := z.Close(); err != nil {
 		f.Fatal(err)

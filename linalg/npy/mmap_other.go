@@ -1,13 +1,15 @@
 //go:build !unix
 
-package linalg
+package npy
 
-import "os"
+import (
+	"os"
+)
 
-// mmapSupported says whether OpenNpyMmap can map files here.
+// mmapSupported says whether OpenMmap can map files here.
 const mmapSupported = false
 
-// mmapFile reports that memory mapping is unsupported here; OpenNpyMmap
+// mmapFile reports that memory mapping is unsupported here; OpenMmap
 // then reads the file into memory.
 func mmapFile(f *os.File, size int) ([]byte, func() error, error) {
 	return nil, nil, errMmapUnsupported

@@ -1,17 +1,19 @@
-package linalg
+package npy
 
 import (
 	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ntksvm/ntksvm/linalg"
 )
 
 // TestSetReadLimit: a reader refuses an array larger than the read limit
 // before allocating it, and reads it once the limit is lifted.
 func TestSetReadLimit(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.npy")
-	if err := WriteNpy(path, New[float32](100, 10)); err != nil {
+	if err := Write(path, linalg.New[float32](100, 10)); err != nil {
 		t.Fatal(err)
 	}
 	defer SetReadLimit(SetReadLimit(1000))
@@ -20,9 +22,9 @@ func TestSetReadLimit(t *testing.T) {
 		read func() error
 		want string
 	}{
-		{"ReadNpy as float64", func() error { _, err := ReadNpy[float64](path); return err }, "needs"},
-		{"ReadNpy as float32", func() error { _, err := ReadNpy[float32](path); return err }, "shape [100 10] read as 4-byte elements"},
-		{"ReadNpyVector", func() error { _, err := ReadNpyVector[float64](path); return err }, "not a vector"},
+		{"Read as float64", func() error { _, err := Read[float64](path); return err }, "needs"},
+		{"Read as float32", func() error { _, err := Read[float32](path); return err }, "shape [100 10] read as 4-byte elements"},
+		{"ReadVector", func() error { _, err := ReadVector[float64](path); return err }, "not a vector"},
 	} {
 		err := tc.read()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -33,7 +35,7 @@ func TestSetReadLimit(t *testing.T) {
 		}
 	}
 	SetReadLimit(0)
-	if _, err := ReadNpy[float64](path); err != nil {
+	if _, err := Read[float64](path); err != nil {
 		t.Errorf("without a limit: %v", err)
 	}
 }

@@ -1,0 +1,25 @@
+// Package deps holds no code: its test, deps_test.go, states the layering of
+// this module's packages as a table of the imports each package may use, and
+// fails when an import breaks it or when a package is missing from the table.
+//
+// The layers, lowest first:
+//
+//   - internal/*: helpers (atomic files, random numbers, checkpoints) that
+//     know nothing of the model.
+//   - asm: the SIMD kernels; no matrices, nothing of ours above internal/*.
+//   - linalg: dense linear algebra on the SIMD kernels; no networks, no
+//     kernel machines, no certificates, no files.
+//   - linalg/npy, mnist, svm/dataset: array files and data readers on
+//     linalg.
+//   - ntk: networks and their infinite-width kernels; no training.
+//   - svm, svm/classify: kernel machines and their training; no certificates.
+//   - ibp: certificates; they take matrices and kernels, not machine types,
+//     and reach the SIMD kernels only through linalg.
+//   - cmd/internal/{output,plot,progress,report}: presentation; it imports
+//     no model package.
+//   - cmd/internal/{benchdata,dataset,equiv,genbound,reproduce,tiles}: experiments and jobs, which
+//     wire files to models, and cmd/ntksvm, the command.
+//
+// A new package goes into the table in deps_test.go with the imports it
+// needs, in the lowest layer that has them.
+package deps

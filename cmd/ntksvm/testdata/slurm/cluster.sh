@@ -10,7 +10,8 @@ ntksvm=$(realpath "${1:?usage: test.sh|bench.sh path/to/ntksvm}")
 here=$(cd "$(dirname "$0")" && pwd)
 deploy=$(cd "$here/../../deploy/slurm" && pwd)
 repo=$(cd "$here/../../../.." && pwd)
-export NTKSVM_MNIST_DIR=${NTKSVM_MNIST_DIR:-/work/shared/mnist}
+: "${NTKSVM_MNIST_DIR:?set NTKSVM_MNIST_DIR to the folder with the MNIST IDX files}"
+export NTKSVM_MNIST_DIR
 TIMEOUT=${TIMEOUT:-600} # seconds to wait for a job
 t_start=$(date +%s)
 

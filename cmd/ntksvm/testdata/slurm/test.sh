@@ -16,7 +16,7 @@
 #     with a new dependent collect + fit job, and checks both results again.
 # Every daemon is stopped by its PID and the directory removed on exit,
 # failure or interrupt included. Needs root (SlurmUser=root). MNIST comes
-# from $NTKSVM_MNIST_DIR (default /work/shared/mnist); KEEP=1 keeps the
+# from $NTKSVM_MNIST_DIR (required); KEEP=1 keeps the
 # directory for inspection.
 set -euo pipefail
 name=test-slurm

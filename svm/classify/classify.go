@@ -236,7 +236,7 @@ func (c *Classifier) crossValidate(ctx context.Context, xs linalg.Matrix[float64
 		for i := range all.Scores {
 			s := &all.Scores[i]
 			s.Folds = append(s.Folds, cv.Scores[i].Folds...)
-			s.Mean, s.Std = meanStd(s.Folds)
+			s.Mean, s.Std = MeanStd(s.Folds)
 		}
 		all.Folds += cv.Folds
 	}

@@ -263,8 +263,9 @@ func choose(scores []Score, rule Selection, nfold int) int {
 	return pick
 }
 
-// meanStd returns the mean and population standard deviation of v.
-func meanStd(v []float64) (mean, std float64) {
+// MeanStd returns the mean and the population standard deviation (ddof
+// 0) of v, as the CV scores report them.
+func MeanStd(v []float64) (mean, std float64) {
 	for _, x := range v {
 		mean += x
 	}
@@ -288,7 +289,7 @@ func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, nclass i
 	ladder := (2*int64(maxDepth) + 2) * n * n * 8
 	add := func(kind ntk.Kind, d int, bs float64, acc [][]float64) {
 		for ci, c := range g.Cs {
-			mean, std := meanStd(acc[ci])
+			mean, std := MeanStd(acc[ci])
 			res.Scores = append(res.Scores, Score{Point: Point{Kind: kind, Depth: d, BiasStd: bs, C: c},
 				KindName: kind.String(), Mean: mean, Std: std, Folds: acc[ci]})
 		}

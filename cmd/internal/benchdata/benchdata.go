@@ -129,18 +129,6 @@ func runOne(ctx context.Context, cfg Config, name string) (Row, error) {
 			cfg.Progress(name, k, acc, took)
 		}
 	}
-	row.Mean, row.Std = meanStd(row.TestAcc)
+	row.Mean, row.Std = classify.MeanStd(row.TestAcc)
 	return row, nil
-}
-
-// meanStd returns the mean and the population standard deviation (ddof 0).
-func meanStd(v []float64) (mean, std float64) {
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	for _, x := range v {
-		std += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(std / float64(len(v)))
 }

@@ -25,6 +25,14 @@ type KernelMatrix interface {
 	RowTo(dst []float64, i int)
 }
 
+// RowCache is implemented by a KernelMatrix that keeps rows at hand as
+// float64: CachedRow returns row i (len Cols()), which the caller must not
+// modify, or nil when the row is not kept (the solver then uses RowTo).
+// The SMO reads the rows of its working sets through it without a copy.
+type RowCache interface {
+	CachedRow(i int) []float64
+}
+
 // Dense is a KernelMatrix over a linalg.Matrix. MulVec (linalg.Gemv, or
 // linalg.GemvF32F64 for float32) and AddRows run on linalg.Threads()
 // goroutines on the asm level-1 kernels, and every sum is in float64

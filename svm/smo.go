@@ -201,6 +201,7 @@ type smo struct {
 	dense64  *Dense[float64]
 	libsvm   bool          // libsvm's bias estimate instead of the primal-optimal one
 	pf       RowPrefetcher // k's, if it computes rows on demand
+	rc       RowCache      // k's, if it keeps rows at hand
 	cand     []prefetchCand
 	seen     []bool
 }
@@ -264,12 +265,18 @@ func (s *smo) setup(nv int, ub, shift float64) {
 	s.rowJ = make([]float64, s.n)
 	s.dense64, _ = s.k.(*Dense[float64])
 	s.pf, _ = s.k.(RowPrefetcher)
+	s.rc, _ = s.k.(RowCache)
 }
 
 // row returns K row i as float64 (buf is used for other element types).
 func (s *smo) row(i int, buf []float64) []float64 {
 	if s.dense64 != nil {
 		return s.dense64.M.Row(i)
+	}
+	if s.rc != nil {
+		if r := s.rc.CachedRow(i); r != nil {
+			return r
+		}
 	}
 	if s.pf != nil && !s.pf.Cached(i) {
 		s.prefetch(i)

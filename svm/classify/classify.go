@@ -284,7 +284,7 @@ func (c *Classifier) compress(mm *multi, xs linalg.Matrix[float64]) {
 		for k, j := range u.idx {
 			idx[k] = at[j]
 		}
-		u.idx, u.points, u.dual = idx, nil, nil
+		u.idx, u.points, u.dual, u.kernel = idx, nil, nil, nil
 	}
 	c.mm = mm
 	c.model = nil
@@ -321,7 +321,7 @@ func (c *Classifier) Decision(ctx context.Context, x linalg.Matrix[float64]) (li
 		}
 		for r := r0; r < r1; r++ {
 			row := kz.Row(r - r0)
-			c.mm.decide(out.Row(r), func(j int) float64 { return row[j] })
+			decide(c.mm, out.Row(r), row)
 		}
 	}
 	return out, ctx.Err()

@@ -231,7 +231,7 @@ func accuracy[T linalg.Float](mm *multi, k linalg.Matrix[T], val, y []int, nclas
 	right := 0
 	for _, i := range val {
 		row := k.Row(i)
-		mm.decide(dec, func(j int) float64 { return float64(row[j]) })
+		decide(mm, dec, row)
 		if mm.class(dec, votes) == y[i] {
 			right++
 		}

@@ -88,6 +88,7 @@ type unit struct {
 	// cross-validation warm-starts the next C from them.
 	points []int
 	dual   []float64
+	kernel svm.KernelMatrix // the sub-problem's view, with its cached rows
 }
 
 // multi is a multi-class machine over the columns of a Gram.
@@ -141,13 +142,23 @@ func fitMulti[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y 
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			var init []float64
+			var kv *view[T]
 			if prev != nil && len(prev.units) == len(units) && prev.units[ui].dual != nil {
-				init = make([]float64, len(prev.units[ui].dual))
-				for t, a := range prev.units[ui].dual {
+				p := &prev.units[ui]
+				kv, _ = p.kernel.(*view[T])
+				if m == SVM && c > prevC && !atBound(p.dual, prevC) {
+					units[ui] = *p // the same optimum: see atBound
+					return
+				}
+				init = make([]float64, len(p.dual))
+				for t, a := range p.dual {
 					init[t] = min(a, c)
 				}
 			}
-			errs[ui] = fitUnit(ctx, k, &units[ui], y, m, c, init)
+			if kv == nil {
+				kv = newView(k, units[ui].idx, units[ui].idx)
+			}
+			errs[ui] = fitUnit(ctx, kv, &units[ui], y, m, c, init)
 		}()
 	}
 	wg.Wait()
@@ -161,6 +172,23 @@ func fitMulti[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y 
 		sch = OneVsOne
 	}
 	return &multi{scheme: sch, classes: nclass, units: units}, nil
+}
+
+// atBound reports whether some dual variable of a hinge-loss SVM solved at
+// constant c sits at its upper bound c. When none does, the solution is
+// also optimal for every larger constant: the KKT conditions of the free
+// variables (0 < a < c) and of those at 0 do not involve c, and the box only
+// grows, so the free set, the dual and libsvm's bias (the mean over the
+// free variables) are all the same. Cross-validation walks C upwards and
+// reuses such a solution instead of solving again; on separable
+// sub-problems every C past the first that separates them costs nothing.
+func atBound(dual []float64, c float64) bool {
+	for _, a := range dual {
+		if a >= c {
+			return true
+		}
+	}
+	return false
 }
 
 // mergeSorted returns the union of two sorted disjoint index lists, sorted.
@@ -177,7 +205,7 @@ func mergeSorted(a, b []int) []int {
 }
 
 // fitUnit solves the SVM dual of one binary sub-problem.
-func fitUnit[T linalg.Float](ctx context.Context, k linalg.Matrix[T], u *unit, y []int, m Machine, c float64, init []float64) error {
+func fitUnit[T linalg.Float](ctx context.Context, kv *view[T], u *unit, y []int, m Machine, c float64, init []float64) error {
 	yb := make([]float64, len(u.idx))
 	for i, t := range u.idx {
 		yb[i] = -1
@@ -194,12 +222,12 @@ func fitUnit[T linalg.Float](ctx context.Context, k linalg.Matrix[T], u *unit, y
 			init[t] = 0 // the 2-norm dual has no box: scaling is feasible but not better
 		}
 	}
-	res, err := svm.SolveDual(ctx, &view[T]{k: k, rows: u.idx, cols: u.idx}, yb,
+	res, err := svm.SolveDual(ctx, kv, yb,
 		svm.DualConfig{Loss: loss, Lambda: 1 / c, Bias: true, KKT: 1e-3, Init: init})
 	if err != nil {
 		return fmt.Errorf("classify: classes %d vs %d: %w", u.pos, u.neg, err)
 	}
-	u.points, u.dual = u.idx, res.Dual
+	u.points, u.dual, u.kernel = u.idx, res.Dual, kv
 	// Keep the support vectors only.
 	var idx []int
 	var alpha []float64
@@ -244,13 +272,13 @@ func fitKRR[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y []
 	return units, nil
 }
 
-// decide writes the decision value of every unit for the point whose
+// decide writes the decision value of every unit of mm for the point whose
 // kernel values against the Gram's columns are krow.
-func (mm *multi) decide(dst []float64, krow func(j int) float64) {
+func decide[T linalg.Float](mm *multi, dst []float64, krow []T) {
 	for ui, u := range mm.units {
 		s := u.bias
 		for k, j := range u.idx {
-			s += u.alpha[k] * krow(j)
+			s += u.alpha[k] * float64(krow[j])
 		}
 		dst[ui] = s
 	}

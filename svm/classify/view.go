@@ -8,9 +8,24 @@ import (
 // index sets and never copied: the binary sub-problems of a multi-class
 // machine and the folds of cross-validation are views of one Gram. It is a
 // svm.KernelMatrix; products accumulate in float64.
+//
+// Like libsvm's kernel cache, a view keeps the rows the solver asks for,
+// gathered into float64 the first time, up to cacheBytes: SMO touches only
+// the rows of its working sets, again and again, and cross-validation
+// solves the same sub-problem at every C of the grid, so each of those rows
+// is gathered once per sub-problem rather than once per iteration.
 type view[T linalg.Float] struct {
 	k          linalg.Matrix[T]
 	rows, cols []int
+	cache      [][]float64 // cache[i]: row i gathered, or nil
+	room       int         // rows the cache may still take
+}
+
+// cacheBytes bounds the rows one view keeps (per sub-problem being solved).
+const cacheBytes = 16 << 20
+
+func newView[T linalg.Float](k linalg.Matrix[T], rows, cols []int) *view[T] {
+	return &view[T]{k: k, rows: rows, cols: cols, room: cacheBytes / (8 * max(len(cols), 1))}
 }
 
 func (v *view[T]) Dims() (int, int) { return len(v.rows), len(v.cols) }
@@ -37,9 +52,17 @@ func (v *view[T]) MulVec(dst, x []float64) {
 	}
 }
 
+// AddRows reads the cached rows where it has them.
 func (v *view[T]) AddRows(dst []float64, rows []int, w []float64) {
 	for k, r := range rows {
-		row, wk := v.k.Row(v.rows[r]), w[k]
+		wk := w[k]
+		if c := v.CachedRow(r); c != nil {
+			for j, x := range c {
+				dst[j] += wk * x
+			}
+			continue
+		}
+		row := v.k.Row(v.rows[r])
 		for c, j := range v.cols {
 			dst[c] += wk * float64(row[j])
 		}
@@ -51,4 +74,26 @@ func (v *view[T]) RowTo(dst []float64, i int) {
 	for c, j := range v.cols {
 		dst[c] = float64(row[j])
 	}
+}
+
+// CachedRow returns row i from the cache, gathering it first if the cache
+// has room, or nil (svm.RowCache).
+func (v *view[T]) CachedRow(i int) []float64 {
+	if v.cache == nil {
+		if v.room == 0 {
+			return nil
+		}
+		v.cache = make([][]float64, len(v.rows))
+	}
+	if r := v.cache[i]; r != nil {
+		return r
+	}
+	if v.room == 0 {
+		return nil
+	}
+	v.room--
+	r := make([]float64, len(v.cols))
+	v.RowTo(r, i)
+	v.cache[i] = r
+	return r
 }

@@ -7,9 +7,10 @@ splits file's cv_fold), run, interleaved, in one process tree:
 
   ntksvm    `ntksvm bench datasets DIR --names NAME --own-folds --select best`
   NTK-SVM   the same kernel in NumPy (the infinite-width ReLU NTK with
-            sigma_w^2 = 2, no bias: Sigma1 = 2 x.x'/d, the arc-cosine
-            recursion) and SVC(kernel='precomputed'), grid depth x C, first
-            best in grid order: the protocol ntksvm runs, step for step
+            sigma_w^2 = 2 and bias sigma_b^2: Sigma1 = 2 x.x'/d + sigma_b^2,
+            the arc-cosine recursion) and SVC(kernel='precomputed'), grid
+            sigma_b x depth x C (--sigma-b, default 0 only), first best in
+            grid order: the protocol ntksvm runs, step for step
   RBF-SVM   SVC(kernel='rbf'), C 1e-2..1e4 (7) x gamma {scale, 1e-3..1e1}
   RF-500    RandomForestClassifier(n_estimators=500, random_state=0)
 
@@ -34,6 +35,7 @@ from sklearn.svm import SVC
 
 CS = [1e-2, 1e-1, 1, 10, 100, 1e3, 1e4]
 DEPTHS = [1, 2, 3, 4, 5]
+SIGMA_B = [0.0]
 
 
 def load(folder, name):
@@ -50,11 +52,11 @@ def load(folder, name):
     return np.array(rows), np.array(labels), splits
 
 
-def ntk_grams(xtr, xte, depths, sw2=2.0):
+def ntk_grams(xtr, xte, depths, sb2=0.0, sw2=2.0):
     """NTK Grams (train x train, test x train) for each depth, ntksvm's convention."""
     d = xtr.shape[1]
-    s_tt, s_et = sw2 * xtr @ xtr.T / d, sw2 * xte @ xtr.T / d
-    n_tr, n_te = sw2 * (xtr * xtr).sum(1) / d, sw2 * (xte * xte).sum(1) / d
+    s_tt, s_et = sw2 * xtr @ xtr.T / d + sb2, sw2 * xte @ xtr.T / d + sb2
+    n_tr, n_te = sw2 * (xtr * xtr).sum(1) / d + sb2, sw2 * (xte * xte).sum(1) / d + sb2
     th_tt, th_et = s_tt.copy(), s_et.copy()
     out = {}
     for h in range(1, max(depths) + 1):
@@ -65,11 +67,11 @@ def ntk_grams(xtr, xte, depths, sw2=2.0):
             t = np.arccos(c)
             k = nrm * (np.sin(t) + (np.pi - t) * np.cos(t)) / (2 * np.pi)
             kd = (np.pi - t) / (2 * np.pi)
-            s2 = sw2 * k
+            s2 = sw2 * k + sb2
             return s2, s2 + sw2 * th * kd
         s_tt, th_tt = step(s_tt, th_tt, n_tr, n_tr)
         s_et, th_et = step(s_et, th_et, n_te, n_tr)
-        n_tr, n_te = sw2 * n_tr / 2, sw2 * n_te / 2
+        n_tr, n_te = sw2 * n_tr / 2 + sb2, sw2 * n_te / 2 + sb2
         if h in depths:
             out[h] = (th_tt.copy(), th_et.copy())
     return out
@@ -82,16 +84,17 @@ def standardise(xtr, xte):
 
 
 def ntk_svm(xtr, ytr, xte, yte, folds):
-    grams = ntk_grams(xtr, xte, DEPTHS)
     best = None
-    for d in DEPTHS:
-        ktr, kte = grams[d]
-        gs = GridSearchCV(SVC(kernel="precomputed"), {"C": CS}, cv=PredefinedSplit(folds), n_jobs=2)
-        gs.fit(ktr, ytr)
-        if best is None or gs.best_score_ > best[0]:
-            best = (gs.best_score_, d, gs)
-    score, d, gs = best
-    return gs.score(grams[d][1], yte), "L=%d C=%g" % (d, gs.best_params_["C"])
+    for sb in SIGMA_B:
+        grams = ntk_grams(xtr, xte, DEPTHS, sb * sb)
+        for d in DEPTHS:
+            ktr, kte = grams[d]
+            gs = GridSearchCV(SVC(kernel="precomputed"), {"C": CS}, cv=PredefinedSplit(folds), n_jobs=2)
+            gs.fit(ktr, ytr)
+            if best is None or gs.best_score_ > best[0]:
+                best = (gs.best_score_, kte, gs, "L=%d sigma_b=%g C=%g" % (d, sb, gs.best_params_["C"]))
+    _, kte, gs, point = best
+    return gs.score(kte, yte), point
 
 
 def rbf_svm(xtr, ytr, xte, yte, folds):
@@ -121,7 +124,8 @@ def run_ntksvm(binary, folder, name):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.json")
         subprocess.run([binary, "bench", "datasets", folder, "--names", name, "--own-folds",
-                        "--select", "best", "--threads", "2", "--json", out],
+                        "--select", "best", "--threads", "2", "--json", out,
+                        "--sigma-b", ",".join("%g" % b for b in SIGMA_B)],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(out) as f:
             r = json.load(f)[0]
@@ -134,7 +138,9 @@ def main():
     ap.add_argument("--ntksvm", default="bin/ntksvm")
     ap.add_argument("--names", default="")
     ap.add_argument("--only-ntk", action="store_true", help="skip RBF-SVM and RF")
+    ap.add_argument("--sigma-b", default="0", help="bias standard deviations of the NTK grid, e.g. 0,0.5,1,2")
     args = ap.parse_args()
+    SIGMA_B[:] = [float(v) for v in args.sigma_b.split(",")]
     names = args.names.split(",") if args.names else sorted(
         f[:-len(".splits.json")] for f in os.listdir(args.folder) if f.endswith(".splits.json"))
     tools = [("NTK-SVM", ntk_svm)] + ([] if args.only_ntk else [("RBF-SVM", rbf_svm), ("RF-500", rf)])

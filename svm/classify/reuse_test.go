@@ -120,6 +120,20 @@ func TestViewCache(t *testing.T) {
 			t.Errorf("AddRows[%d] = %v with the cache, %v without", j, a[j], b[j])
 		}
 	}
+	// MulVec through the cached rows agrees with the gathered product.
+	xv := []float64{0.5, 0, -2, 0, 1, 0, 3}
+	full := newView(k, idx, idx)
+	got, want := make([]float64, len(idx)), make([]float64, len(idx))
+	full.MulVec(got, xv)
+	if full.cache == nil {
+		t.Errorf("MulVec on a square view with room did not use the cache")
+	}
+	plain.MulVec(want, xv)
+	for i := range got {
+		if math.Abs(got[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) {
+			t.Errorf("MulVec[%d] = %v through the cache, %v gathered", i, got[i], want[i])
+		}
+	}
 	var f32 linalg.Matrix[float32] = linalg.Convert[float32](k)
 	v32 := newView(f32, idx, idx)
 	if r := v32.CachedRow(2); r[0] != float64(f32.At(idx[2], idx[0])) {

@@ -33,8 +33,21 @@ func (v *view[T]) Dims() (int, int) { return len(v.rows), len(v.cols) }
 func (v *view[T]) At(i, j int) float64 { return float64(v.k.At(v.rows[i], v.cols[j])) }
 
 // MulVec skips the zero entries of x: SMO multiplies by dual solutions,
-// whose non-support vectors are exactly 0.
+// whose non-support vectors are exactly 0. A square view of one index set
+// (a sub-problem's K[idx, idx], symmetric) sums the cached rows of the
+// non-zero entries instead, contiguous reads rather than a gather per entry.
 func (v *view[T]) MulVec(dst, x []float64) {
+	if v.symmetric() && v.cacheable(x) {
+		clear(dst)
+		for c, xc := range x {
+			if xc != 0 {
+				for j, kv := range v.CachedRow(c) {
+					dst[j] += xc * kv
+				}
+			}
+		}
+		return
+	}
 	var cols []int
 	var w []float64
 	for c, xc := range x {
@@ -96,4 +109,21 @@ func (v *view[T]) CachedRow(i int) []float64 {
 	v.RowTo(r, i)
 	v.cache[i] = r
 	return r
+}
+
+// symmetric reports whether the view is K[idx, idx] of one index set.
+func (v *view[T]) symmetric() bool {
+	return len(v.rows) == len(v.cols) && (len(v.rows) == 0 || &v.rows[0] == &v.cols[0])
+}
+
+// cacheable reports whether every row at a non-zero entry of x is cached
+// or fits in the room left.
+func (v *view[T]) cacheable(x []float64) bool {
+	need := 0
+	for c, xc := range x {
+		if xc != 0 && (v.cache == nil || v.cache[c] == nil) {
+			need++
+		}
+	}
+	return need <= v.room
 }

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ntksvm/ntksvm/svm/train"
 )
 
 // driverData is a small problem with an odd n (so epochs end on a partial
@@ -28,9 +30,9 @@ func newDriverData() *driverData {
 }
 
 // steppers builds fresh kernel steppers, one per configuration.
-func (dd *driverData) steppers(t *testing.T, cfgs ...KernelStepperConfig) ([]Stepper, []*KernelStepper) {
+func (dd *driverData) steppers(t *testing.T, cfgs ...KernelStepperConfig) ([]train.Stepper, []*KernelStepper) {
 	t.Helper()
-	var st []Stepper
+	var st []train.Stepper
 	var ks []*KernelStepper
 	for _, c := range cfgs {
 		s, err := NewKernelStepper(dd.k, dd.y, c)
@@ -60,8 +62,8 @@ func bitsDiff(a, b []float64) int {
 // per stepper its objective, training and test outputs.
 type flatLog [][]float64
 
-func (l *flatLog) log(stop func(step int)) func(int, float64, int, []*Eval) error {
-	return func(step int, t float64, epoch int, evals []*Eval) error {
+func (l *flatLog) log(stop func(step int)) func(int, float64, int, []*train.Eval) error {
+	return func(step int, t float64, epoch int, evals []*train.Eval) error {
 		row := []float64{float64(step), t, float64(epoch)}
 		for _, e := range evals {
 			row = append(row, e.Objective)
@@ -124,28 +126,28 @@ func TestDriverLockstep(t *testing.T) {
 				alpha, out []float64
 			}
 			var both [2][]entry
-			d := &Driver{Steppers: st, N: len(dd.y), Steps: steps, LR: lr, LogAt: LogSteps(steps, 12),
-				Log: func(step int, tt float64, epoch int, evals []*Eval) error {
+			d := &train.Driver{Steppers: st, N: len(dd.y), Steps: steps, LR: lr, LogAt: train.LogSteps(steps, 12),
+				Recorder: logRec(func(step int, tt float64, epoch int, evals []*train.Eval) error {
 					for i, e := range evals {
 						both[i] = append(both[i], entry{step, tt, e.Objective, slices.Clone(ks[i].alpha), slices.Clone(e.Train)})
 					}
 					return nil
-				}}
+				}, nil)}
 			if tc.batch > 0 {
-				d.Stream, _ = NewBatchStream(len(dd.y), tc.batch, seed)
+				d.Stream, _ = train.NewBatchStream(len(dd.y), tc.batch, seed)
 			}
 			if _, err := d.Run(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			for i, c := range []KernelStepperConfig{ca, cb} {
 				var solo []entry
-				res, err := Train(context.Background(), dd.k, dd.y, Config{Loss: c.Loss, Lambda: c.Lambda, Objective: c.Objective,
-					Decay: c.Decay, LR: lr, Batch: tc.batch, Seed: seed, Steps: steps, LogAt: LogSteps(steps, 12),
-					TrackTrain: allSteps(len(dd.y))[:len(dd.y)-1], // every index but the last, to use TrackTrain
-					Log: func(p *Progress) error {
-						solo = append(solo, entry{p.Step, p.T, p.Objective, slices.Clone(p.Alpha), slices.Clone(p.TrainOut)})
-						return nil
-					}})
+				res, err := trainLogged(context.Background(), dd.k, dd.y, SubgradientConfig{Loss: c.Loss, Lambda: c.Lambda, Objective: c.Objective,
+					Decay: c.Decay, LR: lr, Batch: tc.batch, Seed: seed, Steps: steps, LogAt: train.LogSteps(steps, 12)},
+					FitHooks{TrackTrain: allSteps(len(dd.y))[:len(dd.y)-1], // every index but the last, to use TrackTrain
+						Log: func(p *Progress) error {
+							solo = append(solo, entry{p.Step, p.T, p.Objective, slices.Clone(p.Alpha), slices.Clone(p.TrainOut)})
+							return nil
+						}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -196,19 +198,19 @@ func TestDriverResume(t *testing.T) {
 				{Loss: Squared, Lambda: 0.3, Objective: Mean, Decay: tc.decay, Test: &EvalSet{K: dd.kt, Y: dd.yt}},
 				{Loss: Hinge, Lambda: 0.05, Objective: Sum, Decay: tc.decay},
 			}
-			newDriver := func(seed uint64) (*Driver, []*KernelStepper) {
+			newDriver := func(seed uint64) (*train.Driver, []*KernelStepper) {
 				st, ks := dd.steppers(t, cfgs...)
-				d := &Driver{Steppers: st, N: len(dd.y), Steps: tc.steps, LR: 0.02, PegasosLambda: tc.pegasos,
+				d := &train.Driver{Steppers: st, N: len(dd.y), Steps: tc.steps, LR: 0.02, PegasosLambda: tc.pegasos,
 					LogAt: allSteps(tc.steps), Tol: tc.tol}
 				if tc.batch > 0 {
-					d.Stream, _ = NewBatchStream(len(dd.y), tc.batch, seed)
+					d.Stream, _ = train.NewBatchStream(len(dd.y), tc.batch, seed)
 				}
 				return d, ks
 			}
 			// The uninterrupted run.
 			ref, refKS := newDriver(7)
 			var want flatLog
-			ref.Log = want.log(nil)
+			ref.Recorder = logRec(want.log(nil), nil)
 			refStats, err := ref.Run(context.Background())
 			if err != nil {
 				t.Fatal(err)
@@ -224,20 +226,19 @@ func TestDriverResume(t *testing.T) {
 			run, _ := newDriver(7)
 			var got flatLog
 			checkpoints := map[int][]byte{}
-			run.Log = got.log(func(step int) {
+			run.CheckpointEvery = tc.every
+			run.Recorder = logRec(got.log(func(step int) {
 				if step == tc.cancelAt {
 					cancel()
 				}
-			})
-			run.CheckpointEvery = tc.every
-			run.Checkpoint = func(step int, write func(io.Writer) error) error {
+			}), func(step int, write func(io.Writer) error) error {
 				var b bytes.Buffer
 				if err := write(&b); err != nil {
 					return err
 				}
 				checkpoints[step] = b.Bytes()
 				return nil
-			}
+			})
 			stats, err := run.Run(ctx)
 			if !errors.Is(err, context.Canceled) || stats.Steps != tc.cancelAt {
 				t.Fatalf("cancelled run: %d steps, err %v; want %d steps and context.Canceled", stats.Steps, err, tc.cancelAt)
@@ -278,14 +279,14 @@ func TestDriverResume(t *testing.T) {
 					t.Fatalf("resumed at %+v, want step %d", s, at)
 				}
 				var rest flatLog
-				res.Log = rest.log(nil)
+				res.Recorder = logRec(rest.log(nil), nil)
 				st, err := res.Run(context.Background())
 				if err != nil {
 					t.Fatal(err)
 				}
 				name := fmt.Sprintf("resumed from step %d", at)
 				rest.diff(t, name, want[at:])
-				if st != refStats {
+				if st.Steps != refStats.Steps || st.T != refStats.T || st.Converged != refStats.Converged {
 					t.Errorf("%s: stats %+v, want %+v", name, st, refStats)
 				}
 				for i := range refKS {
@@ -306,11 +307,11 @@ func TestDriverCheckpointRejected(t *testing.T) {
 		{Loss: Hinge, Lambda: 0.05, Objective: Mean},
 		{Loss: Squared, Lambda: 0.3, Objective: Sum, Decay: Exact},
 	}
-	build := func(batch int, lr float64, cfgs ...KernelStepperConfig) *Driver {
+	build := func(batch int, lr float64, cfgs ...KernelStepperConfig) *train.Driver {
 		st, _ := dd.steppers(t, cfgs...)
-		d := &Driver{Steppers: st, N: len(dd.y), Steps: 20, LR: lr}
+		d := &train.Driver{Steppers: st, N: len(dd.y), Steps: 20, LR: lr}
 		if batch > 0 {
-			d.Stream, _ = NewBatchStream(len(dd.y), batch, 3)
+			d.Stream, _ = train.NewBatchStream(len(dd.y), batch, 3)
 		}
 		return d
 	}
@@ -334,7 +335,7 @@ func TestDriverCheckpointRejected(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		data []byte
-		d    *Driver
+		d    *train.Driver
 		want string
 	}{
 		{"truncated", good.Bytes()[:good.Len()-3], nil, "truncated"},
@@ -361,7 +362,7 @@ func TestDriverCheckpointRejected(t *testing.T) {
 			if !errors.Is(err, ErrState) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err %v; want ErrState with %q", err, tc.want)
 			}
-			if d.Stats() != (RunStats{}) {
+			if st := d.Stats(); st.Steps != 0 || st.T != 0 || st.Converged {
 				t.Errorf("position changed by a rejected checkpoint: %+v", d.Stats())
 			}
 		})
@@ -384,190 +385,14 @@ func TestDriverCheckpointRejected(t *testing.T) {
 	}
 }
 
-// fakeStepper records every call in a shared transcript.
-type fakeStepper struct {
-	name  string
-	rec   *[]string
-	state float64
-	ev    Eval
-}
-
-func (f *fakeStepper) Step(batch []int, eta float64) error {
-	*f.rec = append(*f.rec, fmt.Sprintf("%s step %v η=%g", f.name, batch, eta))
-	f.state++
-	return nil
-}
-
-func (f *fakeStepper) Evaluate() (*Eval, error) {
-	*f.rec = append(*f.rec, f.name+" evaluate")
-	f.ev.Objective = f.state
-	return &f.ev, nil
-}
-
-func (f *fakeStepper) SaveState(w io.Writer) error {
-	*f.rec = append(*f.rec, f.name+" save")
-	_, err := fmt.Fprintf(w, "%g", f.state)
-	return err
-}
-
-func (f *fakeStepper) LoadState(r io.Reader) error {
-	_, err := fmt.Fscan(r, &f.state)
-	return err
-}
-
-// TestDriverCallOrder checks the documented order of the calls with two
-// fake steppers: evaluations before the step's update, the same batches
-// as a BatchStream of the same seed, the Pegasos schedule, early-stop
-// evaluations once per epoch and periodic checkpoints.
-func TestDriverCallOrder(t *testing.T) {
-	var rec []string
-	a, b := &fakeStepper{name: "a", rec: &rec}, &fakeStepper{name: "b", rec: &rec}
-	stream, _ := NewBatchStream(7, 3, 11)
-	logAt := []int{1, 3, 4}
-	d := &Driver{Steppers: []Stepper{a, b}, Stream: stream, Epochs: 3, PegasosLambda: 2, LogAt: logAt,
-		Tol: 1e-300, TolStepper: 1, CheckpointEvery: 2,
-		Log: func(step int, t float64, epoch int, evals []*Eval) error {
-			rec = append(rec, fmt.Sprintf("log %d t=%.6f epoch %d objectives %g %g", step, t, epoch, evals[0].Objective, evals[1].Objective))
-			return nil
-		},
-		Checkpoint: func(step int, write func(io.Writer) error) error {
-			rec = append(rec, fmt.Sprintf("checkpoint %d", step))
-			return write(io.Discard)
-		}}
-	if d.TotalSteps() != 9 {
-		t.Fatalf("3 epochs of ⌈7/3⌉ steps: TotalSteps %d, want 9", d.TotalSteps())
-	}
-	if _, err := d.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	var want []string
-	ref, _ := NewBatchStream(7, 3, 11)
-	tt := 0.0
-	for s := 1; s <= 9; s++ {
-		eta := 1 / (2 * float64(s))
-		tt += eta
-		if slices.Contains(logAt, s) {
-			want = append(want, "a evaluate", "b evaluate",
-				fmt.Sprintf("log %d t=%.6f epoch %d objectives %d %d", s, tt, (s-1)/3, s-1, s-1))
-		}
-		batch, _ := ref.Next()
-		want = append(want, fmt.Sprintf("a step %v η=%g", batch, eta), fmt.Sprintf("b step %v η=%g", batch, eta))
-		if s%3 == 0 {
-			want = append(want, "b evaluate") // the early-stop check on TolStepper
-		}
-		if s%2 == 0 {
-			want = append(want, fmt.Sprintf("checkpoint %d", s), "a save", "b save")
-		}
-	}
-	if !slices.Equal(rec, want) {
-		t.Errorf("calls:\n%s\nwant:\n%s", strings.Join(rec, "\n"), strings.Join(want, "\n"))
-	}
-
-	// A Log error is returned as is, before that step's update.
-	rec = rec[:0]
-	stop := errors.New("stop")
-	a.state, b.state = 0, 0
-	d2 := &Driver{Steppers: []Stepper{a}, N: 4, Steps: 5, LR: 1, LogAt: []int{2},
-		Log: func(int, float64, int, []*Eval) error { return stop }}
-	st, err := d2.Run(context.Background())
-	if err != stop || st.Steps != 1 || a.state != 1 {
-		t.Errorf("Log error: %v after %d steps (stepper state %g); want the error after 1", err, st.Steps, a.state)
-	}
-	if want := []string{"a step [0 1 2 3] η=1", "a evaluate"}; !slices.Equal(rec, want) {
-		t.Errorf("full batch calls %q, want %q", rec, want)
-	}
-}
-
-// TestDriverCancelCheckpointFails checks that a failed checkpoint at
-// cancellation is reported along with the cancellation.
-func TestDriverCancelCheckpointFails(t *testing.T) {
-	var rec []string
-	disk := errors.New("disk full")
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	d := &Driver{Steppers: []Stepper{&fakeStepper{name: "a", rec: &rec}}, N: 3, Steps: 5, LR: 1,
-		Checkpoint: func(int, func(io.Writer) error) error { return disk }}
-	st, err := d.Run(ctx)
-	if !errors.Is(err, context.Canceled) || !errors.Is(err, disk) || st.Steps != 0 || len(rec) != 0 {
-		t.Errorf("err %v after %d steps, calls %q", err, st.Steps, rec)
-	}
-	d.CheckpointEvery = 2
-	if _, err := d.Run(context.Background()); !errors.Is(err, disk) || d.Stats().Steps != 2 {
-		t.Errorf("periodic checkpoint failure: err %v after %d steps", err, d.Stats().Steps)
-	}
-}
-
-// TestDriverTimeIsStepsTimesLR checks that a constant step's time is
-// s·η at every log and at the end (10⁴ summed steps of 0.1 would give
-// 1000.0000000001588), and that a Pegasos schedule's time is the sum.
-func TestDriverTimeIsStepsTimesLR(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		lr, peg float64
-		want    func(s int) float64
-	}{
-		{"constant", 0.1, 0, func(s int) float64 { return float64(s) * 0.1 }},
-		{"pegasos", 0, 0.5, func(s int) float64 {
-			sum := 0.0
-			for k := 1; k <= s; k++ {
-				sum += 1 / (0.5 * float64(k))
-			}
-			return sum
-		}},
-	} {
-		var rec []string
-		var ts []float64
-		d := &Driver{Steppers: []Stepper{&fakeStepper{name: "a", rec: &rec}}, N: 3, Steps: 10000, LR: tc.lr, PegasosLambda: tc.peg,
-			LogAt: []int{1, 10, 9999, 10000}, Log: func(_ int, t float64, _ int, _ []*Eval) error { ts = append(ts, t); return nil }}
-		st, err := d.Run(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, s := range []int{1, 10, 9999, 10000} {
-			if ts[i] != tc.want(s) {
-				t.Errorf("%s: t at step %d = %v, want %v", tc.name, s, ts[i], tc.want(s))
-			}
-		}
-		if st.T != tc.want(10000) {
-			t.Errorf("%s: T = %v, want %v", tc.name, st.T, tc.want(10000))
-		}
-	}
-}
-
-func TestDriverRejectsBadConfig(t *testing.T) {
-	var rec []string
-	f := &fakeStepper{name: "a", rec: &rec}
-	stream, _ := NewBatchStream(5, 2, 1)
-	for name, d := range map[string]*Driver{
-		"no steppers":  {N: 3, Steps: 1, LR: 1},
-		"nil stepper":  {Steppers: []Stepper{nil}, N: 3, Steps: 1, LR: 1},
-		"no N":         {Steppers: []Stepper{f}, Steps: 1, LR: 1},
-		"N ≠ stream":   {Steppers: []Stepper{f}, Stream: stream, N: 4, Steps: 1, LR: 1},
-		"no steps":     {Steppers: []Stepper{f}, N: 3, LR: 1},
-		"both":         {Steppers: []Stepper{f}, N: 3, Steps: 2, Epochs: 1, LR: 1},
-		"lr":           {Steppers: []Stepper{f}, N: 3, Steps: 1, LR: math.Inf(1)},
-		"pegasos":      {Steppers: []Stepper{f}, N: 3, Steps: 1, PegasosLambda: -1},
-		"unsorted":     {Steppers: []Stepper{f}, N: 3, Steps: 1, LR: 1, LogAt: []int{2, 1}},
-		"tol":          {Steppers: []Stepper{f}, N: 3, Steps: 1, LR: 1, Tol: math.NaN()},
-		"tol stepper":  {Steppers: []Stepper{f}, N: 3, Steps: 1, LR: 1, TolStepper: 1},
-		"no sink":      {Steppers: []Stepper{f}, N: 3, Steps: 1, LR: 1, CheckpointEvery: 1},
-		"neg interval": {Steppers: []Stepper{f}, N: 3, Steps: 1, LR: 1, CheckpointEvery: -1},
-	} {
-		if _, err := d.Run(context.Background()); !errors.Is(err, ErrInput) {
-			t.Errorf("%s: err %v, want ErrInput", name, err)
-		}
-	}
-	if len(rec) != 0 {
-		t.Errorf("a rejected driver called its stepper: %q", rec)
-	}
+// TestDriverRejectsWrongSize: a stepper of another training size than
+// the driver's batches is refused.
+func TestDriverRejectsWrongSize(t *testing.T) {
 	dd := newDriverData()
 	st, _ := dd.steppers(t, KernelStepperConfig{Loss: Hinge})
-	if _, err := (&Driver{Steppers: st, N: 22, Steps: 1, LR: 1}).Run(context.Background()); !errors.Is(err, ErrInput) ||
+	if _, err := (&train.Driver{Steppers: st, N: 22, Steps: 1, LR: 1}).Run(context.Background()); !errors.Is(err, ErrInput) ||
 		!strings.Contains(err.Error(), "stepper 0 has 23 training points, the driver's batches cover 22") {
 		t.Errorf("stepper of 23 points on batches of 22: %v", err)
-	}
-	if _, err := (&Driver{Steppers: []Stepper{f}, Stream: stream, Epochs: 1, LR: 1}).Run(context.Background()); err != nil {
-		t.Errorf("N = 0 with a stream: %v", err)
 	}
 }
 
@@ -595,4 +420,18 @@ func TestKernelStepperRejectsBadSteps(t *testing.T) {
 	if _, err := NewKernelStepper(dd.k, dd.y[:3], KernelStepperConfig{Loss: Hinge}); !errors.Is(err, ErrInput) {
 		t.Errorf("3 targets: %v", err)
 	}
+}
+
+// logRec is a Recorder that hands the Evaluated records to log and the
+// checkpoints (CheckpointDue, Interrupted) to save, either may be nil.
+func logRec(log func(step int, t float64, epoch int, evals []*train.Eval) error, save func(step int, write func(io.Writer) error) error) train.Recorder {
+	return train.RecorderFunc(func(r *train.Record) error {
+		switch {
+		case r.Event == train.Evaluated && log != nil:
+			return log(r.Step, r.T, r.Epoch, r.Evals)
+		case r.Save != nil && save != nil:
+			return save(r.Step, r.Save)
+		}
+		return nil
+	})
 }

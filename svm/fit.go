@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/ntksvm/ntksvm/svm/train"
 )
 
 // Machine is one kernel machine of paper Table 1, named by its loss.
@@ -63,7 +65,7 @@ const (
 	// svr; SolveDual) or Cholesky (krr; KRR).
 	SolverExact Solver = iota
 	// SolverSubgradient runs (stochastic) subgradient descent in α, paper
-	// App. A.1 (Train).
+	// App. A.1 (TrainSubgradient).
 	SolverSubgradient
 )
 
@@ -127,7 +129,7 @@ type FitConfig struct {
 	Decay    Decay
 	Seed     uint64
 	Tol      float64 // relative objective change per epoch that stops early; 0 never
-	LogCount int     // evaluations at log-spaced steps (see LogSteps)
+	LogCount int     // evaluations at log-spaced steps (see train.LogSteps)
 }
 
 // Validate checks the configuration without data: the machine has the
@@ -198,7 +200,7 @@ func (c *FitConfig) validateSubgradient() error {
 // StepsFromEpochs returns the number of updates in epochs passes over n
 // points with minibatches of batch (0 or ≥ n: full batch, one update per
 // epoch; otherwise ⌈n/batch⌉ updates per epoch, the last batch of an epoch
-// being shorter, as BatchStream draws them).
+// being shorter, as train.BatchStream draws them).
 func StepsFromEpochs(epochs, n, batch int) int {
 	perEpoch := 1
 	if batch > 0 && batch < n {
@@ -262,8 +264,8 @@ type FitResult struct {
 	Machine KernelMachine
 	Outputs []float64 // g(xᵢ) on the training points (bias included)
 	Info    FitInfo
-	Dual    *DualResult // the exact dual solve; nil otherwise
-	Train   *Result     // the subgradient run; nil otherwise
+	Dual    *DualResult        // the exact dual solve; nil otherwise
+	Train   *SubgradientResult // the subgradient run; nil otherwise
 	// Warnings are problems that did not stop the fit (see CheckGram).
 	Warnings []string
 }
@@ -274,7 +276,7 @@ type FitHooks struct {
 	Test       *EvalSet              // held-out set the log evaluates
 	TrackTrain []int                 // training indices whose outputs Log reports
 	TrackTest  []int                 // Test indices whose outputs Log reports
-	Log        func(*Progress) error // called at LogSteps(steps, LogCount)
+	Log        func(*Progress) error // called at train.LogSteps(steps, LogCount)
 	// ConsumeGram says the caller does not use the Gram after Fit: exact
 	// KRR with a ridge c > 0 on a float64 *Dense Gram then factors it in
 	// place (KRRInPlace; peak memory about one Gram instead of two) and
@@ -287,7 +289,7 @@ type FitHooks struct {
 // Fit fits cfg's machine on the training Gram k with targets y: KRR by
 // Cholesky (ridge KRRShift), the svm, svm2 and svr duals by SolveDual
 // with λ converted to the sum objective (SumLambda), or the subgradient
-// trainer Train. Every solver stops at ctx's cancellation with ctx's
+// trainer TrainSubgradient. Every solver stops at ctx's cancellation with ctx's
 // error. The labels are checked against the machine's loss (±1 for
 // classification), the configuration by Validate and the Gram by
 // CheckGram.
@@ -365,21 +367,89 @@ func fitDual(ctx context.Context, k KernelMatrix, y []float64, cfg FitConfig, lo
 func fitSubgradient(ctx context.Context, k KernelMatrix, y []float64, cfg FitConfig, loss Loss, h FitHooks) (*FitResult, error) {
 	n, _ := k.Dims()
 	steps := cfg.TotalSteps(n)
-	tc := Config{Loss: loss, Lambda: cfg.Lambda, Objective: cfg.Objective, LR: cfg.LR, Pegasos: cfg.Pegasos,
+	tc := SubgradientConfig{Loss: loss, Lambda: cfg.Lambda, Objective: cfg.Objective, LR: cfg.LR, Pegasos: cfg.Pegasos,
 		Batch: cfg.Batch, Decay: cfg.Decay, Steps: steps, Seed: cfg.Seed, Tol: cfg.Tol,
-		LogAt: LogSteps(steps, cfg.LogCount), Log: h.Log, Test: h.Test, TrackTrain: h.TrackTrain, TrackTest: h.TrackTest}
+		LogAt: train.LogSteps(steps, cfg.LogCount), Test: h.Test}
 	if h.Test != nil {
 		if err := checkLabels(loss, h.Test.Y); err != nil {
 			return nil, fmt.Errorf("test set: %w", err)
 		}
 	}
-	r, err := Train(ctx, k, y, tc)
+	r, err := trainLogged(ctx, k, y, tc, h)
 	if err != nil {
 		return nil, err
 	}
 	info := FitInfo{Batch: cfg.Batch, LR: cfg.LR, Steps: r.Steps, Decay: cfg.Decay.String(), Seed: cfg.Seed,
 		Pegasos: cfg.Pegasos, Objective: r.Objective, Converged: r.Converged}
 	return &FitResult{Machine: r.Machine, Outputs: r.Outputs, Info: info, Train: r}, nil
+}
+
+// Progress is one entry of a subgradient fit's log (FitHooks.Log), taken
+// before the update of Step (Step 1 is the initial state, as in the
+// authors' code).
+type Progress struct {
+	Step      int     // 1-based step whose update has not yet been applied
+	T         float64 // time Σ η over steps 1…Step: Step·η for a constant step
+	Epoch     int     // epoch of Step's batch (0 for full batch)
+	Objective float64 // the training objective (see Primal)
+	TrainLoss float64 // mean loss over the training set (no regulariser)
+	TrainAcc  float64 // training accuracy (see Accuracy); NaN for regression losses
+	TestLoss  float64 // mean loss over the EvalSet; NaN without one
+	TestAcc   float64 // NaN without an EvalSet or for regression losses
+	TrainOut  []float64
+	TestOut   []float64 // outputs at FitHooks.TrackTrain and TrackTest
+	Alpha     []float64 // the current α; read-only, valid during the callback only
+}
+
+// trainLogged runs TrainSubgradient with cfg and reports its evaluations
+// to h.Log as Progress, with the outputs at h's tracked indices.
+func trainLogged(ctx context.Context, k KernelMatrix, y []float64, cfg SubgradientConfig, h FitHooks) (*SubgradientResult, error) {
+	n, _ := k.Dims()
+	for _, i := range h.TrackTrain {
+		if i < 0 || i >= n {
+			return nil, inputErr("tracked training index %d out of range [0, %d)", i, n)
+		}
+	}
+	if cfg.Test != nil {
+		r, _ := cfg.Test.K.Dims()
+		for _, i := range h.TrackTest {
+			if i < 0 || i >= r {
+				return nil, inputErr("tracked evaluation index %d out of range [0, %d)", i, r)
+			}
+		}
+	} else if len(h.TrackTest) > 0 {
+		return nil, inputErr("tracked evaluation points without an evaluation set")
+	}
+	if h.Log == nil {
+		return trainSubgradient(ctx, k, y, cfg, nil)
+	}
+	p := &Progress{TrainOut: make([]float64, len(h.TrackTrain)), TestOut: make([]float64, len(h.TrackTest))}
+	return trainSubgradient(ctx, k, y, cfg, func(r *train.Record, ks *KernelStepper) error {
+		if r.Event != train.Evaluated {
+			return nil
+		}
+		ev := r.Evals[0]
+		p.Step, p.T, p.Epoch, p.Alpha = r.Step, r.T, r.Epoch, ks.alpha
+		p.Objective = ev.Objective
+		p.TrainLoss = MeanLoss(cfg.Loss, ev.Train, y)
+		p.TrainAcc, p.TestLoss, p.TestAcc = math.NaN(), math.NaN(), math.NaN()
+		if cfg.Loss.Classification() {
+			p.TrainAcc = Accuracy(ev.Train, y)
+		}
+		for j, i := range h.TrackTrain {
+			p.TrainOut[j] = ev.Train[i]
+		}
+		if cfg.Test != nil {
+			p.TestLoss = MeanLoss(cfg.Loss, ev.Test, cfg.Test.Y)
+			if cfg.Loss.Classification() {
+				p.TestAcc = Accuracy(ev.Test, cfg.Test.Y)
+			}
+			for j, i := range h.TrackTest {
+				p.TestOut[j] = ev.Test[i]
+			}
+		}
+		return h.Log(p)
+	})
 }
 
 // CheckLabels checks evaluation targets y for machine m as the fit checks

@@ -7,6 +7,9 @@ import (
 	"io"
 	"math"
 	"slices"
+
+	"github.com/ntksvm/ntksvm/internal/frame"
+	"github.com/ntksvm/ntksvm/svm/train"
 )
 
 // KernelStepperConfig holds the hyper-parameters of a KernelStepper. The
@@ -23,7 +26,7 @@ type KernelStepperConfig struct {
 }
 
 // KernelStepper is the kernel machine g(x) = Σᵢ αᵢ K(x, xᵢ) trained by
-// subgradient descent in α (paper App. A.1) as a Stepper:
+// subgradient descent in α (paper App. A.1) as a train.Stepper:
 //
 // Full batch (paper eq. 16 for any loss), the batch 0…n−1 in order:
 // α ← (1 − ηλ)α − η·s·l'(Kα, y), with s = 1 for Sum and 1/n for Mean.
@@ -52,7 +55,7 @@ type KernelStepper struct {
 	idx   []int
 	w     []float64
 	u, ku []float64
-	ev    Eval
+	ev    train.Eval
 	testG []float64
 	yHash uint64
 }
@@ -133,7 +136,7 @@ func (s *KernelStepper) Objective() (float64, error) {
 	return Primal(s.cfg.Loss, s.cfg.Lambda, s.cfg.Objective, s.alpha, s.g, s.y), nil
 }
 
-// Step implements Stepper: one subgradient step of size eta on batch (see
+// Step implements train.Stepper: one subgradient step of size eta on batch (see
 // KernelStepper for the rules). It returns an error wrapping ErrInput for
 // a step size that is not finite and positive, an empty batch or an index
 // out of range, before changing anything.
@@ -250,11 +253,11 @@ func (s *KernelStepper) miniStep(batch []int, eta float64) {
 	s.k.AddRows(g, batch, w)
 }
 
-// Evaluate implements Stepper: the objective (see Primal), g = Kα on the
+// Evaluate implements train.Stepper: the objective (see Primal), g = Kα on the
 // training points (the kept outputs, not recomputed) and, with an
 // EvalSet, K(A, X)·α on its points. The Eval and its slices are owned by
 // the stepper and valid until the next Step, Evaluate or LoadState.
-func (s *KernelStepper) Evaluate() (*Eval, error) {
+func (s *KernelStepper) Evaluate() (*train.Eval, error) {
 	s.ev.Objective, _ = s.Objective()
 	s.ev.Train = s.g
 	s.ev.Test = nil
@@ -274,59 +277,59 @@ func (s *KernelStepper) Evaluate() (*Eval, error) {
 // g is saved rather than recomputed from α, so that a restored stepper
 // continues bit-identically.
 
-// SaveState implements Stepper.
+// SaveState implements train.Stepper.
 func (s *KernelStepper) SaveState(w io.Writer) error {
 	n := len(s.alpha)
-	var e enc
-	e.b = make([]byte, 0, 96+16*n)
-	e.int(n)
-	e.bytes([]byte(s.cfg.Loss.Name()))
-	e.f64(s.cfg.Loss.Epsilon)
-	e.f64(s.cfg.Lambda)
-	e.int(int(s.cfg.Objective))
-	e.int(int(s.cfg.Decay))
-	e.u64(s.yHash)
-	e.f64s(s.alpha)
-	e.f64s(s.g)
-	return writeFrame(w, stepperMagic, e.b)
+	var e frame.Enc
+	e.B = make([]byte, 0, 96+16*n)
+	e.Int(n)
+	e.Bytes([]byte(s.cfg.Loss.Name()))
+	e.F64(s.cfg.Loss.Epsilon)
+	e.F64(s.cfg.Lambda)
+	e.Int(int(s.cfg.Objective))
+	e.Int(int(s.cfg.Decay))
+	e.U64(s.yHash)
+	e.F64s(s.alpha)
+	e.F64s(s.g)
+	return frame.Write(w, frame.StepperMagic, e.B)
 }
 
-// LoadState implements Stepper: it restores α and g from a state written
+// LoadState implements train.Stepper: it restores α and g from a state written
 // by SaveState of a stepper with the same n, loss, λ, objective, decay and
 // targets (Init and the EvalSet may differ). Any other state is rejected
 // with an error wrapping ErrState that names the mismatch, and the stepper
 // is left as it was. It reads exactly the state's bytes from r.
 func (s *KernelStepper) LoadState(r io.Reader) error {
-	payload, err := readFrame(r, stepperMagic)
+	payload, err := frame.Read(r, frame.StepperMagic)
 	if err != nil {
 		return err
 	}
-	d := dec{b: payload, what: magicNames[stepperMagic]}
-	n := d.int()
-	loss := string(d.bytes())
-	eps, lambda := d.f64(), d.f64()
-	obj, decay := d.int(), d.int()
-	yHash := d.u64()
-	if d.err != nil {
-		return d.err
+	d := frame.Dec{B: payload, What: frame.Name(frame.StepperMagic)}
+	n := d.Int()
+	loss := string(d.Bytes())
+	eps, lambda := d.F64(), d.F64()
+	obj, decay := d.Int(), d.Int()
+	yHash := d.U64()
+	if d.Err != nil {
+		return d.Err
 	}
 	c := &s.cfg
 	switch {
 	case n != len(s.alpha):
-		return stateErr("kernel-machine state of %d training points, this machine has %d", n, len(s.alpha))
+		return frame.Errorf("kernel-machine state of %d training points, this machine has %d", n, len(s.alpha))
 	case loss != c.Loss.Name() || math.Float64bits(eps) != math.Float64bits(c.Loss.Epsilon):
-		return stateErr("kernel-machine state with the %s loss (ε = %v), this machine has %v", loss, eps, c.Loss)
+		return frame.Errorf("kernel-machine state with the %s loss (ε = %v), this machine has %v", loss, eps, c.Loss)
 	case math.Float64bits(lambda) != math.Float64bits(c.Lambda):
-		return stateErr("kernel-machine state with λ = %v, this machine has λ = %v", lambda, c.Lambda)
+		return frame.Errorf("kernel-machine state with λ = %v, this machine has λ = %v", lambda, c.Lambda)
 	case obj != int(c.Objective):
-		return stateErr("kernel-machine state with objective %v, this machine has %v", Objective(obj), c.Objective)
+		return frame.Errorf("kernel-machine state with objective %v, this machine has %v", Objective(obj), c.Objective)
 	case decay != int(c.Decay):
-		return stateErr("kernel-machine state with %v decay, this machine has %v", Decay(decay), c.Decay)
+		return frame.Errorf("kernel-machine state with %v decay, this machine has %v", Decay(decay), c.Decay)
 	case yHash != s.yHash:
-		return stateErr("kernel-machine state written with other training targets")
+		return frame.Errorf("kernel-machine state written with other training targets")
 	}
-	alpha, g := d.f64s(n), d.f64s(n)
-	if err := d.done(); err != nil {
+	alpha, g := d.F64s(n), d.F64s(n)
+	if err := d.Done(); err != nil {
 		return err
 	}
 	copy(s.alpha, alpha)

@@ -62,6 +62,17 @@ func ParseLoss(name string) (Loss, error) {
 	return Loss{}, fmt.Errorf("svm: unknown loss %q (want one of %s)", name, strings.Join(names, ", "))
 }
 
+// Code returns a small integer naming the loss's kind, stable across
+// versions: saved training states record it.
+func (l Loss) Code() uint8 { return uint8(l.kind) }
+
+// LossFromCode returns the loss (ε = 0) whose Code is c, and whether
+// there is one.
+func LossFromCode(c uint8) (Loss, bool) {
+	_, ok := lossNames[lossKind(c)]
+	return Loss{kind: lossKind(c)}, ok
+}
+
 // Name returns the loss's name as ParseLoss accepts it, or "invalid".
 func (l Loss) Name() string {
 	if n, ok := lossNames[l.kind]; ok {

@@ -6,11 +6,17 @@ import (
 	"math"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/svm/train"
 )
 
 // ErrInput is wrapped by every error about bad user data (shapes, labels,
-// hyper-parameters).
-var ErrInput = errors.New("svm: bad input")
+// hyper-parameters). It is train.ErrInput, so one errors.Is check covers a
+// trainer and the loop that runs it.
+var ErrInput = train.ErrInput
+
+// ErrState is wrapped by every error about a saved training state that
+// cannot be restored (train.ErrState).
+var ErrState = train.ErrState
 
 // ErrDiverged is wrapped by the error of a training step that made the
 // iterate NaN or infinite: the step size is too large for the problem (or
@@ -110,6 +116,11 @@ func MeanLoss(l Loss, out, y []float64) float64 {
 }
 
 // checkLabels validates y for a loss: finite, and ±1 for classification.
+// CheckTargets checks targets y for the loss: finite, and −1 or +1 for
+// the classification losses. The error names the first bad row and wraps
+// ErrInput.
+func (l Loss) CheckTargets(y []float64) error { return checkLabels(l, y) }
+
 func checkLabels(l Loss, y []float64) error {
 	for i, v := range y {
 		if math.IsNaN(v) || math.IsInf(v, 0) {

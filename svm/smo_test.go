@@ -135,7 +135,7 @@ func TestDual2Norm(t *testing.T) {
 		// The subgradient trainer converges to the same objective (the
 		// squared hinge is smooth, so a constant step suffices).
 		if !bias {
-			s, err := Train(context.Background(), k, y, Config{Loss: SquaredHinge, Lambda: lambda, LR: 0.02, Steps: 3000})
+			s, err := TrainSubgradient(context.Background(), k, y, SubgradientConfig{Loss: SquaredHinge, Lambda: lambda, LR: 0.02, Steps: 3000})
 			if err != nil || relDiff(s.Objective, r.Objective) > 1e-6 {
 				t.Errorf("subgradient objective %g, exact %g (%v)", s.Objective, r.Objective, err)
 			}
@@ -203,7 +203,7 @@ func TestKRR(t *testing.T) {
 	const lambda = 2.0
 	k := NewDense(kd)
 	m, _ := KRR(context.Background(), k, y, KRRShift(lambda, Sum, len(y)))
-	s, err := Train(context.Background(), k, y, Config{Loss: Squared, Lambda: lambda, LR: 0.01, Steps: 5000})
+	s, err := TrainSubgradient(context.Background(), k, y, SubgradientConfig{Loss: Squared, Lambda: lambda, LR: 0.01, Steps: 5000})
 	if err != nil {
 		t.Fatal(err)
 	}

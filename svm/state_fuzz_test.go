@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"testing"
+
+	"github.com/ntksvm/ntksvm/svm/train"
 )
 
 // FuzzDriverState loads arbitrary bytes as a checkpoint of a driver with
@@ -14,8 +16,8 @@ import (
 // bytes it was read from.
 func FuzzDriverState(f *testing.F) {
 	dd := newDriverData()
-	build := func() *Driver {
-		var st []Stepper
+	build := func() *train.Driver {
+		var st []train.Stepper
 		for _, c := range []KernelStepperConfig{{Loss: Hinge, Lambda: 0.05, Objective: Mean}, {Loss: Squared, Lambda: 0.3, Objective: Sum, Decay: Exact}} {
 			s, err := NewKernelStepper(dd.k, dd.y, c)
 			if err != nil {
@@ -23,8 +25,8 @@ func FuzzDriverState(f *testing.F) {
 			}
 			st = append(st, s)
 		}
-		d := &Driver{Steppers: st, N: len(dd.y), Steps: 20, LR: 0.1}
-		d.Stream, _ = NewBatchStream(len(dd.y), 4, 3)
+		d := &train.Driver{Steppers: st, N: len(dd.y), Steps: 20, LR: 0.1}
+		d.Stream, _ = train.NewBatchStream(len(dd.y), 4, 3)
 		return d
 	}
 	src := build()

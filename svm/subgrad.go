@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/ntksvm/ntksvm/svm/train"
 )
 
 // Objective says how the losses enter the training objective.
@@ -91,24 +93,9 @@ type EvalSet struct {
 	Y []float64
 }
 
-// Progress is one entry of the training log, taken before the update of
-// Step (Step 1 is the initial state, as in the authors' code).
-type Progress struct {
-	Step      int     // 1-based step whose update has not yet been applied
-	T         float64 // time Σ η over steps 1…Step: Step·η for a constant step
-	Epoch     int     // epoch of Step's batch (0 for full batch)
-	Objective float64 // the training objective (see Primal)
-	TrainLoss float64 // mean loss over the training set (no regulariser)
-	TrainAcc  float64 // training accuracy (see Accuracy); NaN for regression losses
-	TestLoss  float64 // mean loss over the EvalSet; NaN without one
-	TestAcc   float64 // NaN without an EvalSet or for regression losses
-	TrainOut  []float64
-	TestOut   []float64 // outputs at Config.TrackTrain and TrackTest
-	Alpha     []float64 // the current α; read-only, valid during the callback only
-}
-
-// Config holds the hyper-parameters of the subgradient trainer.
-type Config struct {
+// SubgradientConfig holds the hyper-parameters of the subgradient trainer
+// (TrainSubgradient).
+type SubgradientConfig struct {
 	Loss      Loss
 	Lambda    float64   // λ ≥ 0
 	Objective Objective // Sum or Mean
@@ -123,25 +110,26 @@ type Config struct {
 	Seed  uint64 // seed of the BatchStream when Stream is nil
 	// Stream, if not nil, supplies the minibatches (it overrides Batch and
 	// Seed). To train a network beside the kernel machine on the same
-	// batches, run both as Steppers under one Driver instead.
-	Stream *BatchStream
+	// batches, run both as Steppers under one train.Driver instead.
+	Stream *train.BatchStream
 	// Tol > 0 stops early when the objective changes by at most
 	// Tol·max(|objective|, 1) relatively between two checks, one per epoch
 	// (every step for full batch).
 	Tol float64
-	// LogAt lists the steps (1-based, ascending) at which Log is called;
-	// see LogSteps. Log errors stop training and are returned.
-	LogAt      []int
-	Log        func(*Progress) error
-	Test       *EvalSet
-	TrackTrain []int // training indices whose outputs Progress reports
-	TrackTest  []int // EvalSet indices whose outputs Progress reports
+	// LogAt lists the steps (1-based, ascending; see train.LogSteps) at
+	// which the machine is evaluated for the Recorder.
+	LogAt []int
+	// Recorder, if set, receives the Driver's records (train.Recorder);
+	// Evals[0] of an Evaluated record is the machine's, and Epoch is 0 for
+	// full batch. Its errors stop training and are returned.
+	Recorder train.Recorder
+	Test     *EvalSet
 	// Init is the starting α (copied); nil starts from α = 0 (g₀ = 0).
 	Init []float64
 }
 
-// Result is what Train returns.
-type Result struct {
+// SubgradientResult is what TrainSubgradient returns.
+type SubgradientResult struct {
 	Machine   KernelMachine
 	Steps     int     // updates applied
 	Converged bool    // stopped early by Tol
@@ -149,16 +137,26 @@ type Result struct {
 	Outputs   []float64
 }
 
-// Train runs subgradient descent in α (paper App. A.1) on the training
-// Gram k (n×n, symmetric) with targets y: one KernelStepper (see it for
-// the update rules) under a Driver. Without a Stream and with Batch 0 or
-// ≥ n every step is the full-batch step of paper eq. 16,
+// TrainSubgradient runs subgradient descent in α (paper App. A.1) on the
+// training Gram k (n×n, symmetric) with targets y: one KernelStepper (see
+// it for the update rules) under a train.Driver. Without a Stream and with
+// Batch 0 or ≥ n every step is the full-batch step of paper eq. 16,
 // α ← (1 − ηλ)α − η·s·l'(Kα, y); otherwise the steps are minibatch steps
 // with cfg.Decay on the batches of the BatchStream (cfg.Stream, or one of
-// cfg.Batch and cfg.Seed), a batch of all n included. Train stops at ctx's
+// cfg.Batch and cfg.Seed), a batch of all n included. It stops at ctx's
 // cancellation with an error wrapping ctx's error and the state reached
 // so far.
-func Train(ctx context.Context, k KernelMatrix, y []float64, cfg Config) (*Result, error) {
+func TrainSubgradient(ctx context.Context, k KernelMatrix, y []float64, cfg SubgradientConfig) (*SubgradientResult, error) {
+	var rec func(*train.Record, *KernelStepper) error
+	if cfg.Recorder != nil {
+		rec = func(r *train.Record, _ *KernelStepper) error { return cfg.Recorder.Record(r) }
+	}
+	return trainSubgradient(ctx, k, y, cfg, rec)
+}
+
+// trainSubgradient is TrainSubgradient with the records handed to rec
+// together with the stepper.
+func trainSubgradient(ctx context.Context, k KernelMatrix, y []float64, cfg SubgradientConfig, rec func(*train.Record, *KernelStepper) error) (*SubgradientResult, error) {
 	n, c := k.Dims()
 	if n != c {
 		return nil, inputErr("training Gram is %d×%d, not square", n, c)
@@ -170,44 +168,42 @@ func Train(ctx context.Context, k KernelMatrix, y []float64, cfg Config) (*Resul
 	full := stream == nil && (cfg.Batch <= 0 || cfg.Batch >= n)
 	if stream == nil && !full {
 		var err error
-		if stream, err = NewBatchStream(n, cfg.Batch, cfg.Seed); err != nil {
+		if stream, err = train.NewBatchStream(n, cfg.Batch, cfg.Seed); err != nil {
 			return nil, err
 		}
 	}
-	if stream != nil && stream.n != n {
-		return nil, inputErr("BatchStream is over %d indices, the Gram has %d", stream.n, n)
+	if stream != nil && stream.N() != n {
+		return nil, inputErr("BatchStream is over %d indices, the Gram has %d", stream.N(), n)
 	}
 	ks, err := NewKernelStepper(k, y, cfg.stepper())
 	if err != nil {
 		return nil, err
 	}
 	ks.minibatchOnly = !full
-	d := &Driver{Steppers: []Stepper{ks}, Stream: stream, N: n, Steps: cfg.Steps, LR: cfg.LR, LogAt: cfg.LogAt, Tol: cfg.Tol}
+	d := &train.Driver{Steppers: []train.Stepper{ks}, Stream: stream, N: n, Steps: cfg.Steps, LR: cfg.LR, LogAt: cfg.LogAt, Tol: cfg.Tol}
 	if cfg.Pegasos {
 		d.PegasosLambda = cfg.Lambda
 	}
-	if cfg.Log != nil {
-		var ev evaluator
-		ev.init(&cfg)
-		d.Log = func(step int, t float64, epoch int, evals []*Eval) error {
+	if rec != nil {
+		d.Recorder = train.RecorderFunc(func(r *train.Record) error {
 			if full {
-				epoch = 0
+				r.Epoch = 0
 			}
-			return cfg.Log(ev.progress(&cfg, step, t, epoch, ks.alpha, evals[0], y))
-		}
+			return rec(r, ks)
+		})
 	}
 	stats, err := d.Run(ctx)
 	obj, _ := ks.Objective()
-	res := &Result{Machine: ks.Machine(), Steps: stats.Steps, Converged: stats.Converged, Objective: obj, Outputs: ks.Outputs()}
+	res := &SubgradientResult{Machine: ks.Machine(), Steps: stats.Steps, Converged: stats.Converged, Objective: obj, Outputs: ks.Outputs()}
 	return res, err
 }
 
 // stepper returns the KernelStepper's part of the configuration.
-func (cfg *Config) stepper() KernelStepperConfig {
+func (cfg *SubgradientConfig) stepper() KernelStepperConfig {
 	return KernelStepperConfig{Loss: cfg.Loss, Lambda: cfg.Lambda, Objective: cfg.Objective, Decay: cfg.Decay, Test: cfg.Test, Init: cfg.Init}
 }
 
-func (cfg *Config) check(n int, y []float64) error {
+func (cfg *SubgradientConfig) check(n int, y []float64) error {
 	kc := cfg.stepper()
 	if err := kc.check(n, y); err != nil {
 		return err
@@ -226,54 +222,5 @@ func (cfg *Config) check(n int, y []float64) error {
 	case !slices.IsSorted(cfg.LogAt):
 		return inputErr("log steps are not ascending")
 	}
-	for _, i := range cfg.TrackTrain {
-		if i < 0 || i >= n {
-			return inputErr("tracked training index %d out of range [0, %d)", i, n)
-		}
-	}
-	if cfg.Test != nil {
-		r, _ := cfg.Test.K.Dims()
-		for _, i := range cfg.TrackTest {
-			if i < 0 || i >= r {
-				return inputErr("tracked evaluation index %d out of range [0, %d)", i, r)
-			}
-		}
-	} else if len(cfg.TrackTest) > 0 {
-		return inputErr("tracked evaluation points without an evaluation set")
-	}
 	return nil
-}
-
-// evaluator turns a KernelStepper's Eval into the training log's Progress.
-type evaluator struct {
-	p Progress
-}
-
-func (e *evaluator) init(cfg *Config) {
-	e.p.TrainOut = make([]float64, len(cfg.TrackTrain))
-	e.p.TestOut = make([]float64, len(cfg.TrackTest))
-}
-
-func (e *evaluator) progress(cfg *Config, step int, t float64, epoch int, alpha []float64, ev *Eval, y []float64) *Progress {
-	p := &e.p
-	p.Step, p.T, p.Epoch, p.Alpha = step, t, epoch, alpha
-	p.Objective = ev.Objective
-	p.TrainLoss = MeanLoss(cfg.Loss, ev.Train, y)
-	p.TrainAcc, p.TestLoss, p.TestAcc = math.NaN(), math.NaN(), math.NaN()
-	if cfg.Loss.Classification() {
-		p.TrainAcc = Accuracy(ev.Train, y)
-	}
-	for j, i := range cfg.TrackTrain {
-		p.TrainOut[j] = ev.Train[i]
-	}
-	if cfg.Test != nil {
-		p.TestLoss = MeanLoss(cfg.Loss, ev.Test, cfg.Test.Y)
-		if cfg.Loss.Classification() {
-			p.TestAcc = Accuracy(ev.Test, cfg.Test.Y)
-		}
-		for j, i := range cfg.TrackTest {
-			p.TestOut[j] = ev.Test[i]
-		}
-	}
-	return p
 }

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/ntksvm/ntksvm/svm/train"
 )
 
 // TestFullBatchFunctionSpace checks that the α dynamics reproduce the
@@ -25,12 +27,11 @@ func TestFullBatchFunctionSpace(t *testing.T) {
 			}
 			want := make([]float64, len(y)) // g in function space
 			var logged []float64
-			cfg := Config{Loss: loss, Lambda: lambda, Objective: obj, LR: eta, Steps: steps,
-				LogAt: []int{steps}, Log: func(p *Progress) error {
-					logged = slices.Clone(p.Alpha)
-					return nil
-				}}
-			res, err := Train(context.Background(), NewDense(k), y, cfg)
+			cfg := SubgradientConfig{Loss: loss, Lambda: lambda, Objective: obj, LR: eta, Steps: steps, LogAt: []int{steps}}
+			res, err := trainLogged(context.Background(), NewDense(k), y, cfg, FitHooks{Log: func(p *Progress) error {
+				logged = slices.Clone(p.Alpha)
+				return nil
+			}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,13 +88,13 @@ func TestDecaySemantics(t *testing.T) {
 	const eta, lambda, B = 0.3, 0.5, 5
 	for _, decay := range []Decay{Lazy, Exact} {
 		for _, obj := range []Objective{Sum, Mean} {
-			stream, _ := NewBatchStream(len(y), B, 9)
+			stream, _ := train.NewBatchStream(len(y), B, 9)
 			batch, _ := stream.Next()
 			inBatch := map[int]bool{}
 			for _, i := range batch {
 				inBatch[i] = true
 			}
-			res, err := Train(context.Background(), NewDense(k), y, Config{Loss: Hinge, Lambda: lambda,
+			res, err := TrainSubgradient(context.Background(), NewDense(k), y, SubgradientConfig{Loss: Hinge, Lambda: lambda,
 				Objective: obj, LR: eta, Batch: B, Decay: decay, Steps: 1, Seed: 9, Init: init})
 			if err != nil {
 				t.Fatal(err)
@@ -145,15 +146,15 @@ func TestSubgradientReachesOptimum(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		km   KernelMatrix
-		cfg  Config
+		cfg  SubgradientConfig
 	}{
-		{"pegasos-minibatch", NewDense(k), Config{Pegasos: true, Batch: 8, Decay: Exact}},
-		{"pegasos-full", NewDense(k), Config{Pegasos: true}},
-		{"pegasos-float32", NewDense(to32(k)), Config{Pegasos: true}},
+		{"pegasos-minibatch", NewDense(k), SubgradientConfig{Pegasos: true, Batch: 8, Decay: Exact}},
+		{"pegasos-full", NewDense(k), SubgradientConfig{Pegasos: true}},
+		{"pegasos-float32", NewDense(to32(k)), SubgradientConfig{Pegasos: true}},
 	} {
 		cfg := tc.cfg
 		cfg.Loss, cfg.Lambda, cfg.Objective, cfg.Steps, cfg.Seed = Hinge, lambda, Sum, steps, 1
-		res, err := Train(context.Background(), tc.km, y, cfg)
+		res, err := TrainSubgradient(context.Background(), tc.km, y, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,20 +168,23 @@ func TestTrainEarlyStopAndCancel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	x, y := blobs(rng, 20, 1)
 	k := NewDense(rbfGram(x, x, 0.5))
-	res, err := Train(context.Background(), k, y, Config{Loss: Squared, Lambda: 1, LR: 0.05, Steps: 100000, Tol: 1e-12})
+	res, err := TrainSubgradient(context.Background(), k, y, SubgradientConfig{Loss: Squared, Lambda: 1, LR: 0.05, Steps: 100000, Tol: 1e-12})
 	if err != nil || !res.Converged || res.Steps >= 100000 {
 		t.Errorf("early stop: converged %v after %d steps, err %v", res.Converged, res.Steps, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
-	res, err = Train(ctx, k, y, Config{Loss: Hinge, Lambda: 1, LR: 0.05, Steps: 1000, LogAt: []int{1, 5, 10},
-		Log: func(p *Progress) error {
+	res, err = TrainSubgradient(ctx, k, y, SubgradientConfig{Loss: Hinge, Lambda: 1, LR: 0.05, Steps: 1000, LogAt: []int{1, 5, 10},
+		Recorder: train.RecorderFunc(func(r *train.Record) error {
+			if r.Event != train.Evaluated {
+				return nil
+			}
 			calls++
-			if p.Step == 5 {
+			if r.Step == 5 {
 				cancel()
 			}
 			return nil
-		}})
+		})})
 	if !errors.Is(err, context.Canceled) || res == nil || res.Steps != 5 || calls != 2 {
 		t.Errorf("cancel at step 5: err %v, steps %d, log calls %d", err, res.Steps, calls)
 	}
@@ -194,8 +198,8 @@ func TestTrainLogContents(t *testing.T) {
 	kt := NewDense(rbfGram(xt, x, 0.5))
 	var steps []int
 	var first, last Progress
-	res, err := Train(context.Background(), k, y, Config{Loss: Hinge, Lambda: 0.01, Objective: Mean, LR: 1,
-		Batch: 4, Steps: 60, Seed: 1, LogAt: LogSteps(60, 10), Test: &EvalSet{K: kt, Y: yt},
+	res, err := trainLogged(context.Background(), k, y, SubgradientConfig{Loss: Hinge, Lambda: 0.01, Objective: Mean, LR: 1,
+		Batch: 4, Steps: 60, Seed: 1, LogAt: train.LogSteps(60, 10), Test: &EvalSet{K: kt, Y: yt}}, FitHooks{
 		TrackTrain: []int{0, 3}, TrackTest: []int{2},
 		Log: func(p *Progress) error {
 			if len(steps) == 0 {
@@ -210,8 +214,8 @@ func TestTrainLogContents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(steps, LogSteps(60, 10)) {
-		t.Errorf("logged at %v, want %v", steps, LogSteps(60, 10))
+	if !slices.Equal(steps, train.LogSteps(60, 10)) {
+		t.Errorf("logged at %v, want %v", steps, train.LogSteps(60, 10))
 	}
 	if first.TrainAcc != 0 || first.TrainLoss != 1 || first.TrainOut[0] != 0 || first.T != 1 {
 		t.Errorf("initial state: acc %g loss %g out %v t %g; want 0, 1, 0, 1", first.TrainAcc, first.TrainLoss, first.TrainOut, first.T)
@@ -227,27 +231,29 @@ func TestTrainLogContents(t *testing.T) {
 func TestTrainRejectsBadInput(t *testing.T) {
 	k := NewDense(rbfGram(blobsX(4), blobsX(4), 1))
 	y := []float64{1, -1, 1, -1}
-	good := Config{Loss: Hinge, Lambda: 1, LR: 0.1, Steps: 1}
-	for name, mod := range map[string]func(*Config){
-		"loss":     func(c *Config) { c.Loss = Loss{} },
-		"lambda":   func(c *Config) { c.Lambda = -1 },
-		"lr":       func(c *Config) { c.LR = 0 },
-		"steps":    func(c *Config) { c.Steps = 0 },
-		"pegasos":  func(c *Config) { c.Pegasos, c.Lambda = true, 0 },
-		"track":    func(c *Config) { c.TrackTrain = []int{4} },
-		"init":     func(c *Config) { c.Init = []float64{1} },
-		"unsorted": func(c *Config) { c.LogAt = []int{3, 1} },
+	good := SubgradientConfig{Loss: Hinge, Lambda: 1, LR: 0.1, Steps: 1}
+	for name, mod := range map[string]func(*SubgradientConfig){
+		"loss":     func(c *SubgradientConfig) { c.Loss = Loss{} },
+		"lambda":   func(c *SubgradientConfig) { c.Lambda = -1 },
+		"lr":       func(c *SubgradientConfig) { c.LR = 0 },
+		"steps":    func(c *SubgradientConfig) { c.Steps = 0 },
+		"pegasos":  func(c *SubgradientConfig) { c.Pegasos, c.Lambda = true, 0 },
+		"init":     func(c *SubgradientConfig) { c.Init = []float64{1} },
+		"unsorted": func(c *SubgradientConfig) { c.LogAt = []int{3, 1} },
 	} {
 		cfg := good
 		mod(&cfg)
-		if _, err := Train(context.Background(), k, y, cfg); !errors.Is(err, ErrInput) {
+		if _, err := TrainSubgradient(context.Background(), k, y, cfg); !errors.Is(err, ErrInput) {
 			t.Errorf("%s: err %v, want ErrInput", name, err)
 		}
 	}
-	if _, err := Train(context.Background(), k, []float64{1, 0, 1, -1}, good); !errors.Is(err, ErrInput) {
+	if _, err := trainLogged(context.Background(), k, y, good, FitHooks{TrackTrain: []int{4}}); !errors.Is(err, ErrInput) {
+		t.Errorf("tracked index out of range: err %v", err)
+	}
+	if _, err := TrainSubgradient(context.Background(), k, []float64{1, 0, 1, -1}, good); !errors.Is(err, ErrInput) {
 		t.Errorf("label 0 with hinge: err %v", err)
 	}
-	if _, err := Train(context.Background(), k, y, good); err != nil {
+	if _, err := TrainSubgradient(context.Background(), k, y, good); err != nil {
 		t.Errorf("good config: %v", err)
 	}
 }

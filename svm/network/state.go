@@ -1,4 +1,4 @@
-package svm
+package network
 
 import (
 	"bufio"
@@ -8,10 +8,13 @@ import (
 	"io"
 	"math"
 
+	"github.com/ntksvm/ntksvm/internal/frame"
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/train"
 )
 
-// The NetworkStepper state format, all little-endian:
+// The Stepper state format, all little-endian:
 //
 //	magic    8 bytes "NTKSVMNS"
 //	version  uint32 (networkStateVersion)
@@ -28,7 +31,7 @@ const (
 
 // header returns the words that identify the stepper's configuration, its
 // data and its progress, with their names for mismatch errors.
-func (s *NetworkStepper[T]) header() ([]uint64, []string) {
+func (s *Stepper[T]) header() ([]uint64, []string) {
 	var e T
 	net := s.net
 	hasBias := uint64(0)
@@ -43,7 +46,7 @@ func (s *NetworkStepper[T]) header() ([]uint64, []string) {
 		uint64(sizeOf(e)), uint64(net.D), uint64(net.Width), uint64(net.Depth), hasBias,
 		math.Float64bits(net.WeightStd), math.Float64bits(net.BiasStd),
 		uint64(s.x.Rows), uint64(s.test.Rows), uint64(s.hash),
-		uint64(s.cfg.Loss.kind), math.Float64bits(s.cfg.Loss.Epsilon), math.Float64bits(s.cfg.Lambda),
+		uint64(s.cfg.Loss.Code()), math.Float64bits(s.cfg.Loss.Epsilon), math.Float64bits(s.cfg.Lambda),
 		uint64(s.cfg.Objective), uint64(s.cfg.Reg), keep,
 		uint64(s.steps),
 	}
@@ -56,8 +59,8 @@ func (s *NetworkStepper[T]) header() ([]uint64, []string) {
 }
 
 // fingerprint is the CRC-32C of the bits of x, y and the evaluation points.
-func (s *NetworkStepper[T]) fingerprint() uint32 {
-	h := crc32.New(castagnoli)
+func (s *Stepper[T]) fingerprint() uint32 {
+	h := crc32.New(frame.Castagnoli)
 	var buf []byte
 	for _, m := range []linalg.Matrix[T]{s.x, s.test} {
 		for i := range m.Rows {
@@ -89,7 +92,7 @@ func appendT[T linalg.Float](b []byte, x []T) []byte {
 }
 
 // arrays returns the state's arrays in file order.
-func (s *NetworkStepper[T]) arrays() (ts [][]T, fs [][]float64) {
+func (s *Stepper[T]) arrays() (ts [][]T, fs [][]float64) {
 	net := s.net
 	for l := range net.W {
 		ts = append(ts, net.W[l].Data)
@@ -118,11 +121,11 @@ func (s *NetworkStepper[T]) arrays() (ts [][]T, fs [][]float64) {
 // and a CRC-32C trailer). A stepper built with the same configuration and
 // data continues bit-identically after LoadState. It refuses to save a
 // stepper whose weights a failed step left unusable.
-func (s *NetworkStepper[T]) SaveState(w io.Writer) error {
+func (s *Stepper[T]) SaveState(w io.Writer) error {
 	if s.failed != nil {
 		return s.failed
 	}
-	h := crc32.New(castagnoli)
+	h := crc32.New(frame.Castagnoli)
 	bw := bufio.NewWriterSize(io.MultiWriter(w, h), 1<<16)
 	buf := make([]byte, 0, 1<<16)
 	buf = append(buf, networkStateMagic...)
@@ -156,26 +159,26 @@ func (s *NetworkStepper[T]) SaveState(w io.Writer) error {
 }
 
 // LoadState implements Stepper: it restores a state written by SaveState.
-// It returns an error wrapping ErrState, and changes nothing, if the
+// It returns an error wrapping svm.ErrState, and changes nothing, if the
 // magic, version, element type, shapes, configuration or data fingerprint
 // differ from this stepper's (naming the first mismatch). A state that
 // then turns out truncated, or fails its checksum, has been partly read
 // into the weights: the error says so and Step refuses to run until a good
 // state is loaded.
-func (s *NetworkStepper[T]) LoadState(r io.Reader) error {
-	h := crc32.New(castagnoli)
+func (s *Stepper[T]) LoadState(r io.Reader) error {
+	h := crc32.New(frame.Castagnoli)
 	br := bufio.NewReaderSize(r, 1<<16)
 	tr := io.TeeReader(br, h)
 	words, names := s.header()
 	head := make([]byte, 8+4+8*len(words))
 	if _, err := io.ReadFull(tr, head); err != nil {
-		return fmt.Errorf("%w: reading the header: %v", ErrState, err)
+		return fmt.Errorf("%w: reading the header: %v", svm.ErrState, err)
 	}
 	if string(head[:8]) != networkStateMagic {
-		return fmt.Errorf("%w: not a network stepper state (magic %q)", ErrState, head[:8])
+		return fmt.Errorf("%w: not a network stepper state (magic %q)", svm.ErrState, head[:8])
 	}
 	if v := binary.LittleEndian.Uint32(head[8:]); v != networkStateVersion {
-		return fmt.Errorf("%w: version %d, want %d", ErrState, v, networkStateVersion)
+		return fmt.Errorf("%w: version %d, want %d", svm.ErrState, v, networkStateVersion)
 	}
 	const stepsWord = 16 // index of the step count in header()
 	var steps uint64
@@ -186,11 +189,11 @@ func (s *NetworkStepper[T]) LoadState(r io.Reader) error {
 			continue
 		}
 		if got != want {
-			return fmt.Errorf("%w: %s is %s in the state, %s in this stepper", ErrState, names[k], wordString(k, got), wordString(k, want))
+			return fmt.Errorf("%w: %s is %s in the state, %s in this stepper", svm.ErrState, names[k], wordString(k, got), wordString(k, want))
 		}
 	}
 	if steps > 1<<62 {
-		return fmt.Errorf("%w: step count %d", ErrState, steps)
+		return fmt.Errorf("%w: step count %d", svm.ErrState, steps)
 	}
 	ts, fs := s.arrays()
 	if err := s.readArrays(tr, ts, fs); err != nil {
@@ -220,11 +223,11 @@ func wordString(k int, v uint64) string {
 	case 9:
 		return fmt.Sprintf("%08x", v)
 	case 10:
-		if n, ok := lossNames[lossKind(v)]; ok {
-			return n
+		if l, ok := svm.LossFromCode(uint8(v)); ok {
+			return l.Name()
 		}
 	case 13:
-		return Objective(v).String()
+		return svm.Objective(v).String()
 	case 14:
 		return Regularization(v).String()
 	}
@@ -232,13 +235,13 @@ func wordString(k int, v uint64) string {
 }
 
 // partial marks the stepper unusable after a load that failed midway.
-func (s *NetworkStepper[T]) partial(err error) error {
-	s.failed = fmt.Errorf("%w: %v; the weights were partly overwritten: load a good state before stepping", ErrState, err)
+func (s *Stepper[T]) partial(err error) error {
+	s.failed = fmt.Errorf("%w: %v; the weights were partly overwritten: load a good state before stepping", svm.ErrState, err)
 	return s.failed
 }
 
 // readArrays reads the arrays of the state in place.
-func (s *NetworkStepper[T]) readArrays(r io.Reader, ts [][]T, fs [][]float64) error {
+func (s *Stepper[T]) readArrays(r io.Reader, ts [][]T, fs [][]float64) error {
 	buf := make([]byte, 1<<16)
 	var e T
 	sz := sizeOf(e)
@@ -281,4 +284,4 @@ func decodeT[T linalg.Float](dst []T, b []byte) {
 	}
 }
 
-var _ Stepper = (*NetworkStepper[float32])(nil)
+var _ train.Stepper = (*Stepper[float32])(nil)

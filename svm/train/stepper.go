@@ -1,4 +1,4 @@
-package svm
+package train
 
 import "io"
 
@@ -15,8 +15,8 @@ import "io"
 //
 // A Stepper may also implement ObjectiveStepper (a cheap objective for
 // early stopping) and a method TrainSize() int that the Driver checks
-// against its batches; KernelStepper, the kernel machine of paper App. A.1,
-// does both.
+// against its batches; svm.KernelStepper, the kernel machine of paper
+// App. A.1, does both.
 //
 // A Stepper is not safe for concurrent use; the Driver calls it from one
 // goroutine.

@@ -1,11 +1,11 @@
-package svm
+package train
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 	"math/rand/v2"
 
+	"github.com/ntksvm/ntksvm/internal/frame"
 	"github.com/ntksvm/ntksvm/internal/rng"
 )
 
@@ -40,12 +40,15 @@ type BatchStream struct {
 // A batch ≥ n gives the full batch (the whole permutation) every step.
 func NewBatchStream(n, batch int, seed uint64) (*BatchStream, error) {
 	if n < 1 || batch < 1 {
-		return nil, fmt.Errorf("svm: BatchStream: need n ≥ 1 and batch ≥ 1, got n=%d batch=%d", n, batch)
+		return nil, inputErr("BatchStream: need n ≥ 1 and batch ≥ 1, got n=%d batch=%d", n, batch)
 	}
 	s := &BatchStream{n: n, batch: min(batch, n), rng: rng.NewPCG(seed, streamSeq), perm: make([]int, n), epoch: -1}
 	s.pos = n
 	return s, nil
 }
+
+// N returns the number of indices the stream permutes.
+func (s *BatchStream) N() int { return s.n }
 
 // StepsPerEpoch returns ⌈n/B⌉.
 func (s *BatchStream) StepsPerEpoch() int { return (s.n + s.batch - 1) / s.batch }
@@ -83,6 +86,17 @@ func (s *BatchStream) nextEpoch() int {
 	return s.epoch
 }
 
+// peek returns the batch the next call to Next returns, without
+// consuming it (at the end of an epoch it draws the next permutation,
+// which Next then uses: the batches are the same as without the peek).
+func (s *BatchStream) peek() []int {
+	if s.pos >= s.n {
+		s.shuffle()
+	}
+	end := min(s.pos+s.batch, s.n)
+	return s.perm[s.pos:end:end]
+}
+
 // MarshalBinary implements encoding.BinaryMarshaler: it returns the
 // stream's whole state (n, B, the PCG state, the current permutation, its
 // epoch and the position in it), so that a stream restored by
@@ -92,18 +106,18 @@ func (s *BatchStream) MarshalBinary() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var e enc
-	e.b = make([]byte, 0, 48+len(rng)+8*len(s.perm))
-	e.int(s.n)
-	e.int(s.batch)
-	e.int(s.epoch)
-	e.int(s.pos)
-	e.bytes(rng)
+	var e frame.Enc
+	e.B = make([]byte, 0, 48+len(rng)+8*len(s.perm))
+	e.Int(s.n)
+	e.Int(s.batch)
+	e.Int(s.epoch)
+	e.Int(s.pos)
+	e.Bytes(rng)
 	for _, i := range s.perm {
-		e.int(i)
+		e.Int(i)
 	}
 	var b bytes.Buffer
-	if err := writeFrame(&b, streamMagic, e.b); err != nil {
+	if err := frame.Write(&b, frame.StreamMagic, e.B); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
@@ -115,46 +129,46 @@ func (s *BatchStream) MarshalBinary() ([]byte, error) {
 // wrapping ErrState, and the stream is left as it was.
 func (s *BatchStream) UnmarshalBinary(data []byte) error {
 	r := bytes.NewReader(data)
-	payload, err := readFrame(r, streamMagic)
+	payload, err := frame.Read(r, frame.StreamMagic)
 	if err != nil {
 		return err
 	}
 	if r.Len() > 0 {
-		return stateErr("%s: %d trailing bytes", magicNames[streamMagic], r.Len())
+		return frame.Errorf("%s: %d trailing bytes", frame.Name(frame.StreamMagic), r.Len())
 	}
-	d := dec{b: payload, what: magicNames[streamMagic]}
-	n, batch, epoch, pos := d.int(), d.int(), d.int(), d.int()
-	rngState := d.bytes()
+	d := frame.Dec{B: payload, What: frame.Name(frame.StreamMagic)}
+	n, batch, epoch, pos := d.Int(), d.Int(), d.Int(), d.Int()
+	rngState := d.Bytes()
 	var perm []int
-	if d.err == nil && n >= 1 {
-		raw := d.take(uint64(n), 8)
+	if d.Err == nil && n >= 1 {
+		raw := d.Take(uint64(n), 8)
 		perm = make([]int, len(raw)/8)
-		sub := dec{b: raw}
+		sub := frame.Dec{B: raw}
 		for i := range perm {
-			perm[i] = sub.int()
+			perm[i] = sub.Int()
 		}
 	}
-	if err := d.done(); err != nil {
+	if err := d.Done(); err != nil {
 		return err
 	}
 	switch {
 	case n < 1 || batch < 1 || batch > n:
-		return stateErr("BatchStream state: n = %d, batch = %d", n, batch)
+		return frame.Errorf("BatchStream state: n = %d, batch = %d", n, batch)
 	case epoch < -1 || pos < 0 || pos > n || epoch == -1 && pos != n:
-		return stateErr("BatchStream state: epoch %d, position %d of %d", epoch, pos, n)
+		return frame.Errorf("BatchStream state: epoch %d, position %d of %d", epoch, pos, n)
 	}
 	if epoch >= 0 {
 		seen := make([]bool, n)
 		for _, i := range perm {
 			if i < 0 || i >= n || seen[i] {
-				return stateErr("BatchStream state: the order is not a permutation of 0…%d", n-1)
+				return frame.Errorf("BatchStream state: the order is not a permutation of 0…%d", n-1)
 			}
 			seen[i] = true
 		}
 	}
 	rng := new(rand.PCG)
 	if err := rng.UnmarshalBinary(rngState); err != nil {
-		return stateErr("BatchStream state: generator: %v", err)
+		return frame.Errorf("BatchStream state: generator: %v", err)
 	}
 	*s = BatchStream{n: n, batch: batch, rng: rng, perm: perm, epoch: epoch, pos: pos}
 	return nil

@@ -1,6 +1,8 @@
-package svm
+package network
 
 import (
+	"github.com/ntksvm/ntksvm/svm"
+
 	"math"
 	"strings"
 	"testing"
@@ -24,21 +26,21 @@ func TestParseNetworkConfig(t *testing.T) {
 		{"hinge", "paper", "mean", 0, math.Inf(1), "lambda"},
 	}
 	for _, tt := range tests {
-		c, err := ParseNetworkConfig(tt.loss, tt.eps, tt.reg, tt.obj, tt.lambda)
+		c, err := ParseConfig(tt.loss, tt.eps, tt.reg, tt.obj, tt.lambda)
 		if tt.want != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("ParseNetworkConfig(%q, %v, %q, %q, %v) error %v; want one containing %q", tt.loss, tt.eps, tt.reg, tt.obj, tt.lambda, err, tt.want)
+				t.Errorf("ParseConfig(%q, %v, %q, %q, %v) error %v; want one containing %q", tt.loss, tt.eps, tt.reg, tt.obj, tt.lambda, err, tt.want)
 			}
 			continue
 		}
 		if err != nil {
-			t.Errorf("ParseNetworkConfig(%q, %v, %q, %q, %v): %v", tt.loss, tt.eps, tt.reg, tt.obj, tt.lambda, err)
+			t.Errorf("ParseConfig(%q, %v, %q, %q, %v): %v", tt.loss, tt.eps, tt.reg, tt.obj, tt.lambda, err)
 			continue
 		}
 		if c.Loss.Name() != tt.loss || c.Loss.Epsilon != tt.eps || c.Reg.String() != tt.reg || c.Lambda != tt.lambda {
-			t.Errorf("ParseNetworkConfig(%q, %v, %q, %q, %v) = %+v", tt.loss, tt.eps, tt.reg, tt.obj, tt.lambda, c)
+			t.Errorf("ParseConfig(%q, %v, %q, %q, %v) = %+v", tt.loss, tt.eps, tt.reg, tt.obj, tt.lambda, c)
 		}
-		if want, _ := ParseObjective(tt.obj); c.Objective != want {
+		if want, _ := svm.ParseObjective(tt.obj); c.Objective != want {
 			t.Errorf("objective %q parsed as %v", tt.obj, c.Objective)
 		}
 	}

@@ -1,6 +1,6 @@
 //go:build race
 
-package svm
+package network
 
 // raceEnabled reports a -race build, whose instrumentation allocates.
 const raceEnabled = true

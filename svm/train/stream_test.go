@@ -1,4 +1,4 @@
-package svm
+package train
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ntksvm/ntksvm/internal/frame"
 )
 
 func TestBatchStream(t *testing.T) {
@@ -158,7 +160,7 @@ func TestBatchStreamRejectsBadState(t *testing.T) {
 		p := slices.Clone(good[20 : len(good)-4])
 		edit(p)
 		var b bytes.Buffer
-		writeFrame(&b, streamMagic, p)
+		frame.Write(&b, frame.StreamMagic, p)
 		return b.Bytes()
 	}
 	put := func(p []byte, word int, v int64) { binary.LittleEndian.PutUint64(p[8*word:], uint64(v)) }

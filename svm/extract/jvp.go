@@ -1,4 +1,4 @@
-package svm
+package extract
 
 import (
 	"math"

@@ -1,10 +1,11 @@
-package svm
+package extract
 
 import (
 	"fmt"
 	"math"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/svm"
 )
 
 // This file is the generalisation bound of the paper's Appendix B for the
@@ -29,10 +30,10 @@ import (
 // valid setting: δ = 0.01, the ramp loss min(1, hinge) (c = 1, ρ = 1) and
 // the default B grid.
 type BoundConfig struct {
-	Delta float64 // δ in (0, 1); 0 means 0.01 (0.99 with AuthorsCode)
-	Loss  Loss    // the loss of L̂_S, clipped to [0, Clip]; zero Loss means Hinge
-	Clip  float64 // c; 0 means 1
-	Rho   float64 // ρ, the Lipschitz constant of the clipped loss; 0 means 1
+	Delta float64  // δ in (0, 1); 0 means 0.01 (0.99 with AuthorsCode)
+	Loss  svm.Loss // the loss of L̂_S, clipped to [0, Clip]; zero svm.Loss means svm.Hinge
+	Clip  float64  // c; 0 means 1
+	Rho   float64  // ρ, the Lipschitz constant of the clipped loss; 0 means 1
 	// GridMin and GridLevels fix the grid of RKHS norms B_k = GridMin·2^k,
 	// k = 0…GridLevels−1, of the data-dependent bound (0 means 2⁻¹⁰ and 41
 	// levels, up to 2³⁰); each level gets confidence δ/GridLevels.
@@ -45,7 +46,7 @@ type BoundConfig struct {
 	// aᵀK_auth a = (1/n²)Σᵢⱼ g_j K⁰ᵢⱼ and tr K_auth = Σᵢ gᵢ K⁰ᵢᵢ, either of
 	// which can be negative (R is then NaN, as in that script).
 	AuthorsCode bool
-	// Scale is the objective scale s inside K (1 for Sum, 1/n for Mean);
+	// Scale is the objective scale s inside K (1 for svm.Sum, 1/n for svm.Mean);
 	// used only by AuthorsCode. 0 means 1/n.
 	Scale float64
 }
@@ -64,7 +65,7 @@ type GenBound struct {
 	Rademacher float64 // R̂ = (B/n)·√Trace (Lemma B.1)
 	Loss       float64 // L̂_S: mean clipped loss of the kernel machine's outputs
 	Confidence float64 // 3c·√(ln(2/δ)/(2n))
-	Value      float64 // Loss + 2ρ·Rademacher + Confidence (Lemma B.2)
+	Value      float64 // svm.Loss + 2ρ·Rademacher + Confidence (Lemma B.2)
 
 	// The data-dependent version: Lemma B.2 applied, for the smallest grid
 	// value GridB ≥ B, with confidence δ/GridLevels, valid for all grid
@@ -89,7 +90,7 @@ func ConfidenceTerm(c, delta float64, n int) float64 {
 func GeneralizationBound(k linalg.Matrix[float64], a, out, y []float64, cfg BoundConfig) (*GenBound, error) {
 	n := len(a)
 	if n == 0 || k.Rows != n || k.Cols != n || len(out) != n || len(y) != n {
-		return nil, fmt.Errorf("%w: kernel %d×%d, %d weights, %d outputs, %d targets", ErrInput, k.Rows, k.Cols, n, len(out), len(y))
+		return nil, fmt.Errorf("%w: kernel %d×%d, %d weights, %d outputs, %d targets", svm.ErrInput, k.Rows, k.Cols, n, len(out), len(y))
 	}
 	if cfg.Delta == 0 {
 		cfg.Delta = 0.01
@@ -97,8 +98,8 @@ func GeneralizationBound(k linalg.Matrix[float64], a, out, y []float64, cfg Boun
 			cfg.Delta = 0.99
 		}
 	}
-	if cfg.Loss == (Loss{}) {
-		cfg.Loss = Hinge
+	if cfg.Loss == (svm.Loss{}) {
+		cfg.Loss = svm.Hinge
 	}
 	if cfg.Clip == 0 {
 		cfg.Clip = 1
@@ -117,15 +118,15 @@ func GeneralizationBound(k linalg.Matrix[float64], a, out, y []float64, cfg Boun
 	}
 	switch {
 	case !(cfg.Delta > 0 && cfg.Delta < 1):
-		return nil, fmt.Errorf("%w: δ = %g not in (0, 1)", ErrInput, cfg.Delta)
+		return nil, fmt.Errorf("%w: δ = %g not in (0, 1)", svm.ErrInput, cfg.Delta)
 	case !cfg.Loss.Valid():
-		return nil, fmt.Errorf("%w: invalid loss", ErrInput)
+		return nil, fmt.Errorf("%w: invalid loss", svm.ErrInput)
 	case !(cfg.Clip > 0) || math.IsInf(cfg.Clip, 0) || !(cfg.Rho > 0) || math.IsInf(cfg.Rho, 0):
-		return nil, fmt.Errorf("%w: c = %g and ρ = %g must be finite and > 0", ErrInput, cfg.Clip, cfg.Rho)
+		return nil, fmt.Errorf("%w: c = %g and ρ = %g must be finite and > 0", svm.ErrInput, cfg.Clip, cfg.Rho)
 	case !(cfg.GridMin > 0) || math.IsInf(cfg.GridMin, 0) || cfg.GridLevels < 1:
-		return nil, fmt.Errorf("%w: grid from %g with %d levels", ErrInput, cfg.GridMin, cfg.GridLevels)
+		return nil, fmt.Errorf("%w: grid from %g with %d levels", svm.ErrInput, cfg.GridMin, cfg.GridLevels)
 	case !(cfg.Scale > 0) || math.IsInf(cfg.Scale, 0):
-		return nil, fmt.Errorf("%w: scale %g", ErrInput, cfg.Scale)
+		return nil, fmt.Errorf("%w: scale %g", svm.ErrInput, cfg.Scale)
 	}
 	g := &GenBound{N: n}
 	fn := float64(n)
@@ -216,12 +217,12 @@ func (e *Extractor[T]) Bound(cfg BoundConfig) (*GenBound, error) {
 	k, _ := e.Kernel()
 	if cfg.Scale == 0 {
 		cfg.Scale = 1
-		if e.cfg.Objective == Mean {
+		if e.cfg.Objective == svm.Mean {
 			cfg.Scale = 1 / float64(e.n)
 		}
 	}
 	if cfg.AuthorsCode != e.cfg.AuthorsCode {
-		return nil, fmt.Errorf("%w: the bound's AuthorsCode (%v) differs from the extraction's (%v)", ErrInput, cfg.AuthorsCode, e.cfg.AuthorsCode)
+		return nil, fmt.Errorf("%w: the bound's AuthorsCode (%v) differs from the extraction's (%v)", svm.ErrInput, cfg.AuthorsCode, e.cfg.AuthorsCode)
 	}
 	return GeneralizationBound(k, e.a, r.TrainKM, e.y, cfg)
 }

@@ -1,4 +1,4 @@
-package svm
+package network
 
 import (
 	"fmt"
@@ -9,11 +9,13 @@ import (
 
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
+	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/train"
 )
 
-// Regularization says which penalty R(W) a NetworkStepper adds to its
+// Regularization says which penalty R(W) a Stepper adds to its
 // objective, and so which function-space decay the network's outputs feel
-// (paper eqs. 7 and 9; see NetworkStepper for the mapping to the kernel
+// (paper eqs. 7 and 9; see Stepper for the mapping to the kernel
 // machine's λ). W_l,0 are the weights at construction.
 type Regularization uint8
 
@@ -76,16 +78,16 @@ func (r Regularization) String() string {
 	return fmt.Sprintf("Regularization(%d)", uint8(r))
 }
 
-// DefaultNetworkMemCap is the memory bound NetworkConfig.MemCap = 0 stands
+// DefaultMemCap is the memory bound Config.MemCap = 0 stands
 // for: 8 GiB. A command should pass the memory the machine has available.
-const DefaultNetworkMemCap = 8 << 30
+const DefaultMemCap = 8 << 30
 
-// NetworkConfig holds the hyper-parameters of a NetworkStepper. The step
+// Config holds the hyper-parameters of a Stepper. The step
 // size η is not among them: the driver hands it to every Step.
-type NetworkConfig struct {
-	Loss      Loss
+type Config struct {
+	Loss      svm.Loss
 	Lambda    float64        // λ ≥ 0, finite
-	Objective Objective      // Sum or Mean, scaled per batch as Train does
+	Objective svm.Objective  // svm.Sum or svm.Mean, scaled per batch as Train does
 	Reg       Regularization // the penalty λ applies to
 	// KeepF0 turns the f₀ subtraction off: outputs, losses and their
 	// derivatives use f(x; W_t) itself instead of f(x; W_t) − f(x; W_0).
@@ -98,11 +100,11 @@ type NetworkConfig struct {
 	// the network's weights and gradients, the initial weights the penalty
 	// needs (all of W_0 for RegTheory), the activations of
 	// one batch or evaluation block, f₀ and the outputs. The constructor
-	// refuses a larger need. 0 means DefaultNetworkMemCap, < 0 no bound.
+	// refuses a larger need. 0 means DefaultMemCap, < 0 no bound.
 	MemCap int64
 }
 
-// NetworkStepper trains a finite NTK-parameterised ReLU network (package
+// Stepper trains a finite NTK-parameterised ReLU network (package
 // ntk's Network: f = σ_w·W_last·a_L(x)/√m + σ_b·b_last with N(0, 1) weights)
 // by (sub)gradient descent, one Step per batch, as the Stepper of a driver
 // that trains its kernel machine beside it on the same batches.
@@ -113,12 +115,12 @@ type NetworkConfig struct {
 // construction for every training and evaluation point (as the authors'
 // train_sgd.py does; h = f with KeepF0), a step on batch B minimises
 //
-//	R(W) + s_B·Σ_{i∈B} l(h(xᵢ), yᵢ),  s_B = 1/|B| (Mean) or n/|B| (Sum),
+//	R(W) + s_B·Σ_{i∈B} l(h(xᵢ), yᵢ),  s_B = 1/|B| (svm.Mean) or n/|B| (svm.Sum),
 //
-// by W ← W − η·∇_W of it, with R the penalty of NetworkConfig.Reg: every weight
+// by W ← W − η·∇_W of it, with R the penalty of Config.Reg: every weight
 // and bias is updated, and the penalty acts on every step whatever the
-// batch. The full batch (B = 0…n−1) is the objective of paper eq. 7 (Sum)
-// or eq. 11 (Mean) with the network's penalty in place of λ/2‖β‖², and it
+// batch. The full batch (B = 0…n−1) is the objective of paper eq. 7 (svm.Sum)
+// or eq. 11 (svm.Mean) with the network's penalty in place of λ/2‖β‖², and it
 // is what Evaluate reports.
 //
 // # The kernel machine it matches
@@ -166,15 +168,15 @@ type NetworkConfig struct {
 // step to step and one on the step (ntk.Step's Bound), and read only when
 // that bound gets too large. Evaluate runs the forward pass in row
 // blocks. The constructor refuses a configuration whose memory need
-// exceeds NetworkConfig.MemCap.
+// exceeds Config.MemCap.
 //
-// A NetworkStepper is not safe for concurrent use.
-type NetworkStepper[T linalg.Float] struct {
+// A Stepper is not safe for concurrent use.
+type Stepper[T linalg.Float] struct {
 	net   *ntk.Network[T]
 	x     linalg.Matrix[T]
 	y     []float64
 	test  linalg.Matrix[T]
-	cfg   NetworkConfig
+	cfg   Config
 	batch int // the largest batch
 
 	// w0 and b0 hold W_l,0 and b_l,0 for the layers the penalty pulls
@@ -198,7 +200,7 @@ type NetworkStepper[T linalg.Float] struct {
 	xb    linalg.Matrix[T] // gathered batch rows
 	c     []T              // output cotangents
 	zeros []T              // for the finiteness check
-	ev    Eval
+	ev    train.Eval
 	hash  uint32 // fingerprint of x, y and test (SaveState)
 }
 
@@ -206,18 +208,18 @@ type NetworkStepper[T linalg.Float] struct {
 // enough to stay in the first-level cache between the two.
 const finiteChunk = 2048
 
-// NewNetworkStepper returns the trainer of net (at its initialisation W_0,
+// NewStepper returns the trainer of net (at its initialisation W_0,
 // from ntk.NewNetwork or ntk.LoadNetwork) on the rows of x with targets y.
 // test holds evaluation points whose outputs Evaluate reports; the zero
 // Matrix means none. x and test are referred to, not copied, and must not
 // change while the stepper is used. The stepper computes f₀ on x and test,
 // then owns net.
 //
-// It returns an error wrapping ErrInput for shapes that do not match the
+// It returns an error wrapping svm.ErrInput for shapes that do not match the
 // network, non-finite inputs or weights, targets invalid for the loss, or
 // bad hyper-parameters, and for a configuration that needs more memory
 // than cfg.MemCap (naming the bytes it needs).
-func NewNetworkStepper[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], y []float64, test linalg.Matrix[T], cfg NetworkConfig) (*NetworkStepper[T], error) {
+func NewStepper[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], y []float64, test linalg.Matrix[T], cfg Config) (*Stepper[T], error) {
 	if net == nil {
 		return nil, inputErr("nil network")
 	}
@@ -238,14 +240,14 @@ func NewNetworkStepper[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], 
 		return nil, inputErr("invalid loss %v", cfg.Loss)
 	case !(cfg.Lambda >= 0) || math.IsInf(cfg.Lambda, 0):
 		return nil, inputErr("λ = %v; want a finite λ ≥ 0", cfg.Lambda)
-	case cfg.Objective > Mean:
+	case cfg.Objective > svm.Mean:
 		return nil, inputErr("invalid objective %d", cfg.Objective)
 	case cfg.Reg > RegNone:
 		return nil, inputErr("invalid regularisation %d", cfg.Reg)
 	case cfg.Batch < 0:
 		return nil, inputErr("batch = %d; want ≥ 0 (0: full batch)", cfg.Batch)
 	}
-	if err := checkLabels(cfg.Loss, y); err != nil {
+	if err := cfg.Loss.CheckTargets(y); err != nil {
 		return nil, err
 	}
 	if err := checkFiniteRows("training point", x); err != nil {
@@ -258,17 +260,17 @@ func NewNetworkStepper[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], 
 	if batch == 0 || batch > n {
 		batch = n
 	}
-	s := &NetworkStepper[T]{net: net, x: x, y: y, test: test, cfg: cfg, batch: batch}
+	s := &Stepper[T]{net: net, x: x, y: y, test: test, cfg: cfg, batch: batch}
 	if test.Rows == 0 {
 		s.test = linalg.Matrix[T]{}
 	}
 	need, what := s.memoryNeed()
 	capB := cfg.MemCap
 	if capB == 0 {
-		capB = DefaultNetworkMemCap
+		capB = DefaultMemCap
 	}
 	if capB > 0 && need > float64(capB) {
-		return nil, inputErr("the network stepper needs about %.0f bytes (%.2f GiB: %s), more than the cap of %d bytes (NetworkConfig.MemCap)",
+		return nil, inputErr("the network stepper needs about %.0f bytes (%.2f GiB: %s), more than the cap of %d bytes (Config.MemCap)",
 			need, need/(1<<30), what, capB)
 	}
 	s.wmax = make([]float64, net.Depth+1)
@@ -329,13 +331,17 @@ func NewNetworkStepper[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], 
 	return s, nil
 }
 
+func inputErr(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", svm.ErrInput, fmt.Sprintf(format, args...))
+}
+
 // checkNetwork checks that net's arrays have the shapes its fields say.
 func checkNetwork[T linalg.Float](net *ntk.Network[T]) error {
 	if net.Depth < 1 || net.Width < 1 || net.D < 1 || len(net.W) != net.Depth+1 {
 		return inputErr("network of depth %d, width %d, %d inputs with %d weight matrices", net.Depth, net.Width, net.D, len(net.W))
 	}
 	if err := net.Params().Validate(); err != nil {
-		return fmt.Errorf("%w: %v", ErrInput, err)
+		return fmt.Errorf("%w: %v", svm.ErrInput, err)
 	}
 	if (net.BiasStd != 0) != (net.B != nil) || (net.B != nil && len(net.B) != net.Depth+1) {
 		return inputErr("network biases do not match σ_b = %v", net.BiasStd)
@@ -372,7 +378,7 @@ func checkFiniteRows[T linalg.Float](what string, x linalg.Matrix[T]) error {
 }
 
 // memoryNeed estimates the bytes the stepper needs in all, with a breakdown.
-func (s *NetworkStepper[T]) memoryNeed() (float64, string) {
+func (s *Stepper[T]) memoryNeed() (float64, string) {
 	var e T
 	sz := float64(sizeOf(e))
 	net := s.net
@@ -402,7 +408,7 @@ func (s *NetworkStepper[T]) memoryNeed() (float64, string) {
 // evalRows is the number of rows per evaluation block: those whose
 // activations take about 32 MiB (or a quarter of a smaller MemCap), at
 // least 1 and at most every point.
-func (s *NetworkStepper[T]) evalRows() int {
+func (s *Stepper[T]) evalRows() int {
 	var e T
 	perRow := float64(2*s.net.Depth*s.net.Width+1) * float64(sizeOf(e))
 	target := float64(32 << 20)
@@ -421,34 +427,38 @@ func sizeOf[T linalg.Float](T) int {
 	return 8
 }
 
+// TrainSize returns the number of training points; a train.Driver checks
+// it against its batches.
+func (s *Stepper[T]) TrainSize() int { return s.x.Rows }
+
 // Network returns the network being trained (its weights are the current
 // W_t). It must not be changed while the stepper is used.
-func (s *NetworkStepper[T]) Network() *ntk.Network[T] { return s.net }
+func (s *Stepper[T]) Network() *ntk.Network[T] { return s.net }
 
 // SaveWeights writes the current weights with ntk's Network.Save: a .npz
 // archive (if path ends in ".npz") or a directory of .npy files, in
 // PyTorch's out×in orientation, written atomically. ntk.LoadNetwork reads
 // them back; to continue training bit-identically use SaveState instead,
 // which also keeps W_last,0 and f₀.
-func (s *NetworkStepper[T]) SaveWeights(path string) error { return s.net.Save(path) }
+func (s *Stepper[T]) SaveWeights(path string) error { return s.net.Save(path) }
 
 // Steps returns the number of updates applied so far (carried by
 // SaveState).
-func (s *NetworkStepper[T]) Steps() int { return s.steps }
+func (s *Stepper[T]) Steps() int { return s.steps }
 
 // F0 returns f(x; W_0) on the training and evaluation points, nil with
 // KeepF0. The slices are the stepper's; do not modify them.
-func (s *NetworkStepper[T]) F0() (train, test []float64) { return s.f0, s.f0Test }
+func (s *Stepper[T]) F0() (train, test []float64) { return s.f0, s.f0Test }
 
 // Step implements Stepper: one (sub)gradient step with step size eta on the
-// training indices batch (see NetworkStepper for the objective). It returns
-// an error wrapping ErrInput for a bad eta, an empty batch, an index out of
-// range or a batch larger than NetworkConfig.Batch, without changing
+// training indices batch (see Stepper for the objective). It returns
+// an error wrapping svm.ErrInput for a bad eta, an empty batch, an index out of
+// range or a batch larger than Config.Batch, without changing
 // anything. If an output on the batch is NaN or ±Inf it returns an error
 // naming the step and applies nothing; if the update makes a weight NaN or
 // ±Inf it returns an error naming the step and layer, and every later Step
 // returns it too until LoadState restores a good state.
-func (s *NetworkStepper[T]) Step(batch []int, eta float64) error {
+func (s *Stepper[T]) Step(batch []int, eta float64) error {
 	if s.failed != nil {
 		return s.failed
 	}
@@ -459,7 +469,7 @@ func (s *NetworkStepper[T]) Step(batch []int, eta float64) error {
 	case len(batch) == 0:
 		return inputErr("empty batch")
 	case len(batch) > s.batch:
-		return inputErr("batch of %d indices; the stepper was configured for at most %d (NetworkConfig.Batch)", len(batch), s.batch)
+		return inputErr("batch of %d indices; the stepper was configured for at most %d (Config.Batch)", len(batch), s.batch)
 	}
 	identity := len(batch) == n
 	for j, i := range batch {
@@ -482,7 +492,7 @@ func (s *NetworkStepper[T]) Step(batch []int, eta float64) error {
 		return fmt.Errorf("svm: network step %d: %w", step, err)
 	}
 	sB := 1 / float64(len(batch))
-	if s.cfg.Objective == Sum {
+	if s.cfg.Objective == svm.Sum {
 		sB = float64(n) / float64(len(batch))
 	}
 	c := s.c[:len(batch)]
@@ -580,7 +590,7 @@ func (s *NetworkStepper[T]) Step(batch []int, eta float64) error {
 // the one BackwardStep returned on |η·G|, reading them only when that
 // bound is too large to prove it. It reports whether every weight is
 // finite.
-func (s *NetworkStepper[T]) finishFused(l int, w0 []T, delta T) bool {
+func (s *Stepper[T]) finishFused(l int, w0 []T, delta T) bool {
 	w := s.net.W[l].Data
 	if w0 != nil && delta != 0 {
 		s.wmax[l] = math.Inf(1)
@@ -675,7 +685,7 @@ func addScaled[T linalg.Float](w, w0 []T, delta T, zeros []T) bool {
 }
 
 // fail records that step made the weights named by what non-finite.
-func (s *NetworkStepper[T]) fail(step int, what string) error {
+func (s *Stepper[T]) fail(step int, what string) error {
 	s.failed = fmt.Errorf("svm: network step %d made %s NaN or infinite (η too large?); the weights are unusable: resume from an earlier checkpoint, or start again, with a smaller step size", step, what)
 	return s.failed
 }
@@ -759,7 +769,7 @@ func allFinite[T linalg.Float](x []T) bool {
 // outputs sets dst[i] = f(x_i; W_t) − f0[i] (f0 nil: no subtraction) for
 // the rows of x, in blocks of evalRows rows (or the batch size if larger),
 // reusing the step's workspace.
-func (s *NetworkStepper[T]) outputs(dst []float64, x linalg.Matrix[T], f0 []float64) error {
+func (s *Stepper[T]) outputs(dst []float64, x linalg.Matrix[T], f0 []float64) error {
 	block := max(s.evalRows(), s.batch)
 	for i0 := 0; i0 < x.Rows; i0 += block {
 		i1 := min(i0+block, x.Rows)
@@ -778,10 +788,10 @@ func (s *NetworkStepper[T]) outputs(dst []float64, x linalg.Matrix[T], f0 []floa
 
 // Evaluate implements Stepper: the outputs h = f(x; W_t) − f₀(x) (f with
 // KeepF0) on every training and evaluation point, by forward passes in row
-// blocks, and the full objective R(W_t) + s·Σᵢ l(h(xᵢ), yᵢ) (s = 1 for Sum,
-// 1/n for Mean) with the penalty R of NetworkConfig.Reg (see
-// NetworkStepper). It returns an error if an output is NaN or ±Inf.
-func (s *NetworkStepper[T]) Evaluate() (*Eval, error) {
+// blocks, and the full objective R(W_t) + s·Σᵢ l(h(xᵢ), yᵢ) (s = 1 for svm.Sum,
+// 1/n for svm.Mean) with the penalty R of Config.Reg (see
+// Stepper). It returns an error if an output is NaN or ±Inf.
+func (s *Stepper[T]) Evaluate() (*train.Eval, error) {
 	if s.failed != nil {
 		return nil, s.failed
 	}
@@ -805,15 +815,15 @@ func (s *NetworkStepper[T]) Evaluate() (*Eval, error) {
 			return nil, fmt.Errorf("svm: network after step %d: output on evaluation point %d is %v", s.steps, i, h)
 		}
 	}
-	if s.cfg.Objective == Mean {
+	if s.cfg.Objective == svm.Mean {
 		loss /= float64(len(s.y))
 	}
 	s.ev.Objective = s.penalty() + loss
 	return &s.ev, nil
 }
 
-// penalty returns R(W_t) of NetworkConfig.Reg.
-func (s *NetworkStepper[T]) penalty() float64 {
+// penalty returns R(W_t) of Config.Reg.
+func (s *Stepper[T]) penalty() float64 {
 	net := s.net
 	var r float64
 	switch s.cfg.Reg {

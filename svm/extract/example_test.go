@@ -1,4 +1,4 @@
-package svm_test
+package extract_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/extract"
 )
 
 // ExampleExtractor trains a small network by full-batch gradient descent
@@ -22,9 +23,9 @@ func ExampleExtractor() {
 	y := []float64{1, -1, 0.5, -0.5}
 	const width, lambda, eta, steps = 256, 0.1, 0.05, 100
 	net, _ := ntk.NewNetwork[float64](2, width, 1, 1, 0, 1)
-	rate, _ := svm.DecayRate("paper", lambda, width) // f decays at λ/m
-	e, err := svm.NewExtractor(x, y, linalg.Matrix[float64]{}, svm.ExtractConfig{
-		Loss: svm.Squared, Objective: svm.Mean, Decay: rate, Target: svm.DecayToZero,
+	rate, _ := extract.DecayRate("paper", lambda, width) // f decays at λ/m
+	e, err := extract.NewExtractor(x, y, linalg.Matrix[float64]{}, extract.Config{
+		Loss: svm.Squared, Objective: svm.Mean, Decay: rate, Target: extract.DecayToZero,
 	})
 	if err != nil {
 		panic(err)

@@ -1,6 +1,9 @@
-package svm
+package extract
 
 import (
+	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/train"
+
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -38,7 +41,7 @@ func TestExtractThetaMatchesEmpiricalNTK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := NewExtractor(x, y, xt, ExtractConfig{Loss: Squared, Objective: Sum})
+	e, err := NewExtractor(x, y, xt, Config{Loss: svm.Squared, Objective: svm.Sum})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +76,7 @@ func TestExtractThetaMatchesEmpiricalNTK(t *testing.T) {
 
 // extractRun trains a tiny network by full-batch GD with step eta for
 // steps steps, with one Extractor per stride, and returns their reports.
-func extractRun(t *testing.T, cfg ExtractConfig, mode string, lambda, eta float64, steps int, strides []int, smooth bool) []*ExtractReport {
+func extractRun(t *testing.T, cfg Config, mode string, lambda, eta float64, steps int, strides []int, smooth bool) []*Report {
 	t.Helper()
 	x, y, xt := extractData(2, 10, 6, 3)
 	width := 64
@@ -92,7 +95,7 @@ func extractRun(t *testing.T, cfg ExtractConfig, mode string, lambda, eta float6
 	if err != nil {
 		t.Fatal(err)
 	}
-	obs := make([]NetworkObserver[float64], len(strides))
+	obs := make([]observer[float64], len(strides))
 	ex := make([]*Extractor[float64], len(strides))
 	for i := range strides {
 		if ex[i], err = NewExtractor(x, y, xt, cfg); err != nil {
@@ -103,7 +106,7 @@ func extractRun(t *testing.T, cfg ExtractConfig, mode string, lambda, eta float6
 	if err := g.run(eta, steps, obs, strides); err != nil {
 		t.Fatal(err)
 	}
-	reps := make([]*ExtractReport, len(strides))
+	reps := make([]*Report, len(strides))
 	for i := range ex {
 		if reps[i], err = ex[i].Report(); err != nil {
 			t.Fatal(err)
@@ -158,9 +161,9 @@ func extractGateMargin(net *ntk.Network[float64], x, xt linalg.Matrix[float64], 
 
 // extractSmoothCfg is a smooth loss (logistic) with the paper's penalty on
 // f − f₀ outputs, so b = −(1 − e^{−λT})f₀ is exercised.
-func extractSmoothCfg(width int, lambda float64) ExtractConfig {
+func extractSmoothCfg(width int, lambda float64) Config {
 	rate, _ := DecayRate("paper", lambda, width)
-	return ExtractConfig{Loss: Logistic, Objective: Sum, Decay: rate, Target: DecayToZero, SubtractInit: true}
+	return Config{Loss: svm.Logistic, Objective: svm.Sum, Decay: rate, Target: DecayToZero, SubtractInit: true}
 }
 
 // TestExtractTrapezoidOrder observes one finely stepped GD run (close to
@@ -237,17 +240,17 @@ func TestExtractKernelRegression(t *testing.T) {
 	}
 	th0, _ := net.EmpiricalNTK(x, x)
 	th0t, _ := net.EmpiricalNTK(xt, x)
-	cfg := ExtractConfig{Loss: Squared, Objective: Sum, SubtractInit: true}
+	cfg := Config{Loss: svm.Squared, Objective: svm.Sum, SubtractInit: true}
 	e, err := NewExtractor(x, y, xt, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := newNetGD(net, x, y, Squared, Sum, 0, "none", true)
+	g, err := newNetGD(net, x, y, svm.Squared, svm.Sum, 0, "none", true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const eta, steps = 0.002, 250
-	if err := g.run(eta, steps, []NetworkObserver[float64]{e}, []int{1}); err != nil {
+	if err := g.run(eta, steps, []observer[float64]{e}, []int{1}); err != nil {
 		t.Fatal(err)
 	}
 	r, err := e.Report()
@@ -301,12 +304,12 @@ func TestExtractSignBreak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := NewExtractor(x, y, linalg.Matrix[float64]{}, ExtractConfig{Loss: Squared, Objective: Sum, SubtractInit: true})
+	e, err := NewExtractor(x, y, linalg.Matrix[float64]{}, Config{Loss: svm.Squared, Objective: svm.Sum, SubtractInit: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := newNetGD(net, x, y, Squared, Sum, 0, "none", true)
-	if err := g.run(0.01, 300, []NetworkObserver[float64]{e}, []int{1}); err != nil {
+	g, _ := newNetGD(net, x, y, svm.Squared, svm.Sum, 0, "none", true)
+	if err := g.run(0.01, 300, []observer[float64]{e}, []int{1}); err != nil {
 		t.Fatal(err)
 	}
 	r, _ := e.Report()
@@ -326,17 +329,17 @@ func TestExtractSignBreak(t *testing.T) {
 // and are reported.
 func TestExtractHingeMargin(t *testing.T) {
 	x, y, xt := extractData(6, 12, 5, 3)
-	var reps [2]*ExtractReport
+	var reps [2]*Report
 	for k, authors := range []bool{false, true} {
 		net, _ := ntk.NewNetwork[float64](3, 128, 1, 1, 0, 8)
 		rate, _ := DecayRate("paper", 0.1, 128)
-		cfg := ExtractConfig{Loss: Hinge, Objective: Mean, Decay: rate, SubtractInit: true, AuthorsCode: authors}
+		cfg := Config{Loss: svm.Hinge, Objective: svm.Mean, Decay: rate, SubtractInit: true, AuthorsCode: authors}
 		e, err := NewExtractor(x, y, xt, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, _ := newNetGD(net, x, y, Hinge, Mean, 0.1, "paper", true)
-		if err := g.run(0.05, 400, []NetworkObserver[float64]{e}, []int{1}); err != nil {
+		g, _ := newNetGD(net, x, y, svm.Hinge, svm.Mean, 0.1, "paper", true)
+		if err := g.run(0.05, 400, []observer[float64]{e}, []int{1}); err != nil {
 			t.Fatal(err)
 		}
 		reps[k], _ = e.Report()
@@ -365,7 +368,7 @@ func TestExtractHingeMargin(t *testing.T) {
 }
 
 // extractMinibatchRun trains a network of type T by minibatch SGD (mean
-// logistic loss, batches of 3 from a BatchStream) to time 2 in steps
+// logistic loss, batches of 3 from a train.BatchStream) to time 2 in steps
 // steps, observing each state with the batch of the step taken from it
 // under the Left rule, and returns max|NN − KM| on the training points.
 func extractMinibatchRun[T linalg.Float](t *testing.T, steps int, rule Quadrature) float64 {
@@ -384,12 +387,12 @@ func extractMinibatchRun[T linalg.Float](t *testing.T, steps int, rule Quadratur
 		}
 	}
 	rate, _ := DecayRate("paper", 1, 256)
-	e, err := NewExtractor(x, y, linalg.Matrix[T]{}, ExtractConfig{Loss: Logistic, Objective: Mean, Decay: rate, SubtractInit: true, Rule: rule})
+	e, err := NewExtractor(x, y, linalg.Matrix[T]{}, Config{Loss: svm.Logistic, Objective: svm.Mean, Decay: rate, SubtractInit: true, Rule: rule})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := newNetGD(net, x, y, Logistic, Mean, 1, "paper", true)
-	bs, _ := NewBatchStream(len(y), 3, 1)
+	g, _ := newNetGD(net, x, y, svm.Logistic, svm.Mean, 1, "paper", true)
+	bs, _ := train.NewBatchStream(len(y), 3, 1)
 	batch, _ := bs.Next()
 	if err := e.Observe(net, 0, batch); err != nil {
 		t.Fatal(err)
@@ -450,9 +453,9 @@ func TestExtractTheoryMode(t *testing.T) {
 	for _, width := range []int{64, 1024} {
 		net, _ := ntk.NewNetwork[float64](3, width, 1, 1, 0, 6)
 		rate, _ := DecayRate("last-layer", 0.5, width)
-		e, _ := NewExtractor(x, y, xt, ExtractConfig{Loss: Logistic, Objective: Sum, Decay: rate, Target: DecayToInit, SubtractInit: true})
-		g, _ := newNetGD(net, x, y, Logistic, Sum, 0.5, "theory", true)
-		if err := g.run(0.01, 200, []NetworkObserver[float64]{e}, []int{1}); err != nil {
+		e, _ := NewExtractor(x, y, xt, Config{Loss: svm.Logistic, Objective: svm.Sum, Decay: rate, Target: DecayToInit, SubtractInit: true})
+		g, _ := newNetGD(net, x, y, svm.Logistic, svm.Sum, 0.5, "theory", true)
+		if err := g.run(0.01, 200, []observer[float64]{e}, []int{1}); err != nil {
 			t.Fatal(err)
 		}
 		r, _ := e.Report()
@@ -475,14 +478,14 @@ func TestExtractTheoryMode(t *testing.T) {
 // TestExtractErrors: bad input gives errors, not panics.
 func TestExtractErrors(t *testing.T) {
 	x, y, xt := extractData(1, 4, 2, 3)
-	ok := ExtractConfig{Loss: Hinge, Objective: Mean}
-	for name, c := range map[string]ExtractConfig{
-		"loss":      {Objective: Mean},
-		"objective": {Loss: Hinge, Objective: 9},
-		"decay":     {Loss: Hinge, Decay: -1},
-		"decayNaN":  {Loss: Hinge, Decay: math.NaN()},
-		"target":    {Loss: Hinge, Target: 7},
-		"rule":      {Loss: Hinge, Rule: 7},
+	ok := Config{Loss: svm.Hinge, Objective: svm.Mean}
+	for name, c := range map[string]Config{
+		"loss":      {Objective: svm.Mean},
+		"objective": {Loss: svm.Hinge, Objective: 9},
+		"decay":     {Loss: svm.Hinge, Decay: -1},
+		"decayNaN":  {Loss: svm.Hinge, Decay: math.NaN()},
+		"target":    {Loss: svm.Hinge, Target: 7},
+		"rule":      {Loss: svm.Hinge, Rule: 7},
 	} {
 		if _, err := NewExtractor(x, y, xt, c); err == nil {
 			t.Errorf("%s: no error", name)

@@ -1,4 +1,4 @@
-package svm
+package extract
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
+	"github.com/ntksvm/ntksvm/svm"
 )
 
 // This file is Theorem 4.1 of the paper (Appendix G, eqs. 57–62): a finite
@@ -16,20 +17,8 @@ import (
 //	K_T(x, xᵢ) = e^{−λT} ∫₀ᵀ s·|l'(f_t(xᵢ), yᵢ)|·Θ̂(w_t; x, xᵢ)·e^{λt} dt,
 //	aᵢ = −sign(l'(f₀(xᵢ), yᵢ)),
 //
-// s being the objective's scale (1 for Sum, 1/n or 1/|batch| for Mean): the
+// s being the objective's scale (1 for svm.Sum, 1/n or 1/|batch| for svm.Mean): the
 // loss term of the function-space dynamics (eq. 58) is −s·Σᵢ l'ᵢ Θ̂(x, xᵢ).
-
-// NetworkObserver watches a network training run. A trainer (or the driver
-// running it) calls Observe with the network's current weights at time t:
-// once before the first update (t = 0, the initialisation), then after
-// every update (or every few updates) with t the continuous time of the
-// run, t = Σ η over the steps taken (paper notation t = k·η̂ for a constant
-// step). batch lists the training indices whose losses drive the next
-// update from this state; nil means all of them (full batch). The network
-// and batch are only read during the call.
-type NetworkObserver[T linalg.Float] interface {
-	Observe(net *ntk.Network[T], t float64, batch []int) error
-}
 
 // DecayTarget says what the regulariser pulls the network's raw output
 // toward, in function space.
@@ -51,17 +40,17 @@ const (
 	// decay their part. So this is not the decay toward f₀ that the
 	// theorem's form needs; the Extractor integrates the extra term into
 	// b (see Offset), which then depends on the training run. This is
-	// NetworkStepper's RegLastLayer.
+	// network.Stepper's network.RegLastLayer.
 	DecayToInit
 	// DecayToInitAll: the penalty λ/2·Σ_l (‖W_l − W_l,0‖² + ‖b_l − b_l,0‖²)
-	// on every layer (NetworkStepper's RegTheory), which adds
+	// on every layer (network.Stepper's network.RegTheory), which adds
 	// −λ·⟨∇_W f(W_t; x), W_t − W_0⟩ to df/dt. That is −λ·(f − f₀) + λ·ρ_t
 	// with ρ_t(x) = (f_t − f₀)(x) − ⟨∇_W f(W_t; x), W_t − W_0⟩, the
 	// network's departure from its linearisation along the run, which is
 	// O(1/√m) in the NTK regime (it vanishes for the linearised network).
 	// The Extractor computes ⟨∇_W f(W_t; x), W_t − W_0⟩ exactly, by one
 	// forward-mode (tangent) pass per observation, and integrates λ·ρ_t
-	// into b as for DecayToInit; ExtractReport.DriftMaxAbs says how large
+	// into b as for DecayToInit; Report.DriftMaxAbs says how large
 	// that part of b is. Biases are allowed: the penalty decays them too.
 	DecayToInitAll
 )
@@ -84,7 +73,7 @@ const (
 )
 
 // DecayRate returns the function-space decay rate λ_f of a regularisation
-// mode, the λ of Theorem 4.1 to pass as ExtractConfig.Decay:
+// mode, the λ of Theorem 4.1 to pass as Config.Decay:
 //
 //	"paper":      λ/2‖W_last/√m‖² → λ_f = λ/m (DecayToZero; the authors' network)
 //	"theory":     λ/2 Σ_l ‖W_l − W_l,0‖² → λ_f = λ (DecayToInitAll: toward f₀
@@ -93,18 +82,18 @@ const (
 //	              for the output layer's share of f − f₀ only)
 //	"none":       λ_f = 0
 //
-// These are the names of NetworkStepper's Regularization modes;
-// ExtractConfigFor maps a whole NetworkConfig. width is m. The rate does
-// not depend on the Sum/Mean scale of the loss, because the penalty is
+// These are the names of network.Stepper's network.Regularization modes;
+// ConfigFor maps a whole network.Config. width is m. The rate does
+// not depend on the svm.Sum/svm.Mean scale of the loss, because the penalty is
 // not scaled with it.
 func DecayRate(mode string, lambda float64, width int) (float64, error) {
 	if !(lambda >= 0) || math.IsInf(lambda, 1) {
-		return 0, fmt.Errorf("%w: λ = %g must be finite and ≥ 0", ErrInput, lambda)
+		return 0, fmt.Errorf("%w: λ = %g must be finite and ≥ 0", svm.ErrInput, lambda)
 	}
 	switch mode {
 	case "paper":
 		if width < 1 {
-			return 0, fmt.Errorf("%w: width %d < 1", ErrInput, width)
+			return 0, fmt.Errorf("%w: width %d < 1", svm.ErrInput, width)
 		}
 		return lambda / float64(width), nil
 	case "theory", "last-layer":
@@ -112,16 +101,16 @@ func DecayRate(mode string, lambda float64, width int) (float64, error) {
 	case "none":
 		return 0, nil
 	}
-	return 0, fmt.Errorf("%w: unknown regularisation mode %q (want paper, theory, last-layer or none)", ErrInput, mode)
+	return 0, fmt.Errorf("%w: unknown regularisation mode %q (want paper, theory, last-layer or none)", svm.ErrInput, mode)
 }
 
-// ExtractConfig describes the training run an Extractor observes.
-type ExtractConfig struct {
-	Loss Loss // the training loss of paper Table 1
-	// Objective is Sum or Mean: s = 1 or 1/n for the full batch, and
-	// n/|batch| or 1/|batch| for a minibatch (the scales of NetworkStepper
-	// and KernelStepper).
-	Objective Objective
+// Config describes the training run an Extractor observes.
+type Config struct {
+	Loss svm.Loss // the training loss of paper Table 1
+	// Objective is svm.Sum or Mean: s = 1 or 1/n for the full batch, and
+	// n/|batch| or 1/|batch| for a minibatch (the scales of network.Stepper
+	// and svm.KernelStepper).
+	Objective svm.Objective
 	// Decay is the function-space decay rate λ_f ≥ 0 of the regulariser
 	// (see DecayRate): λ/m for the paper's penalty, λ for the theory's.
 	Decay float64
@@ -156,13 +145,13 @@ type SignBreak struct {
 	Now     float64 // l'(f_t(xᵢ), yᵢ) at the break
 }
 
-// ExtractReport compares the network with its kernel machine K_T a + b at
+// Report compares the network with its kernel machine K_T a + b at
 // the last observation.
-type ExtractReport struct {
+type Report struct {
 	Step int     // observation number (0 is the initialisation)
 	T    float64 // time since the first observation
 	// Network and kernel-machine outputs on the training and test points
-	// (test nil without a test set), in the units of ExtractConfig.SubtractInit.
+	// (test nil without a test set), in the units of Config.SubtractInit.
 	TrainNN, TrainKM, TestNN, TestKM []float64
 	// ‖f_T − (K_T a + b)‖∞ and its root mean square.
 	TrainMaxAbs, TrainRMS, TestMaxAbs, TestRMS float64
@@ -202,7 +191,7 @@ type ExtractReport struct {
 // for a float32 or float64 network. An Extractor is not safe for
 // concurrent use.
 type Extractor[T linalg.Float] struct {
-	cfg        ExtractConfig
+	cfg        Config
 	x, xt      linalg.Matrix[T]
 	y          []float64
 	n, nt      int
@@ -239,25 +228,25 @@ type Extractor[T linalg.Float] struct {
 // targets y and, if test.Rows > 0, the test inputs (the zero Matrix for
 // none). It returns an error for an invalid configuration or mismatched
 // shapes.
-func NewExtractor[T linalg.Float](x linalg.Matrix[T], y []float64, test linalg.Matrix[T], cfg ExtractConfig) (*Extractor[T], error) {
+func NewExtractor[T linalg.Float](x linalg.Matrix[T], y []float64, test linalg.Matrix[T], cfg Config) (*Extractor[T], error) {
 	if !cfg.Loss.Valid() {
-		return nil, fmt.Errorf("%w: invalid loss", ErrInput)
+		return nil, fmt.Errorf("%w: invalid loss", svm.ErrInput)
 	}
-	if cfg.Objective != Sum && cfg.Objective != Mean {
-		return nil, fmt.Errorf("%w: invalid objective %d", ErrInput, cfg.Objective)
+	if cfg.Objective != svm.Sum && cfg.Objective != svm.Mean {
+		return nil, fmt.Errorf("%w: invalid objective %d", svm.ErrInput, cfg.Objective)
 	}
 	if !(cfg.Decay >= 0) || math.IsInf(cfg.Decay, 1) {
-		return nil, fmt.Errorf("%w: decay rate %g must be finite and ≥ 0", ErrInput, cfg.Decay)
+		return nil, fmt.Errorf("%w: decay rate %g must be finite and ≥ 0", svm.ErrInput, cfg.Decay)
 	}
 	if cfg.Target > DecayToInitAll || cfg.Rule > Left {
-		return nil, fmt.Errorf("%w: invalid decay target or quadrature", ErrInput)
+		return nil, fmt.Errorf("%w: invalid decay target or quadrature", svm.ErrInput)
 	}
 	n := x.Rows
 	if n == 0 || len(y) != n {
-		return nil, fmt.Errorf("%w: %d training rows and %d targets", ErrInput, n, len(y))
+		return nil, fmt.Errorf("%w: %d training rows and %d targets", svm.ErrInput, n, len(y))
 	}
 	if test.Rows > 0 && test.Cols != x.Cols {
-		return nil, fmt.Errorf("%w: test inputs have %d columns, training %d", ErrInput, test.Cols, x.Cols)
+		return nil, fmt.Errorf("%w: test inputs have %d columns, training %d", svm.ErrInput, test.Cols, x.Cols)
 	}
 	e := &Extractor[T]{cfg: cfg, x: x, xt: test, y: append([]float64(nil), y...), n: n, nt: test.Rows}
 	e.xx = linalg.New[T](n, n)
@@ -283,35 +272,43 @@ func NewExtractor[T linalg.Float](x linalg.Matrix[T], y []float64, test linalg.M
 	return e, nil
 }
 
-// Observe implements NetworkObserver: it evaluates the network on the
+// Observe shows the extractor the network's weights at time t (the
+// continuous time of the run, t = Σ η over the steps taken; paper notation
+// t = k·η̂ for a constant step): once before the first update (t = 0, the
+// initialisation), then after every update (or every few updates). batch
+// lists the training indices whose losses drive the next update from this
+// state; nil means all of them (full batch). The network and batch are
+// only read during the call; Watch makes a train.Observer of it.
+//
+// It evaluates the network on the
 // training (and test) points, checks the sign assumption, computes Θ̂ and
 // adds the interval since the previous observation to the kernel. The
 // first call fixes f₀, a and the time origin. Times must increase
 // strictly. For a minibatch, the integrand's column j is s·|l'ⱼ|·Θ̂(·, xⱼ)
-// for j in batch (s = 1/|batch| for Mean) and 0 otherwise; with the Left
+// for j in batch (s = 1/|batch| for svm.Mean) and 0 otherwise; with the Left
 // rule this is exactly the first-order update of the step taken with that
 // batch, while the Trapezoid rule averages the integrands of consecutive
 // batches (exact only in expectation).
 func (e *Extractor[T]) Observe(net *ntk.Network[T], t float64, batch []int) error {
 	if net == nil || net.D != e.x.Cols || net.Depth < 1 || len(net.W) != net.Depth+1 {
-		return fmt.Errorf("%w: network input dimension does not match the data", ErrInput)
+		return fmt.Errorf("%w: network input dimension does not match the data", svm.ErrInput)
 	}
 	if e.cfg.Decay > 0 && net.B != nil && e.cfg.Target != DecayToInitAll {
-		return fmt.Errorf("%w: with Decay > 0 the network must have no biases (the penalty on W_last does not decay them)", ErrInput)
+		return fmt.Errorf("%w: with Decay > 0 the network must have no biases (the penalty on W_last does not decay them)", svm.ErrInput)
 	}
 	if e.started && (net.Width != e.width || net.Depth != e.dep) {
-		return fmt.Errorf("%w: network shape changed from width %d, depth %d to %d, %d", ErrInput, e.width, e.dep, net.Width, net.Depth)
+		return fmt.Errorf("%w: network shape changed from width %d, depth %d to %d, %d", svm.ErrInput, e.width, e.dep, net.Width, net.Depth)
 	}
 	if math.IsNaN(t) || math.IsInf(t, 0) || (e.started && t <= e.t) {
-		return fmt.Errorf("%w: observation time %g must be finite and after %g", ErrInput, t, e.t)
+		return fmt.Errorf("%w: observation time %g must be finite and after %g", svm.ErrInput, t, e.t)
 	}
 	if batch != nil {
 		if len(batch) == 0 {
-			return fmt.Errorf("%w: empty batch", ErrInput)
+			return fmt.Errorf("%w: empty batch", svm.ErrInput)
 		}
 		for _, j := range batch {
 			if j < 0 || j >= e.n {
-				return fmt.Errorf("%w: batch index %d out of range [0, %d)", ErrInput, j, e.n)
+				return fmt.Errorf("%w: batch index %d out of range [0, %d)", svm.ErrInput, j, e.n)
 			}
 		}
 	}
@@ -489,7 +486,7 @@ func (e *Extractor[T]) weights(batch []int, first bool, t float64) error {
 		mark(j)
 	}
 	if batch == nil {
-		if e.cfg.Objective == Mean {
+		if e.cfg.Objective == svm.Mean {
 			s = 1 / float64(e.n)
 		}
 		for j := range e.w {
@@ -497,7 +494,7 @@ func (e *Extractor[T]) weights(batch []int, first bool, t float64) error {
 		}
 		return nil
 	}
-	if e.cfg.Objective == Mean {
+	if e.cfg.Objective == svm.Mean {
 		s = 1 / float64(len(batch))
 	} else {
 		s = float64(e.n) / float64(len(batch))
@@ -857,12 +854,12 @@ func (e *Extractor[T]) offset(g0, f0, drift []float64) []float64 {
 // Report returns the network's outputs at the last observation, the
 // kernel machine's K_T a + b beside them, their differences and the sign
 // breaks so far. It returns an error before the first observation.
-func (e *Extractor[T]) Report() (*ExtractReport, error) {
+func (e *Extractor[T]) Report() (*Report, error) {
 	if !e.started {
-		return nil, fmt.Errorf("%w: no observation yet", ErrInput)
+		return nil, fmt.Errorf("%w: no observation yet", svm.ErrInput)
 	}
 	bt, bs := e.Offset()
-	r := &ExtractReport{Step: e.step, T: e.t - e.t0,
+	r := &Report{Step: e.step, T: e.t - e.t0,
 		TrainNN: append([]float64(nil), e.g...), TrainKM: e.machine(e.acc, e.n, bt)}
 	r.TrainMaxAbs, r.TrainRMS = extractDiff(r.TrainNN, r.TrainKM)
 	for _, v := range e.cacc {

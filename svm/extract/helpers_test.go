@@ -1,6 +1,8 @@
-package svm
+package extract
 
 import (
+	"github.com/ntksvm/ntksvm/svm"
+
 	"fmt"
 
 	"github.com/ntksvm/ntksvm/linalg"
@@ -8,15 +10,15 @@ import (
 )
 
 // netGD is a minimal full-batch (or minibatch) (sub)gradient-descent trainer
-// of an ntk.Network, standing in for the network Stepper in these tests.
+// of an ntk.Network, standing in for the network train.Stepper in these tests.
 // mode "paper" penalises λ/2‖W_last/√m‖², "theory" λ/2‖W_last − W_last,0‖²,
 // "none" nothing; with subtract the loss sees f − f₀.
 type netGD[T linalg.Float] struct {
 	net      *ntk.Network[T]
 	x        linalg.Matrix[T]
 	y        []float64
-	loss     Loss
-	obj      Objective
+	loss     svm.Loss
+	obj      svm.Objective
 	lambda   float64
 	mode     string
 	subtract bool
@@ -29,7 +31,7 @@ type netGD[T linalg.Float] struct {
 	t     float64
 }
 
-func newNetGD[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], y []float64, loss Loss, obj Objective, lambda float64, mode string, subtract bool) (*netGD[T], error) {
+func newNetGD[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], y []float64, loss svm.Loss, obj svm.Objective, lambda float64, mode string, subtract bool) (*netGD[T], error) {
 	g := &netGD[T]{net: net, x: x, y: y, loss: loss, obj: obj, lambda: lambda, mode: mode, subtract: subtract}
 	p, err := net.Forward(x)
 	if err != nil {
@@ -62,7 +64,7 @@ func (g *netGD[T]) step(eta float64, batch []int) error {
 			idx[i] = i
 		}
 	}
-	if g.obj == Mean {
+	if g.obj == svm.Mean {
 		s = 1 / float64(len(idx))
 	} else {
 		s = float64(n) / float64(len(idx)) // 1 for the full batch
@@ -114,7 +116,7 @@ func (g *netGD[T]) step(eta float64, batch []int) error {
 
 // run observes the initial state, then takes steps of size eta, and
 // observes after every step k with k % every[o] == 0 for observer o.
-func (g *netGD[T]) run(eta float64, steps int, obs []NetworkObserver[T], every []int) error {
+func (g *netGD[T]) run(eta float64, steps int, obs []observer[T], every []int) error {
 	for _, o := range obs {
 		if err := o.Observe(g.net, g.t, nil); err != nil {
 			return err
@@ -144,4 +146,9 @@ func extractMatrix[T linalg.Float](rows [][]float64) linalg.Matrix[T] {
 		}
 	}
 	return m
+}
+
+// observer is what the test trainers show the network to (an Extractor).
+type observer[T linalg.Float] interface {
+	Observe(net *ntk.Network[T], t float64, batch []int) error
 }

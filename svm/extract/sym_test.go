@@ -1,6 +1,8 @@
-package svm
+package extract
 
 import (
+	"github.com/ntksvm/ntksvm/svm"
+
 	"fmt"
 	"math"
 	"runtime"
@@ -41,7 +43,7 @@ func newExtractRef[T linalg.Float](e *Extractor[T]) (*extractRef[T], error) {
 	return r, nil
 }
 
-// Observe implements NetworkObserver.
+// Observe implements observer.
 func (r *extractRef[T]) Observe(net *ntk.Network[T], t float64, batch []int) error {
 	if err := r.e.Observe(net, t, batch); err != nil {
 		return err
@@ -210,16 +212,16 @@ func extractSymmetricMatchesFull[T linalg.Float](t *testing.T) {
 					target DecayTarget
 					decay  float64
 					bias   float64
-					loss   Loss
-					obj    Objective
+					loss   svm.Loss
+					obj    svm.Objective
 					rule   Quadrature
 					batch  bool
 				}{
-					{"zero", DecayToZero, 0.3, 0, Squared, Sum, Trapezoid, false},
-					{"zero/nodecay/bias", DecayToZero, 0, 0.5, Squared, Mean, Trapezoid, false},
-					{"init", DecayToInit, 0.2, 0, Hinge, Mean, Left, false},
-					{"initall/bias", DecayToInitAll, 0.5, 0.4, Squared, Sum, Trapezoid, false},
-					{"initall/minibatch", DecayToInitAll, 0.1, 0.4, Logistic, Mean, Left, true},
+					{"zero", DecayToZero, 0.3, 0, svm.Squared, svm.Sum, Trapezoid, false},
+					{"zero/nodecay/bias", DecayToZero, 0, 0.5, svm.Squared, svm.Mean, Trapezoid, false},
+					{"init", DecayToInit, 0.2, 0, svm.Hinge, svm.Mean, Left, false},
+					{"initall/bias", DecayToInitAll, 0.5, 0.4, svm.Squared, svm.Sum, Trapezoid, false},
+					{"initall/minibatch", DecayToInitAll, 0.1, 0.4, svm.Logistic, svm.Mean, Left, true},
 				} {
 					name := fmt.Sprintf("n=%d/depth=%d/nt=%d/%s", n, depth, nt, c.name)
 					t.Run(name, func(t *testing.T) {
@@ -229,7 +231,7 @@ func extractSymmetricMatchesFull[T linalg.Float](t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						e, err := NewExtractor(x, y, xt, ExtractConfig{Loss: c.loss, Objective: c.obj, Decay: c.decay, Target: c.target, Rule: c.rule})
+						e, err := NewExtractor(x, y, xt, Config{Loss: c.loss, Objective: c.obj, Decay: c.decay, Target: c.target, Rule: c.rule})
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -299,7 +301,7 @@ func TestExtractKernelSymmetric(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				e, err := NewExtractor(x, y, linalg.Matrix[float64]{}, ExtractConfig{Loss: Hinge, Objective: Mean, AuthorsCode: true})
+				e, err := NewExtractor(x, y, linalg.Matrix[float64]{}, Config{Loss: svm.Hinge, Objective: svm.Mean, AuthorsCode: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -311,11 +313,11 @@ func TestExtractKernelSymmetric(t *testing.T) {
 				if err := e.theta(net, p, p, e.xx, e.dd, e.aa, th); err != nil {
 					t.Fatal(err)
 				}
-				g, err := newNetGD(net, x, y, Hinge, Mean, 0, "none", false)
+				g, err := newNetGD(net, x, y, svm.Hinge, svm.Mean, 0, "none", false)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := g.run(0.1, 4, []NetworkObserver[float64]{e}, []int{1}); err != nil {
+				if err := g.run(0.1, 4, []observer[float64]{e}, []int{1}); err != nil {
 					t.Fatal(err)
 				}
 				k, _ := e.Kernel()

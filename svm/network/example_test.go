@@ -1,4 +1,4 @@
-package svm_test
+package network_test
 
 import (
 	"fmt"
@@ -6,12 +6,13 @@ import (
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/network"
 )
 
-// ExampleNetworkStepper trains a small network with the mean hinge loss
+// ExampleStepper trains a small network with the mean hinge loss
 // and the theory penalty on four points, full batch, as a driver would:
 // Evaluate before the first step, then Step on every index.
-func ExampleNetworkStepper() {
+func ExampleStepper() {
 	x, _ := linalg.FromSlice(4, 2, []float64{
 		1, 0.5,
 		0.8, 1,
@@ -23,8 +24,8 @@ func ExampleNetworkStepper() {
 	if err != nil {
 		panic(err)
 	}
-	s, err := svm.NewNetworkStepper(net, x, y, linalg.Matrix[float64]{}, svm.NetworkConfig{
-		Loss: svm.Hinge, Lambda: 0.01, Objective: svm.Mean, Reg: svm.RegTheory})
+	s, err := network.NewStepper(net, x, y, linalg.Matrix[float64]{}, network.Config{
+		Loss: svm.Hinge, Lambda: 0.01, Objective: svm.Mean, Reg: network.RegTheory})
 	if err != nil {
 		panic(err)
 	}

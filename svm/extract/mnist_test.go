@@ -1,6 +1,8 @@
-package svm
+package extract
 
 import (
+	"github.com/ntksvm/ntksvm/svm"
+
 	"math"
 	"os"
 	"strconv"
@@ -62,19 +64,19 @@ func TestExtractMNISTFigB2(t *testing.T) {
 	rate, _ := DecayRate("paper", lambda, m)
 	// The authors' code (decay λ in its kernel, every |l'| = 1, b = 0)
 	// and the valid version (the network's true rate λ/m).
-	cfgs := []ExtractConfig{
-		{Loss: Hinge, Objective: Mean, Decay: lambda, SubtractInit: true, AuthorsCode: true},
-		{Loss: Hinge, Objective: Mean, Decay: rate, SubtractInit: true},
+	cfgs := []Config{
+		{Loss: svm.Hinge, Objective: svm.Mean, Decay: lambda, SubtractInit: true, AuthorsCode: true},
+		{Loss: svm.Hinge, Objective: svm.Mean, Decay: rate, SubtractInit: true},
 	}
 	ex := make([]*Extractor[float64], len(cfgs))
-	obs := make([]NetworkObserver[float64], len(cfgs))
+	obs := make([]observer[float64], len(cfgs))
 	for i, c := range cfgs {
 		if ex[i], err = NewExtractor(tr.X, y, linalg.Matrix[float64]{}, c); err != nil {
 			t.Fatal(err)
 		}
 		obs[i] = ex[i]
 	}
-	g, err := newNetGD(net, tr.X, y, Hinge, Mean, lambda, "paper", true)
+	g, err := newNetGD(net, tr.X, y, svm.Hinge, svm.Mean, lambda, "paper", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,11 +112,11 @@ func TestExtractMNISTFigB2(t *testing.T) {
 			}
 			if k == 1 {
 				first[i] = b
-				firstNN = MeanLoss(Hinge, r.TrainNN, y)
+				firstNN = svm.MeanLoss(svm.Hinge, r.TrainNN, y)
 			}
 			last[i] = b
 			if k == steps {
-				lastNN = MeanLoss(Hinge, r.TrainNN, y)
+				lastNN = svm.MeanLoss(svm.Hinge, r.TrainNN, y)
 			}
 		}
 	}
@@ -125,7 +127,7 @@ func TestExtractMNISTFigB2(t *testing.T) {
 	for i := range p1.F {
 		p1.F[i] -= ft0[i]
 	}
-	testNN := MeanLoss(Hinge, p1.F, yt)
+	testNN := svm.MeanLoss(svm.Hinge, p1.F, yt)
 	t.Logf("seed %d, n = %d, test %d, %v", seed, len(y), len(yt), time.Since(start).Round(time.Millisecond))
 	t.Logf("NN train hinge %.4f (t = 0.1) → %.4f (t = 10); NN test hinge %.4f", firstNN, lastNN, testNN)
 	names := []string{"authors' code (decay λ, δ = 0.99, unclipped hinge)", "valid (decay λ/m, ramp, δ = 0.01)"}

@@ -1,6 +1,9 @@
-package svm
+package network
 
 import (
+	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/train"
+
 	"bytes"
 	"context"
 	"errors"
@@ -18,11 +21,11 @@ import (
 	"github.com/ntksvm/ntksvm/ntk"
 )
 
-var allLosses = []Loss{Hinge, SquaredHinge, Squared, EpsInsensitiveLoss(0.2), Logistic}
+var allLosses = []svm.Loss{svm.Hinge, svm.SquaredHinge, svm.Squared, svm.EpsInsensitiveLoss(0.2), svm.Logistic}
 
 // netData returns n Gaussian points in d dimensions with targets for l:
 // labels sign(x·u) for a classification loss, tanh(x·u) otherwise.
-func netData(rng *rand.Rand, n, d int, l Loss) (linalg.Matrix[float64], []float64) {
+func netData(rng *rand.Rand, n, d int, l svm.Loss) (linalg.Matrix[float64], []float64) {
 	u := make([]float64, d)
 	for i := range u {
 		u[i] = rng.NormFloat64() / math.Sqrt(float64(d))
@@ -58,14 +61,14 @@ func mustNet[T linalg.Float](t testing.TB, d, m, depth int, sw, sb float64, seed
 
 // objectiveAt is the batch objective R(w) + s_B·Σ_{i∈B} l(f(xᵢ; w) − f0ᵢ, yᵢ)
 // computed from scratch (f0 nil: no subtraction).
-func objectiveAt(net *ntk.Network[float64], w0 *ntk.Network[float64], x linalg.Matrix[float64], y, f0 []float64, batch []int, cfg NetworkConfig) float64 {
+func objectiveAt(net *ntk.Network[float64], w0 *ntk.Network[float64], x linalg.Matrix[float64], y, f0 []float64, batch []int, cfg Config) float64 {
 	p, err := net.Forward(x)
 	if err != nil {
 		panic(err)
 	}
 	n := x.Rows
 	sB := 1 / float64(len(batch))
-	if cfg.Objective == Sum {
+	if cfg.Objective == svm.Sum {
 		sB = float64(n) / float64(len(batch))
 	}
 	var loss float64
@@ -105,11 +108,11 @@ func objectiveAt(net *ntk.Network[float64], w0 *ntk.Network[float64], x linalg.M
 
 // nearKink reports whether output h with target y is within tol of a kink
 // of the loss, where a finite difference is meaningless.
-func nearKink(l Loss, h, y, tol float64) bool {
-	switch l.kind {
-	case lossHinge, lossSquaredHinge:
+func nearKink(l svm.Loss, h, y, tol float64) bool {
+	switch l.Name() {
+	case "hinge", "squared-hinge":
 		return math.Abs(y*h-1) < tol
-	case lossEpsInsensitive:
+	case "eps-insensitive":
 		return math.Abs(math.Abs(y-h)-l.Epsilon) < tol
 	}
 	return false
@@ -126,16 +129,16 @@ func TestNetworkStepGradient(t *testing.T) {
 	}
 	for _, a := range []arch{{3, 5, 2, 1.2, 0}, {3, 4, 1, 1, 0.5}} {
 		for _, loss := range allLosses {
-			rng := rand.New(rand.NewPCG(3, uint64(loss.kind)))
+			rng := rand.New(rand.NewPCG(3, uint64(loss.Code())))
 			const n = 6
 			x, y := netData(rng, n, a.d, loss)
 			for _, reg := range []Regularization{RegPaper, RegTheory, RegLastLayer, RegNone} {
-				for _, obj := range []Objective{Sum, Mean} {
+				for _, obj := range []svm.Objective{svm.Sum, svm.Mean} {
 					for _, batch := range [][]int{{0, 1, 2, 3, 4, 5}, {4, 1, 3}} {
 						for _, keep := range []bool{false, true} {
 							name := fmt.Sprintf("L=%d,sb=%v/%v/%v/%v/B=%d/keepF0=%v", a.L, a.sb, loss, reg, obj, len(batch), keep)
 							t.Run(name, func(t *testing.T) {
-								cfg := NetworkConfig{Loss: loss, Lambda: 0.7, Objective: obj, Reg: reg, KeepF0: keep}
+								cfg := Config{Loss: loss, Lambda: 0.7, Objective: obj, Reg: reg, KeepF0: keep}
 								checkStepGradient(t, a.d, a.m, a.L, a.sw, a.sb, x, y, batch, cfg)
 							})
 						}
@@ -146,10 +149,10 @@ func TestNetworkStepGradient(t *testing.T) {
 	}
 }
 
-func checkStepGradient(t *testing.T, d, m, depth int, sw, sb float64, x linalg.Matrix[float64], y []float64, batch []int, cfg NetworkConfig) {
+func checkStepGradient(t *testing.T, d, m, depth int, sw, sb float64, x linalg.Matrix[float64], y []float64, batch []int, cfg Config) {
 	net := mustNet[float64](t, d, m, depth, sw, sb, 21)
 	w0 := mustNet[float64](t, d, m, depth, sw, sb, 21)
-	s, err := NewNetworkStepper(net, x, y, linalg.Matrix[float64]{}, cfg)
+	s, err := NewStepper(net, x, y, linalg.Matrix[float64]{}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +240,7 @@ func cloneNet[T linalg.Float](net *ntk.Network[T]) *ntk.Network[T] {
 func TestNetworkPenaltyFunctionSpace(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	const d, m, n = 4, 64, 5
-	x, _ := netData(rng, n, d, Squared)
+	x, _ := netData(rng, n, d, svm.Squared)
 	for _, reg := range []Regularization{RegTheory, RegLastLayer, RegPaper} {
 		net := mustNet[float64](t, d, m, 1, 1, 0, 9)
 		// Move the last layer off W_last,0, then make the targets the
@@ -252,7 +255,7 @@ func TestNetworkPenaltyFunctionSpace(t *testing.T) {
 		for i := range y {
 			y[i] = p1.F[i] - p0.F[i]
 		}
-		s, err := NewNetworkStepper(net, x, y, linalg.Matrix[float64]{}, NetworkConfig{Loss: Squared, Lambda: 0.5, Reg: reg, KeepF0: true})
+		s, err := NewStepper(net, x, y, linalg.Matrix[float64]{}, Config{Loss: svm.Squared, Lambda: 0.5, Reg: reg, KeepF0: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -291,14 +294,14 @@ type gaps struct {
 	kick    float64 // η·s·max Θ̂ᵢᵢ: one training point's step on the outputs
 }
 
-func gapRun(t *testing.T, loss Loss, reg Regularization, m, steps int, eta float64) gaps {
-	return gapRunBatch(t, loss, reg, Mean, 0, m, steps, eta)
+func gapRun(t *testing.T, loss svm.Loss, reg Regularization, m, steps int, eta float64) gaps {
+	return gapRunBatch(t, loss, reg, svm.Mean, 0, m, steps, eta)
 }
 
 // gapRunBatch is gapRun with an objective and minibatches of the given
 // size (0: full batch) from one seeded stream per side, the kernel
-// machine with Exact decay.
-func gapRunBatch(t *testing.T, loss Loss, reg Regularization, obj Objective, batch, m, steps int, eta float64) gaps {
+// machine with svm.Exact decay.
+func gapRunBatch(t *testing.T, loss svm.Loss, reg Regularization, obj svm.Objective, batch, m, steps int, eta float64) gaps {
 	rng := rand.New(rand.NewPCG(17, 4))
 	const d, n, nt = 8, 24, 6
 	xa, ya := netData(rng, n+nt, d, loss)
@@ -306,10 +309,10 @@ func gapRunBatch(t *testing.T, loss Loss, reg Regularization, obj Objective, bat
 	xt := xa.Slice(n, n+nt, 0, d)
 	net := mustNet[float64](t, d, m, 1, 1, 0, 33)
 	const lambda = 0.01
-	cfg := NetworkConfig{Loss: loss, Lambda: lambda, Objective: obj, Reg: reg, Batch: batch}
-	var stream *BatchStream
+	cfg := Config{Loss: loss, Lambda: lambda, Objective: obj, Reg: reg, Batch: batch}
+	var stream *train.BatchStream
 	if batch > 0 {
-		stream, _ = NewBatchStream(n, batch, 77)
+		stream, _ = train.NewBatchStream(n, batch, 77)
 	}
 	kEmp, err := net.EmpiricalNTK(x, x)
 	if err != nil {
@@ -327,7 +330,7 @@ func gapRunBatch(t *testing.T, loss Loss, reg Regularization, obj Objective, bat
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewNetworkStepper(net, x, y, xt, cfg)
+	s, err := NewStepper(net, x, y, xt, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,8 +358,8 @@ func gapRunBatch(t *testing.T, loss Loss, reg Regularization, obj Objective, bat
 	}
 	km := func(k, kt linalg.Matrix[float64]) [][]float64 {
 		var out [][]float64
-		cfg := Config{Loss: loss, Lambda: lambda, Objective: obj, LR: eta, Steps: steps, Decay: Exact,
-			Test: &EvalSet{K: NewDense(kt), Y: make([]float64, nt)}, TrackTrain: all, TrackTest: []int{0, 1, 2, 3, 4, 5}}
+		cfg := svm.SubgradientConfig{Loss: loss, Lambda: lambda, Objective: obj, LR: eta, Steps: steps, Decay: svm.Exact,
+			Test: &svm.EvalSet{K: svm.NewDense(kt), Y: make([]float64, nt)}}
 		if loss.Classification() {
 			for i := range cfg.Test.Y {
 				cfg.Test.Y[i] = 1
@@ -367,18 +370,20 @@ func gapRunBatch(t *testing.T, loss Loss, reg Regularization, obj Objective, bat
 			cfg.LogAt[i] = i + 1
 		}
 		if batch > 0 {
-			cfg.Stream, _ = NewBatchStream(n, batch, 77)
+			cfg.Stream, _ = train.NewBatchStream(n, batch, 77)
 		}
-		cfg.Log = func(p *Progress) error {
-			out = append(out, append(slices.Clone(p.TrainOut), p.TestOut...))
+		cfg.Recorder = train.RecorderFunc(func(r *train.Record) error {
+			if r.Event == train.Evaluated {
+				out = append(out, append(slices.Clone(r.Evals[0].Train), r.Evals[0].Test...))
+			}
 			return nil
-		}
-		res, err := Train(context.Background(), NewDense(k), y, cfg)
+		})
+		res, err := svm.TrainSubgradient(context.Background(), svm.NewDense(k), y, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		test := make([]float64, nt)
-		if err := res.Machine.Predict(test, NewDense(kt)); err != nil {
+		if err := res.Machine.Predict(test, svm.NewDense(kt)); err != nil {
 			t.Fatal(err)
 		}
 		return append(out, append(slices.Clone(res.Outputs), test...))
@@ -398,7 +403,7 @@ func gapRunBatch(t *testing.T, loss Loss, reg Regularization, obj Objective, bat
 	if batch > 0 {
 		sB = 1 / float64(batch)
 	}
-	if obj == Sum {
+	if obj == svm.Sum {
 		sB *= n
 	}
 	for i := range n {
@@ -432,10 +437,10 @@ func TestNetworkMatchesKernelMachine(t *testing.T) {
 	for _, loss := range allLosses {
 		t.Run(loss.String(), func(t *testing.T) {
 			eta, smooth := 1.0, true
-			switch loss.kind {
-			case lossHinge:
+			switch loss.Name() {
+			case "hinge":
 				eta, smooth = 0.25, false
-			case lossEpsInsensitive:
+			case "eps-insensitive":
 				eta, smooth = 0.1, false
 			}
 			w := gapRun(t, loss, RegTheory, mWide, steps, eta)
@@ -452,7 +457,7 @@ func TestNetworkMatchesKernelMachine(t *testing.T) {
 			if w.emp > tol {
 				t.Errorf("m=2^14: gap %.5f > %.5f", w.emp, tol)
 			}
-			if loss.kind == lossEpsInsensitive {
+			if loss.Name() == "eps-insensitive" {
 				// The kicks dominate at both widths; the network's
 				// approach to the infinite-width machine still shows.
 				if nw.an <= 2*w.an {
@@ -472,8 +477,8 @@ func TestNetworkLastLayerPenaltyMismatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("wide network")
 	}
-	theory := gapRun(t, Squared, RegTheory, 1<<14, 100, 1)
-	last := gapRun(t, Squared, RegLastLayer, 1<<14, 100, 1)
+	theory := gapRun(t, svm.Squared, RegTheory, 1<<14, 100, 1)
+	last := gapRun(t, svm.Squared, RegLastLayer, 1<<14, 100, 1)
 	t.Logf("squared loss, m=2^14, λ=0.01: relative gap %.5f (theory), %.5f (last-layer)", theory.emp, last.emp)
 	if last.emp < 10*theory.emp {
 		t.Errorf("last-layer penalty gap %.5f, theory %.5f: expected the last-layer one much larger", last.emp, theory.emp)
@@ -481,7 +486,7 @@ func TestNetworkLastLayerPenaltyMismatch(t *testing.T) {
 }
 
 // runSteps takes k steps on stream's batches (nil: full batch).
-func runSteps[T linalg.Float](t *testing.T, s *NetworkStepper[T], stream *BatchStream, n, k int, eta float64) {
+func runSteps[T linalg.Float](t *testing.T, s *Stepper[T], stream *train.BatchStream, n, k int, eta float64) {
 	t.Helper()
 	all := make([]int, n)
 	for i := range all {
@@ -501,22 +506,22 @@ func runSteps[T linalg.Float](t *testing.T, s *NetworkStepper[T], stream *BatchS
 func stateRoundTrip[T linalg.Float](t *testing.T, sb float64, reg Regularization, batch int) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	const d, m, n, nt = 5, 48, 20, 4
-	xf, y := netData(rng, n+nt, d, Hinge)
+	xf, y := netData(rng, n+nt, d, svm.Hinge)
 	x := linalg.New[T](n+nt, d)
 	for i := range xf.Data {
 		x.Data[i] = T(xf.Data[i])
 	}
-	cfg := NetworkConfig{Loss: Hinge, Lambda: 0.05, Objective: Sum, Reg: reg, Batch: batch}
-	build := func(seed uint64) *NetworkStepper[T] {
-		s, err := NewNetworkStepper(mustNet[T](t, d, m, 2, 1, sb, seed), x.Slice(0, n, 0, d), y[:n], x.Slice(n, n+nt, 0, d), cfg)
+	cfg := Config{Loss: svm.Hinge, Lambda: 0.05, Objective: svm.Sum, Reg: reg, Batch: batch}
+	build := func(seed uint64) *Stepper[T] {
+		s, err := NewStepper(mustNet[T](t, d, m, 2, 1, sb, seed), x.Slice(0, n, 0, d), y[:n], x.Slice(n, n+nt, 0, d), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return s
 	}
-	var stream *BatchStream
+	var stream *train.BatchStream
 	if batch > 0 {
-		stream, _ = NewBatchStream(n, batch, 3)
+		stream, _ = train.NewBatchStream(n, batch, 3)
 	}
 	a := build(1)
 	runSteps(t, a, stream, n, 7, 0.05)
@@ -525,14 +530,17 @@ func stateRoundTrip[T linalg.Float](t *testing.T, sb float64, reg Regularization
 		t.Fatal(err)
 	}
 	saved := bytes.Clone(buf.Bytes())
-	var stream2 *BatchStream
+	var stream2 *train.BatchStream
 	if batch > 0 {
 		// The resumed run sees the same batches: a copy of the stream.
-		cp := *stream
-		cp.perm = slices.Clone(stream.perm)
-		cp.rng = new(rand.PCG)
-		*cp.rng = *stream.rng
-		stream2 = &cp
+		b, err := stream.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stream2 = new(train.BatchStream)
+		if err := stream2.UnmarshalBinary(b); err != nil {
+			t.Fatal(err)
+		}
 	}
 	runSteps(t, a, stream, n, 9, 0.05)
 	evA, err := a.Evaluate()
@@ -600,15 +608,15 @@ func TestNetworkStateRoundTrip(t *testing.T) {
 // corrupted states are refused, naming the problem.
 func TestNetworkStateErrors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 9))
-	x, y := netData(rng, 10, 3, Hinge)
-	build := func(cfg NetworkConfig, m int) *NetworkStepper[float64] {
-		s, err := NewNetworkStepper(mustNet[float64](t, 3, m, 1, 1, 0, 4), x, y, linalg.Matrix[float64]{}, cfg)
+	x, y := netData(rng, 10, 3, svm.Hinge)
+	build := func(cfg Config, m int) *Stepper[float64] {
+		s, err := NewStepper(mustNet[float64](t, 3, m, 1, 1, 0, 4), x, y, linalg.Matrix[float64]{}, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return s
 	}
-	cfg := NetworkConfig{Loss: Hinge, Lambda: 0.1, Reg: RegTheory}
+	cfg := Config{Loss: svm.Hinge, Lambda: 0.1, Reg: RegTheory}
 	a := build(cfg, 16)
 	runSteps(t, a, nil, 10, 2, 0.1)
 	var buf bytes.Buffer
@@ -617,12 +625,12 @@ func TestNetworkStateErrors(t *testing.T) {
 	}
 	state := buf.Bytes()
 	other := cfg
-	other.Loss = Logistic
+	other.Loss = svm.Logistic
 	lam := cfg
 	lam.Lambda = 0.2
 	for _, tc := range []struct {
 		name string
-		s    *NetworkStepper[float64]
+		s    *Stepper[float64]
 		data []byte
 		want string
 	}{
@@ -635,8 +643,8 @@ func TestNetworkStateErrors(t *testing.T) {
 		{"empty", build(cfg, 16), nil, "header"},
 	} {
 		err := tc.s.LoadState(bytes.NewReader(tc.data))
-		if !errors.Is(err, ErrState) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: error %v, want ErrState mentioning %q", tc.name, err, tc.want)
+		if !errors.Is(err, svm.ErrState) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want svm.ErrState mentioning %q", tc.name, err, tc.want)
 		}
 	}
 	// A partly loaded stepper refuses to step until a good state is loaded.
@@ -656,7 +664,7 @@ func TestNetworkStateErrors(t *testing.T) {
 	// Different data: the fingerprint.
 	x2 := x.Clone()
 	x2.Data[0] += 1
-	s2, err := NewNetworkStepper(mustNet[float64](t, 3, 16, 1, 1, 0, 4), x2, y, linalg.Matrix[float64]{}, cfg)
+	s2, err := NewStepper(mustNet[float64](t, 3, 16, 1, 1, 0, 4), x2, y, linalg.Matrix[float64]{}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -666,13 +674,13 @@ func TestNetworkStateErrors(t *testing.T) {
 }
 
 // TestNetworkBadInput: wrong shapes, invalid labels and hyper-parameters
-// are errors wrapping ErrInput, at construction and at Step.
+// are errors wrapping svm.ErrInput, at construction and at Step.
 func TestNetworkBadInput(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	const d, n = 3, 8
-	x, y := netData(rng, n, d, Hinge)
+	x, y := netData(rng, n, d, svm.Hinge)
 	net := func() *ntk.Network[float64] { return mustNet[float64](t, d, 8, 1, 1, 0, 1) }
-	good := NetworkConfig{Loss: Hinge, Lambda: 0.1}
+	good := Config{Loss: svm.Hinge, Lambda: 0.1}
 	nan := x.Clone()
 	nan.Set(3, 1, math.NaN())
 	badNet := net()
@@ -683,14 +691,14 @@ func TestNetworkBadInput(t *testing.T) {
 	yHalf[2] = 0.5
 	yNaN := slices.Clone(y)
 	yNaN[0] = math.NaN()
-	with := func(f func(*NetworkConfig)) NetworkConfig { c := good; f(&c); return c }
+	with := func(f func(*Config)) Config { c := good; f(&c); return c }
 	for _, tc := range []struct {
 		name string
 		net  *ntk.Network[float64]
 		x    linalg.Matrix[float64]
 		y    []float64
 		test linalg.Matrix[float64]
-		cfg  NetworkConfig
+		cfg  Config
 	}{
 		{"nil network", nil, x, y, linalg.Matrix[float64]{}, good},
 		{"features", net(), linalg.New[float64](n, d+1), y, linalg.Matrix[float64]{}, good},
@@ -698,25 +706,25 @@ func TestNetworkBadInput(t *testing.T) {
 		{"targets", net(), x, y[:n-1], linalg.Matrix[float64]{}, good},
 		{"test features", net(), x, y, linalg.New[float64](2, d+1), good},
 		{"label 0.5 for hinge", net(), x, yHalf, linalg.Matrix[float64]{}, good},
-		{"NaN target", net(), x, yNaN, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Loss = Squared })},
+		{"NaN target", net(), x, yNaN, linalg.Matrix[float64]{}, with(func(c *Config) { c.Loss = svm.Squared })},
 		{"NaN feature", net(), nan, y, linalg.Matrix[float64]{}, good},
 		{"NaN test feature", net(), x, y, nan, good},
-		{"invalid loss", net(), x, y, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Loss = Loss{} })},
-		{"negative ε", net(), x, y, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Loss = EpsInsensitiveLoss(-1) })},
-		{"NaN λ", net(), x, y, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Lambda = math.NaN() })},
-		{"negative λ", net(), x, y, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Lambda = -1 })},
-		{"infinite λ", net(), x, y, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Lambda = math.Inf(1) })},
-		{"objective", net(), x, y, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Objective = 9 })},
-		{"regularisation", net(), x, y, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Reg = 9 })},
-		{"batch", net(), x, y, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Batch = -2 })},
+		{"invalid loss", net(), x, y, linalg.Matrix[float64]{}, with(func(c *Config) { c.Loss = svm.Loss{} })},
+		{"negative ε", net(), x, y, linalg.Matrix[float64]{}, with(func(c *Config) { c.Loss = svm.EpsInsensitiveLoss(-1) })},
+		{"NaN λ", net(), x, y, linalg.Matrix[float64]{}, with(func(c *Config) { c.Lambda = math.NaN() })},
+		{"negative λ", net(), x, y, linalg.Matrix[float64]{}, with(func(c *Config) { c.Lambda = -1 })},
+		{"infinite λ", net(), x, y, linalg.Matrix[float64]{}, with(func(c *Config) { c.Lambda = math.Inf(1) })},
+		{"objective", net(), x, y, linalg.Matrix[float64]{}, with(func(c *Config) { c.Objective = 9 })},
+		{"regularisation", net(), x, y, linalg.Matrix[float64]{}, with(func(c *Config) { c.Reg = 9 })},
+		{"batch", net(), x, y, linalg.Matrix[float64]{}, with(func(c *Config) { c.Batch = -2 })},
 		{"infinite weight", badNet, x, y, linalg.Matrix[float64]{}, good},
 		{"missing layer", shortNet, x, y, linalg.Matrix[float64]{}, good},
 	} {
-		if _, err := NewNetworkStepper(tc.net, tc.x, tc.y, tc.test, tc.cfg); !errors.Is(err, ErrInput) {
-			t.Errorf("%s: error %v, want ErrInput", tc.name, err)
+		if _, err := NewStepper(tc.net, tc.x, tc.y, tc.test, tc.cfg); !errors.Is(err, svm.ErrInput) {
+			t.Errorf("%s: error %v, want svm.ErrInput", tc.name, err)
 		}
 	}
-	s, err := NewNetworkStepper(net(), x, y, linalg.Matrix[float64]{}, with(func(c *NetworkConfig) { c.Batch = 4 }))
+	s, err := NewStepper(net(), x, y, linalg.Matrix[float64]{}, with(func(c *Config) { c.Batch = 4 }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -734,8 +742,8 @@ func TestNetworkBadInput(t *testing.T) {
 		{"negative index", []int{-1}, 0.1},
 		{"batch too large", []int{0, 1, 2, 3, 4}, 0.1},
 	} {
-		if err := s.Step(tc.batch, tc.eta); !errors.Is(err, ErrInput) {
-			t.Errorf("Step %s: error %v, want ErrInput", tc.name, err)
+		if err := s.Step(tc.batch, tc.eta); !errors.Is(err, svm.ErrInput) {
+			t.Errorf("Step %s: error %v, want svm.ErrInput", tc.name, err)
 		}
 	}
 	if s.Steps() != 0 {
@@ -760,8 +768,8 @@ func TestNetworkDivergence(t *testing.T) {
 
 func testNetworkDivergence(t *testing.T, reg Regularization) {
 	rng := rand.New(rand.NewPCG(6, 6))
-	x, y := netData(rng, 8, 3, Squared)
-	s, err := NewNetworkStepper(mustNet[float32](t, 3, 16, 2, 1, 0, 1), to32(x), y, linalg.Matrix[float32]{}, NetworkConfig{Loss: Squared, Reg: reg, Lambda: 0.1})
+	x, y := netData(rng, 8, 3, svm.Squared)
+	s, err := NewStepper(mustNet[float32](t, 3, 16, 2, 1, 0, 1), to32(x), y, linalg.Matrix[float32]{}, Config{Loss: svm.Squared, Reg: reg, Lambda: 0.1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -818,15 +826,15 @@ func testNetworkDivergence(t *testing.T, reg Regularization) {
 // refused with the bytes it needs.
 func TestNetworkMemoryCap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	x, y := netData(rng, 2000, 8, Squared)
+	x, y := netData(rng, 2000, 8, svm.Squared)
 	net := mustNet[float64](t, 8, 256, 2, 1, 0, 1)
-	_, err := NewNetworkStepper(net, x, y, linalg.Matrix[float64]{}, NetworkConfig{Loss: Squared, MemCap: 8 << 20})
-	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "needs about") || !strings.Contains(err.Error(), "MemCap") {
+	_, err := NewStepper(net, x, y, linalg.Matrix[float64]{}, Config{Loss: svm.Squared, MemCap: 8 << 20})
+	if !errors.Is(err, svm.ErrInput) || !strings.Contains(err.Error(), "needs about") || !strings.Contains(err.Error(), "MemCap") {
 		t.Fatalf("full batch of 2000 at width 256 under 8 MiB: error %v", err)
 	}
 	t.Log(err)
 	// Minibatches of 32 fit, and evaluation runs in blocks under the cap.
-	s, err := NewNetworkStepper(net, x, y, linalg.Matrix[float64]{}, NetworkConfig{Loss: Squared, Batch: 32, MemCap: 8 << 20})
+	s, err := NewStepper(net, x, y, linalg.Matrix[float64]{}, Config{Loss: svm.Squared, Batch: 32, MemCap: 8 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -844,12 +852,12 @@ func TestNetworkStepAllocs(t *testing.T) {
 		t.Skip("the race detector allocates")
 	}
 	rng := rand.New(rand.NewPCG(1, 3))
-	x, y := netData(rng, 64, 10, Hinge)
-	s, err := NewNetworkStepper(mustNet[float32](t, 10, 512, 2, 1, 0, 1), to32(x), y, linalg.Matrix[float32]{}, NetworkConfig{Loss: Hinge, Reg: RegTheory, Lambda: 0.01, Batch: 16})
+	x, y := netData(rng, 64, 10, svm.Hinge)
+	s, err := NewStepper(mustNet[float32](t, 10, 512, 2, 1, 0, 1), to32(x), y, linalg.Matrix[float32]{}, Config{Loss: svm.Hinge, Reg: RegTheory, Lambda: 0.01, Batch: 16})
 	if err != nil {
 		t.Fatal(err)
 	}
-	stream, _ := NewBatchStream(64, 16, 1)
+	stream, _ := train.NewBatchStream(64, 16, 1)
 	step := func() {
 		b, _ := stream.Next()
 		if err := s.Step(b, 0.1); err != nil {
@@ -880,13 +888,13 @@ func TestNetworkStepAllocs(t *testing.T) {
 // seed to float32 accuracy.
 func TestNetworkFloat32(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 1))
-	x, y := netData(rng, 12, 6, Logistic)
-	cfg := NetworkConfig{Loss: Logistic, Lambda: 0.05, Reg: RegTheory, Objective: Mean}
-	s64, err := NewNetworkStepper(mustNet[float64](t, 6, 256, 2, 1, 0, 5), x, y, linalg.Matrix[float64]{}, cfg)
+	x, y := netData(rng, 12, 6, svm.Logistic)
+	cfg := Config{Loss: svm.Logistic, Lambda: 0.05, Reg: RegTheory, Objective: svm.Mean}
+	s64, err := NewStepper(mustNet[float64](t, 6, 256, 2, 1, 0, 5), x, y, linalg.Matrix[float64]{}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s32, err := NewNetworkStepper(mustNet[float32](t, 6, 256, 2, 1, 0, 5), to32(x), y, linalg.Matrix[float32]{}, cfg)
+	s32, err := NewStepper(mustNet[float32](t, 6, 256, 2, 1, 0, 5), to32(x), y, linalg.Matrix[float32]{}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -908,8 +916,8 @@ func TestNetworkFloat32(t *testing.T) {
 // ntk.LoadNetwork unchanged.
 func TestNetworkSaveWeights(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 2))
-	x, y := netData(rng, 6, 4, Hinge)
-	s, err := NewNetworkStepper(mustNet[float32](t, 4, 16, 2, 1, 0, 5), to32(x), y, linalg.Matrix[float32]{}, NetworkConfig{Loss: Hinge})
+	x, y := netData(rng, 6, 4, svm.Hinge)
+	s, err := NewStepper(mustNet[float32](t, 4, 16, 2, 1, 0, 5), to32(x), y, linalg.Matrix[float32]{}, Config{Loss: svm.Hinge})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -931,15 +939,15 @@ func TestNetworkSaveWeights(t *testing.T) {
 
 // TestNetworkMinibatchMatchesKernelMachine: on the same stream of
 // minibatches, with the sum objective (scaled n/|B| per batch), the wide
-// network follows the kernel machine with Exact decay, and the gap shrinks
+// network follows the kernel machine with svm.Exact decay, and the gap shrinks
 // with the width (tolerance as in TestNetworkMatchesKernelMachine).
 func TestNetworkMinibatchMatchesKernelMachine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("wide networks")
 	}
 	const eta = 0.05 // Sum: n/|B| = 3 times the batch mean of 24 points
-	w := gapRunBatch(t, Logistic, RegTheory, Sum, 8, 1<<14, 100, eta)
-	nw := gapRunBatch(t, Logistic, RegTheory, Sum, 8, 1<<10, 100, eta)
+	w := gapRunBatch(t, svm.Logistic, RegTheory, svm.Sum, 8, 1<<14, 100, eta)
+	nw := gapRunBatch(t, svm.Logistic, RegTheory, svm.Sum, 8, 1<<10, 100, eta)
 	tol := 2 / math.Sqrt(1<<14)
 	t.Logf("logistic, sum, batches of 8, η=%v, max |g| = %.3f; max |f − g|/max |g|: m=2^14 %.5f (tolerance %.5f), analytic NTK %.5f; m=2^10 %.5f",
 		eta, w.scale, w.emp, tol, w.an, nw.emp)
@@ -994,8 +1002,8 @@ func TestNetworkUpdateSplit(t *testing.T) {
 // maximum; LoadState forgets it.
 func TestNetworkFusedBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
-	x, y := netData(rng, 8, 3, Hinge)
-	s, err := NewNetworkStepper(mustNet[float32](t, 3, 16, 2, 1, 0, 1), to32(x), y, linalg.Matrix[float32]{}, NetworkConfig{Loss: Hinge, Reg: RegPaper, Lambda: 0.1})
+	x, y := netData(rng, 8, 3, svm.Hinge)
+	s, err := NewStepper(mustNet[float32](t, 3, 16, 2, 1, 0, 1), to32(x), y, linalg.Matrix[float32]{}, Config{Loss: svm.Hinge, Reg: RegPaper, Lambda: 0.1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/network"
 )
 
 // "ntksvm bench train": one training step of the Fig. 1 network (forward,
@@ -50,7 +51,7 @@ func runTrainBench(ctx context.Context, e *env, args []string) error {
 	if err := c.parse(fs, args); err != nil {
 		return err
 	}
-	reg, err := svm.ParseRegularization(*regName)
+	reg, err := network.ParseRegularization(*regName)
 	if err != nil {
 		return usageError("--reg: %v", err)
 	}
@@ -70,7 +71,7 @@ func runTrainBench(ctx context.Context, e *env, args []string) error {
 // NetworkStepper.Step on a batch of n (forward, backward and the update
 // with the penalty reg), against the bare GEMMs of its forward and
 // backward passes, alternated.
-func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, d, m, depth int, reg svm.Regularization, lambda float64) error {
+func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, d, m, depth int, reg network.Regularization, lambda float64) error {
 	net, err := ntk.NewNetwork[T](d, m, depth, 1, 0, 1)
 	if err != nil {
 		return err
@@ -89,7 +90,7 @@ func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, 
 	old := linalg.Threads()
 	linalg.SetThreads(c.threads)
 	defer linalg.SetThreads(old)
-	st, err := svm.NewNetworkStepper(net, x, y, linalg.Matrix[T]{}, svm.NetworkConfig{
+	st, err := network.NewStepper(net, x, y, linalg.Matrix[T]{}, network.Config{
 		Loss: svm.Hinge, Lambda: lambda, Objective: svm.Mean, Reg: reg})
 	if err != nil {
 		return err

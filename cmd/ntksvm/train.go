@@ -55,7 +55,7 @@ func (f *trainFlags) register(fs *flag.FlagSet, e *env) {
 	fs.IntVar(&f.steps, "steps", 0, "subgradient: number of steps (0: --epochs epochs)")
 	fs.IntVar(&f.epochs, "epochs", 1, "subgradient: epochs when --steps is 0")
 	fs.StringVar(&f.decay, "decay", "lazy", "subgradient minibatch decay: lazy (batch entries only, the authors' code) or exact")
-	fs.Uint64Var(&f.seed, "seed", 6, "subgradient: seed of the minibatch order (svm.BatchStream)")
+	fs.Uint64Var(&f.seed, "seed", 6, "subgradient: seed of the minibatch order (train.BatchStream)")
 	fs.BoolVar(&f.pegasos, "pegasos", false, "subgradient: Pegasos step 1/(λt) instead of --lr")
 	fs.Float64Var(&f.tol, "tol", 0, "subgradient: stop when the objective changes by ≤ tol (relative) over an epoch")
 	fs.IntVar(&f.logCount, "log-count", 100, "subgradient: evaluations at log-spaced steps (the authors' step_test schedule)")

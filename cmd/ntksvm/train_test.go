@@ -17,6 +17,7 @@ import (
 	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/train"
 )
 
 // svmTestData writes n separable points in d dimensions with ±1 labels as
@@ -219,7 +220,7 @@ func TestTrainSubgradientLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := svm.LogSteps(50, 20)
+	want := train.LogSteps(50, 20)
 	if len(recs[0]) != 11 || recs[0][10] != "test_out_23" || recs[1][8] != "0" {
 		t.Errorf("tracked columns: header %v, first row %v", recs[0], recs[1])
 	}

@@ -1,9 +1,9 @@
-// Package checkpoint keeps a training checkpoint in one file: the sink of
-// svm.Driver's Checkpoint writes each checkpoint atomically over the last
-// (internal/atomicfile), so an interrupt or a crash while writing leaves
-// the previous checkpoint whole, and Load hands the file to a loader such
-// as svm.Driver.LoadState. The package knows nothing of what a checkpoint
-// holds.
+// Package checkpoint keeps a training checkpoint in one file: the sink a
+// train.Driver's Recorder hands its checkpoint records to writes each
+// checkpoint atomically over the last (internal/atomicfile), so an
+// interrupt or a crash while writing leaves the previous checkpoint whole,
+// and Load hands the file to a loader such as train.Driver.LoadState. The
+// package knows nothing of what a checkpoint holds.
 package checkpoint
 
 import (
@@ -16,8 +16,8 @@ import (
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 )
 
-// File returns a checkpoint sink with the signature of svm.CheckpointFunc
-// that writes every checkpoint to path, replacing the previous one
+// File returns a checkpoint sink (step, and the function that writes the
+// checkpoint, as a train.Record's Step and Save) that writes every checkpoint to path, replacing the previous one
 // atomically. Errors name the path (the caller's name the step).
 func File(path string) func(step int, write func(io.Writer) error) error {
 	return func(step int, write func(io.Writer) error) error {
@@ -40,7 +40,7 @@ func File(path string) func(step int, write func(io.Writer) error) error {
 }
 
 // Load opens the checkpoint at path and hands it to load (e.g.
-// svm.Driver.LoadState). It fails, naming the path, if the file cannot be
+// train.Driver.LoadState). It fails, naming the path, if the file cannot be
 // opened, if load fails, or if load leaves bytes of the file unread.
 func Load(path string, load func(r io.Reader) error) error {
 	f, err := os.Open(path)

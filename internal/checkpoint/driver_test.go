@@ -10,9 +10,10 @@ import (
 	"github.com/ntksvm/ntksvm/internal/checkpoint"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/train"
 )
 
-// TestDriverFile runs an svm.Driver with a file checkpoint, cancels it and
+// TestDriverFile runs a train.Driver with a file checkpoint, cancels it and
 // resumes it from the file.
 func TestDriverFile(t *testing.T) {
 	xs := []float64{-2, -1.5, -1, -0.2, 0.3, 1, 1.5, 2}
@@ -23,13 +24,13 @@ func TestDriverFile(t *testing.T) {
 			k.Set(i, j, 1+xs[i]*xs[j])
 		}
 	}
-	newDriver := func() (*svm.Driver, *svm.KernelStepper) {
+	newDriver := func() (*train.Driver, *svm.KernelStepper) {
 		s, err := svm.NewKernelStepper(svm.NewDense(k), y, svm.KernelStepperConfig{Loss: svm.Hinge, Lambda: 0.1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		stream, _ := svm.NewBatchStream(len(y), 3, 1)
-		return &svm.Driver{Steppers: []svm.Stepper{s}, Stream: stream, Steps: 40, LR: 0.05}, s
+		stream, _ := train.NewBatchStream(len(y), 3, 1)
+		return &train.Driver{Steppers: []train.Stepper{s}, Stream: stream, Steps: 40, LR: 0.05}, s
 	}
 	whole, ref := newDriver()
 	if _, err := whole.Run(context.Background()); err != nil {
@@ -37,10 +38,19 @@ func TestDriverFile(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "run.ckpt")
 	first, _ := newDriver()
-	first.Checkpoint, first.CheckpointEvery = checkpoint.File(path), 5
+	sink := checkpoint.File(path)
 	ctx, cancel := context.WithCancel(context.Background())
+	first.CheckpointEvery = 5
 	first.LogAt = []int{17}
-	first.Log = func(int, float64, int, []*svm.Eval) error { cancel(); return nil }
+	first.Recorder = train.RecorderFunc(func(r *train.Record) error {
+		switch r.Event {
+		case train.Evaluated:
+			cancel()
+		case train.CheckpointDue, train.Interrupted:
+			return sink(r.Step, r.Save)
+		}
+		return nil
+	})
 	if _, err := first.Run(ctx); !errors.Is(err, context.Canceled) {
 		t.Fatalf("first run: %v", err)
 	}

@@ -10,9 +10,9 @@ import (
 	"github.com/ntksvm/ntksvm/internal/checkpoint"
 )
 
-// A training loop hands its state to the sink every few steps (svm.Driver
-// does so through its Checkpoint field); a later run loads the last one
-// and continues from there.
+// A training loop hands its state to the sink every few steps (a
+// train.Driver's Recorder does so with the Save of its checkpoint
+// records); a later run loads the last one and continues from there.
 func ExampleFile() {
 	dir, err := os.MkdirTemp("", "checkpoint-example")
 	if err != nil {

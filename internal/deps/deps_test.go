@@ -27,7 +27,8 @@ var allowed = map[string][]string{
 	"internal/membudget":  {},
 	"internal/outpath":    {"internal/atomicfile"},
 	"internal/dirlock":    {},
-	"INTERNAL":            {"internal/atomicfile", "internal/checkpoint", "internal/dirlock", "internal/membudget", "internal/outpath", "internal/rng"},
+	"internal/frame":      {},
+	"INTERNAL":            {"internal/atomicfile", "internal/checkpoint", "internal/dirlock", "internal/frame", "internal/membudget", "internal/outpath", "internal/rng"},
 
 	// SIMD kernels: no matrices.
 	"asm": {"INTERNAL", "github.com/klauspost/cpuid/v2"},
@@ -44,8 +45,16 @@ var allowed = map[string][]string{
 	// Kernels: no training.
 	"ntk": {"INTERNAL", "asm", "linalg", "linalg/npy"},
 
-	// Kernel machines and training: no certificates.
-	"svm":          {"INTERNAL", "linalg", "ntk"},
+	// The training loop (Driver, Stepper, BatchStream, checkpoints): no
+	// model, no kernel, no matrix, no certificate; trainers plug into it.
+	"svm/train": {"INTERNAL"},
+
+	// Kernel machines with their exact and subgradient solvers, the network
+	// trainer, and the extraction of Theorem 4.1 with the bound of Appendix
+	// B, each above the one before: no certificates.
+	"svm":          {"INTERNAL", "linalg", "ntk", "svm/train"},
+	"svm/network":  {"INTERNAL", "linalg", "ntk", "svm", "svm/train"},
+	"svm/extract":  {"INTERNAL", "linalg", "ntk", "svm", "svm/network", "svm/train"},
 	"svm/classify": {"INTERNAL", "linalg", "ntk", "svm", "svm/dataset"},
 	"svm/falkon":   {"INTERNAL", "linalg", "ntk"},
 	"svm/ondemand": {"INTERNAL", "linalg", "ntk"},
@@ -54,7 +63,8 @@ var allowed = map[string][]string{
 	// through linalg.
 	"ibp": {"INTERNAL", "linalg", "ntk"},
 
-	"LIBRARY": {"asm", "ibp", "linalg", "linalg/npy", "mnist", "ntk", "svm", "svm/classify", "svm/dataset", "svm/falkon", "svm/ondemand"},
+	"LIBRARY": {"asm", "ibp", "linalg", "linalg/npy", "mnist", "ntk", "svm", "svm/classify", "svm/dataset", "svm/extract", "svm/falkon",
+		"svm/network", "svm/ondemand", "svm/train"},
 
 	// Presentation: no model package.
 	"cmd/internal/output":   {"INTERNAL"},

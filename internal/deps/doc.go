@@ -4,15 +4,20 @@
 //
 // The layers, lowest first:
 //
-//   - internal/*: helpers (atomic files, random numbers, checkpoints) that
-//     know nothing of the model.
+//   - internal/*: helpers (atomic files, random numbers, checkpoint files,
+//     the saved-state frame) that know nothing of the model.
 //   - asm: the SIMD kernels; no matrices, nothing of ours above internal/*.
 //   - linalg: dense linear algebra on the SIMD kernels; no networks, no
 //     kernel machines, no certificates, no files.
 //   - linalg/npy, mnist, svm/dataset: array files and data readers on
 //     linalg.
+//   - svm/train: the training loop (Driver, Stepper, BatchStream,
+//     checkpoints); it knows no model, kernel or matrix.
 //   - ntk: networks and their infinite-width kernels; no training.
-//   - svm, svm/classify: kernel machines and their training; no certificates.
+//   - svm, then svm/network, then svm/extract: kernel machines with their
+//     exact and subgradient solvers, the network trainer, and the
+//     extraction of Theorem 4.1 with the bound of Appendix B; svm/classify,
+//     svm/ondemand, svm/falkon build on svm; none knows certificates.
 //   - ibp: certificates; they take matrices and kernels, not machine types,
 //     and reach the SIMD kernels only through linalg.
 //   - cmd/internal/{output,plot,progress,report}: presentation; it imports

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/network"
 )
 
 // ErrConfig marks a configuration that cannot run (a bad flag value, a
@@ -186,7 +187,7 @@ func DefaultDecay(reg string) string {
 
 // parsed holds the typed values of a validated Config.
 type parsed struct {
-	net   svm.NetworkConfig // loss, penalty, objective and λ
+	net   network.Config // loss, penalty, objective and λ
 	decay svm.Decay
 }
 
@@ -199,7 +200,7 @@ func (c *Config) Validate() error {
 func (c *Config) parse() (parsed, error) {
 	var p parsed
 	var err error
-	if p.net, err = svm.ParseNetworkConfig(c.Loss, c.Epsilon, c.Reg, c.Objective, c.Lambda); err != nil {
+	if p.net, err = network.ParseConfig(c.Loss, c.Epsilon, c.Reg, c.Objective, c.Lambda); err != nil {
 		return p, configErr("%v", err)
 	}
 	decay := c.Decay

@@ -23,6 +23,8 @@ import (
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/network"
+	"github.com/ntksvm/ntksvm/svm/train"
 )
 
 // Data is the data set of an experiment: the training points and the test
@@ -92,7 +94,7 @@ var ErrInterrupted = errors.New("equiv: interrupted")
 const LongRun = 15 * time.Minute
 
 // Run trains every run of cfg on data (see Config.Runs), each network beside
-// its kernel machine(s) on one svm.Driver, writes the outputs into opt.Out
+// its kernel machine(s) on one train.Driver, writes the outputs into opt.Out
 // after each run and at the end, and returns the summary. Bad
 // configurations and data wrap ErrConfig and are reported before any
 // training. When ctx ends, the current run writes a checkpoint and Run
@@ -316,6 +318,7 @@ type experiment[T linalg.Float] struct {
 	perStep        float64                // seconds per weight per step, from the first timed step
 	perEval        float64                // seconds per weight per evaluation
 	loopFrom       time.Time              // while a training loop runs: the time its RunResult.Seconds counts up to
+	onStep         func()                 // while a training loop runs: called after every update, for the progress bar
 }
 
 // syncSeconds adds to rec.Seconds the time the running training loop has
@@ -432,7 +435,7 @@ func (e *experiment[T]) run(ctx context.Context, i int) error {
 	}
 	lastCk := -1
 	ck := checkpoint.File(e.ckptPath(i))
-	d.Checkpoint = func(step int, write func(io.Writer) error) error {
+	save := func(step int, write func(io.Writer) error) error {
 		e.syncSeconds(rec)
 		err := ck(step, func(w io.Writer) error {
 			if err := writeFingerprint(w, fp); err != nil {
@@ -456,6 +459,20 @@ func (e *experiment[T]) run(ctx context.Context, i int) error {
 		}
 		return nil
 	}
+	log := e.logger(rec)
+	d.Recorder = train.RecorderFunc(func(r *train.Record) error {
+		switch r.Event {
+		case train.Evaluated:
+			return log(r.Step, r.T, r.Epoch, r.Evals)
+		case train.Stepped:
+			if e.onStep != nil {
+				e.onStep()
+			}
+		case train.CheckpointDue, train.Interrupted:
+			return save(r.Step, r.Save)
+		}
+		return nil
+	})
 	if e.opt.Resume {
 		if _, err := os.Stat(e.ckptPath(i)); err == nil {
 			if err := checkpoint.Load(e.ckptPath(i), func(r io.Reader) error {
@@ -502,14 +519,14 @@ func (e *experiment[T]) run(ctx context.Context, i int) error {
 }
 
 // build makes run i's network, kernel machines and driver.
-func (e *experiment[T]) build(i int) (*svm.Driver, error) {
+func (e *experiment[T]) build(i int) (*train.Driver, error) {
 	rec := &e.sum.Runs[i]
 	cfg, p, ds := &e.cfg, e.p, e.ds
 	net, err := ntk.NewNetwork[T](ds.x.Cols, rec.Width, cfg.Depth, 1, 0, rec.Seed)
 	if err != nil {
 		return nil, err
 	}
-	var steppers []svm.Stepper
+	var steppers []train.Stepper
 	var kernels []svm.KernelMatrix
 	var tests []svm.KernelMatrix
 	if cfg.Kernel != KernelEmpirical {
@@ -538,7 +555,7 @@ func (e *experiment[T]) build(i int) (*svm.Driver, error) {
 	}
 	nsCfg := p.net
 	nsCfg.Batch, nsCfg.MemCap = cfg.Batch, memCap
-	ns, err := svm.NewNetworkStepper(net, e.x, ds.y, e.xt, nsCfg)
+	ns, err := network.NewStepper(net, e.x, ds.y, e.xt, nsCfg)
 	if err != nil {
 		return nil, err
 	}
@@ -554,53 +571,24 @@ func (e *experiment[T]) build(i int) (*svm.Driver, error) {
 		}
 		steppers = append(steppers, ks)
 	}
-	d := &svm.Driver{Steps: rec.Steps, LR: rec.LR, LogAt: svm.LogSteps(rec.Steps, cfg.Evals)}
+	d := &train.Driver{Steps: rec.Steps, LR: rec.LR, LogAt: train.LogSteps(rec.Steps, cfg.Evals)}
 	n := ds.x.Rows
 	if cfg.Batch > 0 && cfg.Batch < n {
-		if d.Stream, err = svm.NewBatchStream(n, cfg.Batch, rec.Seed); err != nil {
+		if d.Stream, err = train.NewBatchStream(n, cfg.Batch, rec.Seed); err != nil {
 			return nil, err
 		}
 	} else {
 		d.N = n
 	}
-	for _, s := range steppers {
-		d.Steppers = append(d.Steppers, &timed{Stepper: s})
-	}
-	d.Log = e.logger(rec)
+	d.Steppers = steppers
 	return d, nil
 }
 
-// timed is a Stepper that measures its own steps and evaluations and
-// reports each step to a hook.
-type timed struct {
-	svm.Stepper
-	step, eval time.Duration
-	steps      int
-	hook       func(steps int)
-}
-
-func (t *timed) Step(batch []int, eta float64) error {
-	t0 := time.Now()
-	err := t.Stepper.Step(batch, eta)
-	t.step += time.Since(t0)
-	t.steps++
-	if t.hook != nil && err == nil {
-		t.hook(t.steps)
-	}
-	return err
-}
-
-func (t *timed) Evaluate() (*svm.Eval, error) {
-	t0 := time.Now()
-	ev, err := t.Stepper.Evaluate()
-	t.eval += time.Since(t0)
-	return ev, err
-}
-
-// logger returns the Driver's Log: it records one Eval of every model.
-func (e *experiment[T]) logger(rec *RunResult) func(int, float64, int, []*svm.Eval) error {
+// logger returns the recorder of the Driver's evaluations: it records one
+// Eval of every model.
+func (e *experiment[T]) logger(rec *RunResult) func(int, float64, int, []*train.Eval) error {
 	ds, loss := e.ds, e.p.net.Loss
-	return func(step int, t float64, epoch int, evals []*svm.Eval) error {
+	return func(step int, t float64, epoch int, evals []*train.Eval) error {
 		ev := Eval{Step: step, T: t, Epoch: epoch}
 		for j, m := range evals {
 			for _, out := range [][]float64{m.Train, m.Test} {
@@ -639,7 +627,7 @@ func (e *experiment[T]) logger(rec *RunResult) func(int, float64, int, []*svm.Ev
 
 // train runs driver d of run i to its end: a timed first step, the
 // estimate, then the rest with a progress report.
-func (e *experiment[T]) train(ctx context.Context, i int, d *svm.Driver) error {
+func (e *experiment[T]) train(ctx context.Context, i int, d *train.Driver) error {
 	rec := &e.sum.Runs[i]
 	start := d.Stats().Steps
 	if start >= rec.Steps {
@@ -653,22 +641,21 @@ func (e *experiment[T]) train(ctx context.Context, i int, d *svm.Driver) error {
 	evalW := params(e.ds.x.Cols, rec.Width, e.cfg.Depth) * float64(e.ds.x.Rows+e.ds.xt.Rows)
 	t0 := e.opt.Now()
 	durs := func() (step, eval time.Duration) {
-		for _, s := range d.Steppers {
-			step += s.(*timed).step
-			eval += s.(*timed).eval
+		st := d.Stats()
+		for i := range st.StepTime {
+			step += st.StepTime[i]
+			eval += st.EvalTime[i]
 		}
 		return step, eval
 	}
 	// Time the first step (its evaluation included) and, when there is one,
 	// the second: the first update also allocates the workspaces.
-	d.Steps = start + 1
-	if _, err := d.Run(ctx); err != nil {
+	if _, err := d.RunTo(ctx, start+1); err != nil {
 		return err
 	}
 	stepDur, evalDur := durs()
 	if total > start+1 {
-		d.Steps = start + 2
-		if _, err := d.Run(ctx); err != nil {
+		if _, err := d.RunTo(ctx, start+2); err != nil {
 			return err
 		}
 		s2, _ := durs()
@@ -708,7 +695,7 @@ func (e *experiment[T]) train(ctx context.Context, i int, d *svm.Driver) error {
 	}
 	label := fmt.Sprintf("run %d/%d m=%d η=%g", i+1, len(e.sum.Runs), rec.Width, rec.LR)
 	pr := progress.New(e.opt.Progress, e.opt.Terminal, label, int64(total)).Unit("steps").Clock(e.opt.Now).From(int64(done))
-	d.Steppers[0].(*timed).hook = func(int) { pr.Add(1) }
+	e.onStep = func() { pr.Add(1) }
 	pr.ETA(func() time.Duration {
 		// Time left = the mean update time per step and the mean time per
 		// evaluation so far, times the steps and evaluations left.
@@ -727,8 +714,8 @@ func (e *experiment[T]) train(ctx context.Context, i int, d *svm.Driver) error {
 		return durationOf(left)
 	})
 	e.loopFrom = e.opt.Now()
-	d.Steps = total
 	_, err := d.Run(ctx)
+	e.onStep = nil
 	pr.Done()
 	e.syncSeconds(rec)
 	e.loopFrom = time.Time{}
@@ -747,7 +734,7 @@ func (e *experiment[T]) estimate(from, done int) {
 		if k == 0 {
 			steps -= min(done, steps)
 		}
-		for _, s := range svm.LogSteps(r.Steps, e.cfg.Evals) {
+		for _, s := range train.LogSteps(r.Steps, e.cfg.Evals) {
 			if k > 0 || s > done {
 				evals++
 			}

@@ -3,7 +3,7 @@
 // Theorem 4.1, a kernel machine K_T a + b whose kernel is accumulated along
 // the run, and that machine's Rademacher complexity (Lemma B.1) gives a
 // generalisation bound for the network (Lemma B.2). Run trains the network
-// (svm.NetworkStepper), extracts the machine at every step (svm.Extractor
+// (network.Stepper), extracts the machine at every step (extract.Extractor
 // under svm.RunObserved), evaluates the bound and writes curves.csv,
 // summary.json and genbound.svg into an output directory, atomically.
 //
@@ -23,7 +23,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/extract"
+	"github.com/ntksvm/ntksvm/svm/network"
 )
 
 // ErrConfig marks a configuration that cannot run (a bad flag value, a
@@ -41,7 +42,7 @@ type Config struct {
 
 	Loss      string  `json:"loss"`      // svm.ParseLoss name
 	Epsilon   float64 `json:"epsilon"`   // of the eps-insensitive loss
-	Reg       string  `json:"reg"`       // paper, theory, last-layer or none (svm.ParseRegularization)
+	Reg       string  `json:"reg"`       // paper, theory, last-layer or none (network.ParseRegularization)
 	Objective string  `json:"objective"` // sum or mean
 	Lambda    float64 `json:"lambda"`    // λ of the penalty
 	// KeepF0 trains on f itself instead of f − f₀ (f₀ = f(·; W_0)).
@@ -87,7 +88,7 @@ func Preset(name string) (Config, error) {
 
 // parsed holds the typed values of a validated Config.
 type parsed struct {
-	net   svm.NetworkConfig // loss, penalty, objective and λ
+	net   network.Config // loss, penalty, objective and λ
 	delta float64
 }
 
@@ -100,7 +101,7 @@ func (c *Config) Validate() error {
 func (c *Config) parse() (parsed, error) {
 	var p parsed
 	var err error
-	if p.net, err = svm.ParseNetworkConfig(c.Loss, c.Epsilon, c.Reg, c.Objective, c.Lambda); err != nil {
+	if p.net, err = network.ParseConfig(c.Loss, c.Epsilon, c.Reg, c.Objective, c.Lambda); err != nil {
 		return p, configErr("%v", err)
 	}
 	p.net.KeepF0 = c.KeepF0
@@ -133,10 +134,10 @@ func (c *Config) parse() (parsed, error) {
 }
 
 // extractConfig returns the Theorem 4.1 extraction that matches the
-// network's training (svm.ExtractConfigFor), or the authors' choices.
-func (c *Config) extractConfig(p parsed) (svm.ExtractConfig, error) {
+// network's training (extract.ConfigFor), or the authors' choices.
+func (c *Config) extractConfig(p parsed) (extract.Config, error) {
 	nc := p.net
-	ec, err := svm.ExtractConfigFor(nc, c.Width)
+	ec, err := extract.ConfigFor(nc, c.Width)
 	if err != nil {
 		return ec, configErr("%v", err)
 	}
@@ -145,7 +146,7 @@ func (c *Config) extractConfig(p parsed) (svm.ExtractConfig, error) {
 		// penalty's λ as the kernel's decay rate whatever the penalty.
 		ec.AuthorsCode = true
 		ec.Decay = c.Lambda
-		if p.net.Reg == svm.RegNone {
+		if p.net.Reg == network.RegNone {
 			ec.Decay = 0
 		}
 	}
@@ -158,10 +159,10 @@ func (c *Config) extractConfig(p parsed) (svm.ExtractConfig, error) {
 // squared and squared-hinge losses, whose slope 2|1 − yz| is at most 2
 // where the loss is below 1), the default grid of RKHS norms; or the
 // authors' unclipped loss.
-func (c *Config) boundConfig(p parsed) svm.BoundConfig {
+func (c *Config) boundConfig(p parsed) extract.BoundConfig {
 	rho := 1.0
 	if n := p.net.Loss.Name(); n == "squared" || n == "squared-hinge" {
 		rho = 2
 	}
-	return svm.BoundConfig{Delta: p.delta, Loss: p.net.Loss, Rho: rho, AuthorsCode: c.AuthorsCode}
+	return extract.BoundConfig{Delta: p.delta, Loss: p.net.Loss, Rho: rho, AuthorsCode: c.AuthorsCode}
 }

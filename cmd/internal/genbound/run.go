@@ -14,6 +14,9 @@ import (
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/extract"
+	"github.com/ntksvm/ntksvm/svm/network"
+	"github.com/ntksvm/ntksvm/svm/train"
 )
 
 // Data is the data set of a run: training and test points, one per row,
@@ -128,18 +131,19 @@ func run[T linalg.Float](ctx context.Context, cfg Config, p parsed, ds *usedData
 	}
 	nc := p.net
 	nc.MemCap = -1 // checked above
-	st, err := svm.NewNetworkStepper(net, x, ds.y, linalg.Matrix[T]{}, nc)
+	st, err := network.NewStepper(net, x, ds.y, linalg.Matrix[T]{}, nc)
 	if err != nil {
 		return nil, configErr("%v", err)
 	}
-	ex, err := svm.NewExtractor(x, ds.y, xt, ec)
+	ex, err := extract.NewExtractor(x, ds.y, xt, ec)
 	if err != nil {
 		return nil, configErr("%v", err)
 	}
 	s := newSummary(cfg, p, ec, ds)
 	w := &walker[T]{cfg: cfg, p: p, ds: ds, opt: opt, ex: ex, sum: s, bc: cfg.boundConfig(p)}
 	start := opt.Now()
-	err = svm.RunObserved(ctx, st, nil, cfg.LR, cfg.Steps, []svm.NetworkObserver[T]{ex}, w.record)
+	d := &train.Driver{Steppers: []train.Stepper{st}, Observers: []train.Observer{ex.Watch(st), w}, N: ds.x.Rows, Steps: cfg.Steps, LR: cfg.LR}
+	_, err = d.Run(ctx)
 	if w.pr != nil {
 		w.pr.Done()
 	}
@@ -174,16 +178,16 @@ type walker[T linalg.Float] struct {
 	p    parsed
 	ds   *usedData
 	opt  Options
-	ex   *svm.Extractor[T]
-	bc   svm.BoundConfig
+	ex   *extract.Extractor[T]
+	bc   extract.BoundConfig
 	sum  *Summary
 	pr   *progress.Bar
 	last time.Time
 }
 
-// record is RunObserved's hook: the Extractor has seen the network after k
-// updates, at time t.
-func (w *walker[T]) record(k int, t float64) error {
+// Observe implements train.Observer, after the Extractor: it has seen the
+// network after k updates, at time t.
+func (w *walker[T]) Observe(k int, t float64, _ []int) error {
 	r, err := w.ex.Report()
 	if err != nil {
 		return err
@@ -211,7 +215,7 @@ func (w *walker[T]) record(k int, t float64) error {
 }
 
 // point is one row of the curves.
-func (w *walker[T]) point(k int, t float64, r *svm.ExtractReport, b *svm.GenBound) Point {
+func (w *walker[T]) point(k int, t float64, r *extract.Report, b *extract.GenBound) Point {
 	loss, y, yt := w.p.net.Loss, w.ds.y, w.ds.yt
 	pt := Point{Step: k, T: t,
 		NNTrain: Num(svm.MeanLoss(loss, r.TrainNN, y)), KMTrain: Num(svm.MeanLoss(loss, r.TrainKM, y)),

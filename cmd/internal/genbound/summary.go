@@ -8,7 +8,7 @@ import (
 	"github.com/ntksvm/ntksvm/cmd/internal/output"
 
 	"github.com/ntksvm/ntksvm/linalg"
-	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/extract"
 )
 
 // Num is a float64 written to JSON as null when it is NaN or ±Inf.
@@ -55,7 +55,7 @@ type Point struct {
 	// far (Theorem 4.1's assumption fails for them).
 	SignBreaks int `json:"sign_breaks"`
 	// Drift is the largest run-dependent part of b (theory and last-layer
-	// penalties; see svm.ExtractReport.DriftMaxAbs).
+	// penalties; see extract.Report.DriftMaxAbs).
 	Drift Num `json:"drift"`
 }
 
@@ -132,15 +132,15 @@ type Summary struct {
 	EndUnion Terms `json:"end_union"`
 	// SignBreaks lists the points where Theorem 4.1's sign assumption
 	// failed (the first 100), SignBreakCount how many there are.
-	SignBreaks     []svm.SignBreak `json:"sign_breaks"`
-	SignBreakCount int             `json:"sign_break_count"`
-	Reference      *Reference      `json:"reference,omitempty"`
-	Points         []Point         `json:"curves"`
+	SignBreaks     []extract.SignBreak `json:"sign_breaks"`
+	SignBreakCount int                 `json:"sign_break_count"`
+	Reference      *Reference          `json:"reference,omitempty"`
+	Points         []Point             `json:"curves"`
 }
 
-func newSummary(cfg Config, p parsed, ec svm.ExtractConfig, ds *usedData) *Summary {
+func newSummary(cfg Config, p parsed, ec extract.Config, ds *usedData) *Summary {
 	s := &Summary{Config: cfg, Data: ds.name, NTrain: ds.x.Rows, NTest: ds.xt.Rows, D: ds.x.Cols, Threads: linalg.Threads()}
-	target := map[svm.DecayTarget]string{svm.DecayToZero: "zero", svm.DecayToInit: "f0 (last layer)", svm.DecayToInitAll: "f0 (every layer)"}[ec.Target]
+	target := map[extract.DecayTarget]string{extract.DecayToZero: "zero", extract.DecayToInit: "f0 (last layer)", extract.DecayToInitAll: "f0 (every layer)"}[ec.Target]
 	if ec.Decay == 0 {
 		target = "none"
 	}
@@ -171,7 +171,7 @@ func figB2Setting(cfg Config) bool {
 
 // finish fills the summary's aggregates from the points and the extractor.
 func (s *Summary) finish(ex interface {
-	Report() (*svm.ExtractReport, error)
+	Report() (*extract.Report, error)
 }) {
 	if len(s.Points) == 0 {
 		return

@@ -3,6 +3,7 @@ package reproduce
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"runtime"
 	"slices"
@@ -15,6 +16,8 @@ import (
 	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/network"
+	"github.com/ntksvm/ntksvm/svm/train"
 )
 
 // The recipe of the authors' train_sgd.py with svm_sgd.yaml (the run
@@ -72,7 +75,7 @@ type Table2Options struct {
 	Widths []int
 	// MemCap bounds, in bytes, the memory one width may need (training and
 	// certificate, see Table2MemoryNeed); a width needing more is refused
-	// before any work. 0 means svm.DefaultNetworkMemCap (a command passes
+	// before any work. 0 means network.DefaultMemCap (a command passes
 	// the memory the machine has available); < 0 means no bound.
 	MemCap int64
 }
@@ -157,7 +160,7 @@ func (o Table2Options) memCap() (capB int64, ok bool) {
 	case o.MemCap > 0:
 		return o.MemCap, true
 	}
-	return svm.DefaultNetworkMemCap, true
+	return network.DefaultMemCap, true
 }
 
 // Check refuses, before any work, a width whose memory need (see
@@ -183,7 +186,7 @@ func (o Table2Options) Check(s Scale) error {
 // certificate holds the trained and the initial network in float64 (16p)
 // and a chunk of per-point buffers (at most 1 GiB); on top come the
 // float32 inputs, the batch's activations and the stepper's evaluation
-// block (the stepper's own estimate, svm.NetworkConfig.MemCap).
+// block (the stepper's own estimate, network.Config.MemCap).
 func Table2MemoryNeed(width int) (int64, string) {
 	p := float64(width) * (t2D + 1)
 	train := 8*p + 8*p
@@ -291,7 +294,7 @@ func table2SVM(ctx context.Context, env *Env, train, test *mnist.Task[float64], 
 	}
 	t0 := time.Now()
 	steps := t2SVMEpochs * ((train.X.Rows + t2Batch - 1) / t2Batch)
-	tr, err := svm.Train(ctx, svm.NewDense(k), train.Y, svm.Config{Loss: svm.Hinge, Lambda: t2Lambda, Objective: svm.Mean, LR: t2LR,
+	tr, err := svm.TrainSubgradient(ctx, svm.NewDense(k), train.Y, svm.SubgradientConfig{Loss: svm.Hinge, Lambda: t2Lambda, Objective: svm.Mean, LR: t2LR,
 		Batch: t2Batch, Decay: svm.Lazy, Steps: steps, Seed: t2Seed})
 	if err != nil {
 		return err
@@ -328,49 +331,45 @@ func nnReduction(env *Env, width, quickEpochs int) string {
 // logged.
 const t2Timed = 5
 
-// timedStepper logs the expected training time after the first t2Timed
-// steps and the progress at every tenth of the run.
-type timedStepper struct {
-	*svm.NetworkStepper[float32]
-	env          *Env
-	width, total int
-	done         int
-	t0           time.Time
-}
-
-// Step steps the network and logs the timing.
-func (s *timedStepper) Step(batch []int, eta float64) error {
-	if s.done == 0 {
-		s.t0 = time.Now()
-	}
-	if err := s.NetworkStepper.Step(batch, eta); err != nil {
-		return err
-	}
-	s.done++
-	el := time.Since(s.t0)
-	left := time.Duration(float64(el) / float64(s.done) * float64(s.total-s.done)).Round(time.Second)
-	switch {
-	case s.done == t2Timed:
-		s.env.logf("  NN width %d: %.3g s/step over the first %d steps: %d steps expected to take %s", s.width, el.Seconds()/float64(s.done), s.done, s.total,
-			time.Duration(float64(el)/float64(s.done)*float64(s.total)).Round(time.Second))
-	case s.total >= 10 && s.done%(s.total/10) == 0 && s.done < s.total:
-		s.env.logf("  NN width %d: step %d of %d after %s, about %s left", s.width, s.done, s.total, el.Round(time.Second), left)
-	}
-	return nil
+// nnProgress returns the Recorder of a width's training: it logs the
+// expected training time after the first t2Timed steps of this session
+// and the progress at every tenth of the run (from the driver's step
+// times), and hands checkpoints to save (if not nil).
+func nnProgress(env *Env, width, from, total int, save func(step int, write func(io.Writer) error) error) train.Recorder {
+	return train.RecorderFunc(func(r *train.Record) error {
+		switch r.Event {
+		case train.Stepped:
+			done, all := r.Step-from, total-from
+			el := r.Stats.StepTime[0]
+			left := time.Duration(float64(el) / float64(done) * float64(all-done)).Round(time.Second)
+			switch {
+			case done == t2Timed:
+				env.logf("  NN width %d: %.3g s/step over the first %d steps: %d steps expected to take %s", width, el.Seconds()/float64(done), done, all,
+					time.Duration(float64(el)/float64(done)*float64(all)).Round(time.Second))
+			case all >= 10 && done%(all/10) == 0 && done < all:
+				env.logf("  NN width %d: step %d of %d after %s, about %s left", width, done, all, el.Round(time.Second), left)
+			}
+		case train.CheckpointDue, train.Interrupted:
+			if save != nil {
+				return save(r.Step, r.Save)
+			}
+		}
+		return nil
+	})
 }
 
 // newT2Stepper returns the float32 stepper of the recipe on x, y for net.
-func newT2Stepper(net *ntk.Network[float32], x linalg.Matrix[float32], y []float64, memCap int64) (*svm.NetworkStepper[float32], error) {
-	return svm.NewNetworkStepper(net, x, y, linalg.Matrix[float32]{},
-		svm.NetworkConfig{Loss: svm.Hinge, Lambda: t2Lambda, Objective: svm.Mean, Reg: svm.RegPaper, Batch: t2Batch, MemCap: memCap})
+func newT2Stepper(net *ntk.Network[float32], x linalg.Matrix[float32], y []float64, memCap int64) (*network.Stepper[float32], error) {
+	return network.NewStepper(net, x, y, linalg.Matrix[float32]{},
+		network.Config{Loss: svm.Hinge, Lambda: t2Lambda, Objective: svm.Mean, Reg: network.RegPaper, Batch: t2Batch, MemCap: memCap})
 }
 
-// trainNN trains a network of the given width with the recipe for epochs
+// trainNN trains a network of the given width on task with the recipe for epochs
 // epochs in float32, as the authors' PyTorch run, and returns the trained
 // weights widened to float64. The initial network is ntk's draw of seed 6,
 // which is drawn in float64 and rounded to float32; t2Init gives it back.
-func trainNN(ctx context.Context, env *Env, train *mnist.Task[float64], width, epochs int) (*ntk.Network[float64], error) {
-	net, err := ntk.NewNetwork[float32](train.X.Cols, width, 1, 1, 0, t2Seed)
+func trainNN(ctx context.Context, env *Env, task *mnist.Task[float64], width, epochs int) (*ntk.Network[float64], error) {
+	net, err := ntk.NewNetwork[float32](task.X.Cols, width, 1, 1, 0, t2Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -378,21 +377,20 @@ func trainNN(ctx context.Context, env *Env, train *mnist.Task[float64], width, e
 	if !ok {
 		capB = -1
 	}
-	st, err := newT2Stepper(net, linalg.Convert[float32](train.X), train.Y, capB)
+	st, err := newT2Stepper(net, linalg.Convert[float32](task.X), task.Y, capB)
 	if err != nil {
 		return nil, err
 	}
-	stream, err := svm.NewBatchStream(train.X.Rows, t2Batch, t2Seed)
+	stream, err := train.NewBatchStream(task.X.Rows, t2Batch, t2Seed)
 	if err != nil {
 		return nil, err
 	}
-	ts := &timedStepper{NetworkStepper: st, env: env, width: width, total: epochs * stream.StepsPerEpoch()}
-	d := &svm.Driver{Steppers: []svm.Stepper{ts}, Stream: stream, Epochs: epochs, LR: t2LR}
-	from, err := checkpointT2(ctx, env, d, width, epochs)
+	d := &train.Driver{Steppers: []train.Stepper{st}, Stream: stream, Epochs: epochs, LR: t2LR}
+	from, save, err := checkpointT2(ctx, env, d, width, epochs)
 	if err != nil {
 		return nil, err
 	}
-	ts.total -= from
+	d.Recorder = nnProgress(env, width, from, d.TotalSteps(), save)
 	if _, err := d.Run(ctx); err != nil {
 		return nil, err
 	}
@@ -592,7 +590,7 @@ func estimateTable2(ctx context.Context, env *Env) (time.Duration, error) {
 	}
 	est := float64(time.Since(t0)) * float64(n) * float64(n) / (m * m)
 	t0 = time.Now()
-	if _, err := svm.Train(ctx, svm.NewDense(k), train.Y[:m], svm.Config{Loss: svm.Hinge, Lambda: t2Lambda, Objective: svm.Mean, LR: t2LR,
+	if _, err := svm.TrainSubgradient(ctx, svm.NewDense(k), train.Y[:m], svm.SubgradientConfig{Loss: svm.Hinge, Lambda: t2Lambda, Objective: svm.Mean, LR: t2LR,
 		Batch: t2Batch, Decay: svm.Lazy, Steps: 200, Seed: t2Seed}); err != nil {
 		return 0, err
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/internal/checkpoint"
-	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/train"
 )
 
 // Table 2's networks take up to hours each at the paper's scale, so each
@@ -91,16 +91,18 @@ func saveT2Width(env *Env, width, epochs int, r *t2WidthResult) error {
 // checkpointT2 makes d keep a checkpoint of a width's training in env.Dir,
 // written when ctx ends and otherwise at most every t2CheckpointPeriod, and
 // when resuming loads the one an earlier run left. It returns the step the
-// training continues from (0 for a fresh start).
-func checkpointT2(ctx context.Context, env *Env, d *svm.Driver, width, epochs int) (int, error) {
+// training continues from (0 for a fresh start) and the function that
+// writes a checkpoint handed to the Driver's Recorder (nil without a
+// directory).
+func checkpointT2(ctx context.Context, env *Env, d *train.Driver, width, epochs int) (int, func(step int, save func(io.Writer) error) error, error) {
 	if env.Dir == "" {
-		return 0, nil // no place to keep it
+		return 0, nil, nil // no place to keep it
 	}
 	path := t2StatePath(env.Dir, width, epochs, "ckpt")
 	write := checkpoint.File(path)
 	last := time.Now()
 	d.CheckpointEvery = 1 // asked every step; written by time
-	d.Checkpoint = func(step int, save func(io.Writer) error) error {
+	save := func(step int, save func(io.Writer) error) error {
 		if ctx.Err() == nil && time.Since(last) < t2CheckpointPeriod {
 			return nil
 		}
@@ -108,15 +110,15 @@ func checkpointT2(ctx context.Context, env *Env, d *svm.Driver, width, epochs in
 		return write(step, save)
 	}
 	if !env.Resume {
-		return 0, nil
+		return 0, save, nil
 	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return 0, nil
+		return 0, save, nil
 	}
 	if err := checkpoint.Load(path, d.LoadState); err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	step := d.Stats().Steps
 	env.logf("  NN width %d: continuing from the checkpoint in %s at step %d", width, path, step)
-	return step, nil
+	return step, save, nil
 }

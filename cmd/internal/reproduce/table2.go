@@ -391,6 +391,9 @@ func trainNN(ctx context.Context, env *Env, task *mnist.Task[float64], width, ep
 		return nil, err
 	}
 	d.Recorder = nnProgress(env, width, from, d.TotalSteps(), save)
+	if save != nil {
+		d.CheckpointEvery = 1 // asked every step; written by time
+	}
 	if _, err := d.Run(ctx); err != nil {
 		return nil, err
 	}

@@ -93,7 +93,7 @@ func saveT2Width(env *Env, width, epochs int, r *t2WidthResult) error {
 // when resuming loads the one an earlier run left. It returns the step the
 // training continues from (0 for a fresh start) and the function that
 // writes a checkpoint handed to the Driver's Recorder (nil without a
-// directory).
+// directory), to be asked every step: it writes by time.
 func checkpointT2(ctx context.Context, env *Env, d *train.Driver, width, epochs int) (int, func(step int, save func(io.Writer) error) error, error) {
 	if env.Dir == "" {
 		return 0, nil, nil // no place to keep it
@@ -101,7 +101,6 @@ func checkpointT2(ctx context.Context, env *Env, d *train.Driver, width, epochs 
 	path := t2StatePath(env.Dir, width, epochs, "ckpt")
 	write := checkpoint.File(path)
 	last := time.Now()
-	d.CheckpointEvery = 1 // asked every step; written by time
 	save := func(step int, save func(io.Writer) error) error {
 		if ctx.Err() == nil && time.Since(last) < t2CheckpointPeriod {
 			return nil

@@ -43,7 +43,7 @@ import "github.com/ntksvm/ntksvm/asm"
 // 0.2471, 0.2619, 0.2515, 0.2456 s against 0.2334, 0.2354, 0.2314,
 // 0.2565, 0.2333 s here (medians 0.2488 → 0.2334 s, −15 ms, 104 → 111
 // GFLOP/s, 94 % of the 115 GFLOP/s FMA peak); the paper's training step
-// (svm.NetworkStepper.Step, two such forward products, K = 784 and 10000)
+// (network.Stepper.Step, two such forward products, K = 784 and 10000)
 // at 1 thread 0.7714, 0.7950, 0.7791, 0.7928, 0.7764 s against 0.7641,
 // 0.7517, 0.7788, 0.7596, 0.7532 s (median −19 ms, 2.5 %). At 2 threads
 // (wall time, 6 rounds, medians of 4 steps or 5 products; the host gave

@@ -68,7 +68,7 @@ func runTrainBench(ctx context.Context, e *env, args []string) error {
 }
 
 // trainBench times one full training step of the network, svm.
-// NetworkStepper.Step on a batch of n (forward, backward and the update
+// network.Stepper.Step on a batch of n (forward, backward and the update
 // with the penalty reg), against the bare GEMMs of its forward and
 // backward passes, alternated.
 func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, d, m, depth int, reg network.Regularization, lambda float64) error {

@@ -8,10 +8,10 @@
 //
 // # One driver, the same start, the same batches
 //
-// Each run puts a network (svm.NetworkStepper) and one or two kernel
-// machines (svm.KernelStepper) on one svm.Driver: the same seeded batches
-// (svm.BatchStream, or the full batch), the same η̂ every step, evaluations
-// at the same log-spaced steps (svm.LogSteps, before the step's update, as
+// Each run puts a network (network.Stepper) and one or two kernel
+// machines (svm.KernelStepper) on one train.Driver: the same seeded batches
+// (train.BatchStream, or the full batch), the same η̂ every step, evaluations
+// at the same log-spaced steps (train.LogSteps, before the step's update, as
 // the authors' train_sgd.py logs), checkpoints holding every stepper.
 // Both sides start at 0: the network's outputs are f(x; W_t) − f(x; W_0)
 // (f₀ subtraction) and the kernel machine starts at α = 0, so g₀ = 0 (App.

@@ -4,7 +4,7 @@
 // the run, and that machine's Rademacher complexity (Lemma B.1) gives a
 // generalisation bound for the network (Lemma B.2). Run trains the network
 // (network.Stepper), extracts the machine at every step (extract.Extractor
-// under svm.RunObserved), evaluates the bound and writes curves.csv,
+// watching it on a train.Driver), evaluates the bound and writes curves.csv,
 // summary.json and genbound.svg into an output directory, atomically.
 //
 // Two settings of the bound are offered. The default is a valid one: the

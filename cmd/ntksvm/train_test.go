@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
+	labelled "github.com/ntksvm/ntksvm/svm/dataset"
 	"github.com/ntksvm/ntksvm/svm/train"
 )
 
@@ -286,13 +288,17 @@ func TestExportLIBSVMSparse(t *testing.T) {
 		t.Fatalf("train on the LIBSVM file: %s", errOut)
 	}
 	b, _ := os.ReadFile(out)
-	s, err := svm.ReadLIBSVM(bytes.NewReader(b), out)
+	s, err := labelled.ReadLIBSVM(bytes.NewReader(b), out, labelled.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	xd, _ := s.Dense(3, 0)
 	for i := range 8 {
-		if s.Y[i] != y[i] || xd.At(i, 2) != x.At(i, 2) {
+		label, err := strconv.ParseFloat(s.Classes[s.Y[i]], 64)
+		x2 := 0.0 // an absent feature is 0
+		if s.X.Cols > 2 {
+			x2 = s.X.At(i, 2)
+		}
+		if err != nil || label != y[i] || x2 != x.At(i, 2) {
 			t.Fatalf("row %d differs", i)
 		}
 	}

@@ -267,7 +267,23 @@ func checkMemory(name string, o Options, rows, cols int) error {
 		return nil
 	}
 	if need := int64(rows) * int64(cols) * 8; need > o.MaxBytes {
-		return fmt.Errorf("%w: %s: %d rows × %d features need %d MiB, more than the %d MiB allowed", ErrData, name, rows, cols, need>>20, o.MaxBytes>>20)
+		return &SizeError{Name: name, Rows: rows, Cols: cols, Need: need, Max: o.MaxBytes}
 	}
 	return nil
 }
+
+// SizeError is the error of a file whose features would need more than
+// Options.MaxBytes of memory; it wraps ErrData. Rows is the number of rows
+// read when the check failed (the whole file's at the end of a read).
+type SizeError struct {
+	Name       string
+	Rows, Cols int
+	Need, Max  int64 // bytes
+}
+
+func (e *SizeError) Error() string {
+	return fmt.Sprintf("%v: %s: %d rows × %d features need %d MiB, more than the %d MiB allowed", ErrData, e.Name, e.Rows, e.Cols, e.Need>>20, e.Max>>20)
+}
+
+// Unwrap returns ErrData.
+func (e *SizeError) Unwrap() error { return ErrData }

@@ -127,7 +127,7 @@ func TestReadLIBSVM(t *testing.T) {
 	if d.N() != 3 || d.D() != 3 || !slices.Equal(d.X.Row(0), []float64{0.5, 0, 2}) || !slices.Equal(d.Y, []int{0, 1, 0}) {
 		t.Fatalf("got n=%d d=%d row0=%v y=%v", d.N(), d.D(), d.X.Row(0), d.Y)
 	}
-	for _, bad := range []string{"1 0:1\n", "1 2:1 1:3\n", "1 1:x\n", "1 1\n"} {
+	for _, bad := range []string{"1 0:1\n", "1 2:1 1:3\n", "1 2:1 2:3\n", "1 1:x\n", "1 1\n", "1 1:nan\n", "1 1:1e999\n", "1 1073741825:1\n"} {
 		if _, err := ReadLIBSVM(strings.NewReader(bad), "b.svm", Options{}); err == nil || !errors.Is(err, ErrData) {
 			t.Errorf("%q: error %v", bad, err)
 		}

@@ -138,9 +138,15 @@ func readLabelLines(path string, want int) ([]string, error) {
 	return labels, nil
 }
 
+// maxFeatureIndex bounds the feature indices accepted from a LIBSVM file.
+const maxFeatureIndex = 1 << 30
+
 // ReadLIBSVM reads the LIBSVM/svmlight text format "label idx:value …"
-// (1-based increasing indices, absent features 0) with labels of any
-// spelling. The feature count is the largest index seen.
+// (1-based strictly increasing indices up to 2³⁰, absent features 0,
+// fields separated by spaces or tabs, "#" starting a comment, blank lines
+// skipped) with labels of any spelling; a regression target is the label
+// read as a number (strconv.ParseFloat of Classes[Y[i]]). The feature
+// count is the largest index seen.
 func ReadLIBSVM(r io.Reader, name string, o Options) (*Dataset, error) {
 	type entry struct {
 		j int
@@ -166,8 +172,8 @@ func ReadLIBSVM(r io.Reader, name string, o Options) (*Dataset, error) {
 		for _, tok := range f[1:] {
 			is, vs, ok := strings.Cut(tok, ":")
 			j, err := strconv.Atoi(is)
-			if !ok || err != nil || j < 1 {
-				return nil, fmt.Errorf("%w: %s: line %d: %q is not index:value with a 1-based index", ErrData, name, line, tok)
+			if !ok || err != nil || j < 1 || j > maxFeatureIndex {
+				return nil, fmt.Errorf("%w: %s: line %d: %q is not index:value with a 1-based index up to %d", ErrData, name, line, tok, maxFeatureIndex)
 			}
 			if j <= prev {
 				return nil, fmt.Errorf("%w: %s: line %d: index %d after %d: indices must increase", ErrData, name, line, j, prev)

@@ -24,12 +24,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/svm"
+	labelled "github.com/ntksvm/ntksvm/svm/dataset"
 )
 
 // Options say where MNIST is and how to derive a set from its source.
@@ -256,22 +258,45 @@ func loadLIBSVM(path string, opt Options) (*Set, error) {
 		return nil, err
 	}
 	defer fh.Close()
-	s, err := svm.ReadLIBSVM(fh, path)
+	var ro labelled.Options
+	if opt.Available != nil {
+		if avail, ok := opt.Available(); ok {
+			ro.MaxBytes = int64(min(avail, math.MaxInt64))
+		}
+	}
+	d, err := labelled.ReadLIBSVM(fh, path, ro)
+	if se := (*labelled.SizeError)(nil); errors.As(err, &se) {
+		if merr := checkMemory(path, se.Rows, max(se.Cols, opt.Dim), 0, opt); merr != nil {
+			return nil, merr
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
-	dim := opt.Dim
-	if dim == 0 {
-		dim = s.Dim
+	y := make([]float64, d.N())
+	for i, c := range d.Y {
+		v, err := strconv.ParseFloat(d.Classes[c], 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%s: label %q of point %d is not a finite number", path, d.Classes[c], i+1)
+		}
+		y[i] = v
 	}
-	if err := checkMemory(path, len(s.Rows), max(dim, s.Dim), 0, opt); err != nil {
-		return nil, err
+	x, dim := d.X, opt.Dim
+	switch {
+	case dim == 0 || dim == x.Cols:
+	case dim < x.Cols:
+		return nil, fmt.Errorf("%s: feature index %d exceeds the dimension %d", path, x.Cols, dim)
+	default:
+		if err := checkMemory(path, x.Rows, dim, uint64(x.Rows)*uint64(x.Cols)*8, opt); err != nil {
+			return nil, err
+		}
+		wide := linalg.New[float64](x.Rows, dim)
+		for i := range x.Rows {
+			copy(wide.Row(i), x.Row(i))
+		}
+		x = wide
 	}
-	x, err := s.Dense(dim, 1<<31)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return &Set{Name: path, Source: abs(path), X: x, Y: s.Y}, nil
+	return &Set{Name: path, Source: abs(path), X: x, Y: y}, nil
 }
 
 func loadNpy(spec string, opt Options) (*Set, error) {

@@ -104,7 +104,8 @@ type Record struct {
 	// Save writes a checkpoint of the driver (Driver.SaveState); set for
 	// CheckpointDue and Interrupted, nil otherwise.
 	Save func(w io.Writer) error
-	// Stats is where the driver stands, with its timings so far.
+	// Stats is where the driver stands, with its timings so far (its
+	// slices are the driver's: read them during the call only).
 	Stats RunStats
 }
 
@@ -456,7 +457,8 @@ func (d *Driver) record(ev Event, step int, t float64, epoch int, save func(io.W
 		return nil
 	}
 	r := &d.rec
-	*r = Record{Event: ev, Step: step, T: t, Epoch: epoch, Save: save, Stats: d.Stats()}
+	*r = Record{Event: ev, Step: step, T: t, Epoch: epoch, Save: save, Stats: RunStats{Steps: d.step, T: d.t, Converged: d.converged,
+		StepTime: d.times.step, EvalTime: d.times.eval, ObserveTime: d.times.observe}}
 	if ev == Evaluated {
 		r.Evals = d.evals
 	}

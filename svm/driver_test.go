@@ -359,7 +359,7 @@ func TestDriverCheckpointRejected(t *testing.T) {
 				d = build(4, 0.1, base...)
 			}
 			err := d.LoadState(bytes.NewReader(tc.data))
-			if !errors.Is(err, ErrState) || !strings.Contains(err.Error(), tc.want) {
+			if !errors.Is(err, train.ErrState) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err %v; want ErrState with %q", err, tc.want)
 			}
 			if st := d.Stats(); st.Steps != 0 || st.T != 0 || st.Converged {
@@ -374,13 +374,13 @@ func TestDriverCheckpointRejected(t *testing.T) {
 	y2 := slices.Clone(dd.y)
 	y2[3] = -y2[3]
 	s2, _ := NewKernelStepper(dd.k, y2, base[0])
-	if err := s2.LoadState(bytes.NewReader(ks.Bytes())); !errors.Is(err, ErrState) || !strings.Contains(err.Error(), "other training targets") {
+	if err := s2.LoadState(bytes.NewReader(ks.Bytes())); !errors.Is(err, train.ErrState) || !strings.Contains(err.Error(), "other training targets") {
 		t.Errorf("other targets: %v", err)
 	}
 	rng := rand.New(rand.NewPCG(1, 1))
 	x, y := blobs(rng, 5, 1)
 	s3, _ := NewKernelStepper(NewDense(rbfGram(x, x, 1)), y, base[0])
-	if err := s3.LoadState(bytes.NewReader(ks.Bytes())); !errors.Is(err, ErrState) || !strings.Contains(err.Error(), "23 training points, this machine has 5") {
+	if err := s3.LoadState(bytes.NewReader(ks.Bytes())); !errors.Is(err, train.ErrState) || !strings.Contains(err.Error(), "23 training points, this machine has 5") {
 		t.Errorf("other size: %v", err)
 	}
 }

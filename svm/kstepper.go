@@ -48,7 +48,7 @@ type KernelStepper struct {
 	scale float64 // s of the full-batch step
 	alpha []float64
 	g     []float64
-	// minibatchOnly makes a batch 0…n−1 a minibatch step too (Train with a
+	// minibatchOnly makes a batch 0…n−1 a minibatch step too (TrainSubgradient with a
 	// BatchStream of B ≥ n, whose permutation may be the identity).
 	minibatchOnly bool
 
@@ -297,7 +297,7 @@ func (s *KernelStepper) SaveState(w io.Writer) error {
 // LoadState implements train.Stepper: it restores α and g from a state written
 // by SaveState of a stepper with the same n, loss, λ, objective, decay and
 // targets (Init and the EvalSet may differ). Any other state is rejected
-// with an error wrapping ErrState that names the mismatch, and the stepper
+// with an error wrapping train.ErrState that names the mismatch, and the stepper
 // is left as it was. It reads exactly the state's bytes from r.
 func (s *KernelStepper) LoadState(r io.Reader) error {
 	payload, err := frame.Read(r, frame.StepperMagic)

@@ -14,10 +14,6 @@ import (
 // trainer and the loop that runs it.
 var ErrInput = train.ErrInput
 
-// ErrState is wrapped by every error about a saved training state that
-// cannot be restored (train.ErrState).
-var ErrState = train.ErrState
-
 // ErrDiverged is wrapped by the error of a training step that made the
 // iterate NaN or infinite: the step size is too large for the problem (or
 // the kernel's scale). The state after that step is unusable.

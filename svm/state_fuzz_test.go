@@ -45,7 +45,7 @@ func FuzzDriverState(f *testing.F) {
 		d := build()
 		err := d.LoadState(bytes.NewReader(b))
 		if err != nil {
-			if !errors.Is(err, ErrState) && !errors.Is(err, ErrInput) {
+			if !errors.Is(err, train.ErrState) && !errors.Is(err, ErrInput) {
 				t.Fatalf("error %v wraps neither ErrState nor ErrInput", err)
 			}
 			return

@@ -87,7 +87,7 @@ const DefaultMemCap = 8 << 30
 type Config struct {
 	Loss      svm.Loss
 	Lambda    float64        // λ ≥ 0, finite
-	Objective svm.Objective  // svm.Sum or svm.Mean, scaled per batch as Train does
+	Objective svm.Objective  // svm.Sum or svm.Mean, scaled per batch as svm.TrainSubgradient does
 	Reg       Regularization // the penalty λ applies to
 	// KeepF0 turns the f₀ subtraction off: outputs, losses and their
 	// derivatives use f(x; W_t) itself instead of f(x; W_t) − f(x; W_0).
@@ -142,7 +142,7 @@ type Config struct {
 //
 // So under RegTheory, in the limit where Θ̂(W_t) stays Θ̂(W_0) (paper eq. 9,
 // Theorem 3.4), h follows h ← (1 − ηλ)h − η·s_B·Θ̂(W_0)·l'(h), step for step:
-// the kernel machine Train runs with K = Θ̂(W_0) (these N(0, 1) weights in
+// the kernel machine svm.TrainSubgradient runs with K = Θ̂(W_0) (these N(0, 1) weights in
 // NTK parameterisation give the neural-tangents NTK scale, so the same η),
 // the same λ, the same Objective (the network trained with
 // λ/2‖W − W_0‖² + s·Σ l has dh/dt = −λh − s·Θ̂·l'), and Exact decay for

@@ -643,8 +643,8 @@ func TestNetworkStateErrors(t *testing.T) {
 		{"empty", build(cfg, 16), nil, "header"},
 	} {
 		err := tc.s.LoadState(bytes.NewReader(tc.data))
-		if !errors.Is(err, svm.ErrState) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: error %v, want svm.ErrState mentioning %q", tc.name, err, tc.want)
+		if !errors.Is(err, train.ErrState) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want train.ErrState mentioning %q", tc.name, err, tc.want)
 		}
 	}
 	// A partly loaded stepper refuses to step until a good state is loaded.

@@ -159,7 +159,7 @@ func (s *Stepper[T]) SaveState(w io.Writer) error {
 }
 
 // LoadState implements Stepper: it restores a state written by SaveState.
-// It returns an error wrapping svm.ErrState, and changes nothing, if the
+// It returns an error wrapping train.ErrState, and changes nothing, if the
 // magic, version, element type, shapes, configuration or data fingerprint
 // differ from this stepper's (naming the first mismatch). A state that
 // then turns out truncated, or fails its checksum, has been partly read
@@ -172,13 +172,13 @@ func (s *Stepper[T]) LoadState(r io.Reader) error {
 	words, names := s.header()
 	head := make([]byte, 8+4+8*len(words))
 	if _, err := io.ReadFull(tr, head); err != nil {
-		return fmt.Errorf("%w: reading the header: %v", svm.ErrState, err)
+		return fmt.Errorf("%w: reading the header: %v", train.ErrState, err)
 	}
 	if string(head[:8]) != networkStateMagic {
-		return fmt.Errorf("%w: not a network stepper state (magic %q)", svm.ErrState, head[:8])
+		return fmt.Errorf("%w: not a network stepper state (magic %q)", train.ErrState, head[:8])
 	}
 	if v := binary.LittleEndian.Uint32(head[8:]); v != networkStateVersion {
-		return fmt.Errorf("%w: version %d, want %d", svm.ErrState, v, networkStateVersion)
+		return fmt.Errorf("%w: version %d, want %d", train.ErrState, v, networkStateVersion)
 	}
 	const stepsWord = 16 // index of the step count in header()
 	var steps uint64
@@ -189,11 +189,11 @@ func (s *Stepper[T]) LoadState(r io.Reader) error {
 			continue
 		}
 		if got != want {
-			return fmt.Errorf("%w: %s is %s in the state, %s in this stepper", svm.ErrState, names[k], wordString(k, got), wordString(k, want))
+			return fmt.Errorf("%w: %s is %s in the state, %s in this stepper", train.ErrState, names[k], wordString(k, got), wordString(k, want))
 		}
 	}
 	if steps > 1<<62 {
-		return fmt.Errorf("%w: step count %d", svm.ErrState, steps)
+		return fmt.Errorf("%w: step count %d", train.ErrState, steps)
 	}
 	ts, fs := s.arrays()
 	if err := s.readArrays(tr, ts, fs); err != nil {
@@ -236,7 +236,7 @@ func wordString(k int, v uint64) string {
 
 // partial marks the stepper unusable after a load that failed midway.
 func (s *Stepper[T]) partial(err error) error {
-	s.failed = fmt.Errorf("%w: %v; the weights were partly overwritten: load a good state before stepping", svm.ErrState, err)
+	s.failed = fmt.Errorf("%w: %v; the weights were partly overwritten: load a good state before stepping", train.ErrState, err)
 	return s.failed
 }
 

@@ -48,8 +48,9 @@ type KernelStepper struct {
 	scale float64 // s of the full-batch step
 	alpha []float64
 	g     []float64
-	// minibatchOnly makes a batch 0…n−1 a minibatch step too (TrainSubgradient with a
-	// BatchStream of B ≥ n, whose permutation may be the identity).
+	// minibatchOnly makes a batch 0…n−1 a minibatch step too
+	// (TrainSubgradient with a BatchStream of B ≥ n, whose permutation may
+	// be the identity).
 	minibatchOnly bool
 
 	idx   []int

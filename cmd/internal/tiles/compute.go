@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+	"unsafe"
 
 	"github.com/klauspost/cpuid/v2"
 	"github.com/ntksvm/ntksvm/asm"
@@ -80,7 +81,13 @@ func write[T linalg.Float](dir string, m *Manifest, b Block, k linalg.Matrix[T])
 	var n int64
 	err := atomicfile.WriteFile(filepath.Join(dir, b.File), func(w io.Writer) error {
 		cw := &countWriter{w: io.MultiWriter(w, h)}
-		err := npy.WriteTo(cw, k)
+		var out io.Writer = cw
+		if marker := os.Getenv(HoldEnv); marker != "" {
+			var zero T
+			half := int64(k.Rows) * int64(k.Cols) * int64(unsafe.Sizeof(zero)) / 2
+			out = &holdWriter{w: cw, at: max(half, 1), hold: holdHere(marker)}
+		}
+		err := npy.WriteTo(out, k)
 		n = cw.n
 		return err
 	})

@@ -10,10 +10,12 @@
 #     (--dependency=afterok), and checks that the collected Gram and the
 #     model are bit for bit those of "ntksvm kernel" and "ntksvm train" in
 #     one process.
-#  2. Submits the array again into a new tile directory, single-threaded,
-#     kills tile 0 with SIGKILL in the middle of its block, checks that
-#     collect refuses the directory naming tile 0, resubmits index 0 alone
-#     with a new dependent collect + fit job, and checks both results again.
+#  2. Submits the array again into a new tile directory, kills tile 0 with
+#     SIGKILL half-way through writing its block (held there by the test
+#     hook $NTKSVM_TEST_HOLD_TILE, so the timing does not depend on the
+#     load), checks that it left no block, that collect refuses the
+#     directory naming tile 0, resubmits index 0 alone with a new dependent
+#     collect + fit job, and checks both results again.
 # Every daemon is stopped by its PID and the directory removed on exit,
 # failure or interrupt included. Needs root (SlurmUser=root). MNIST comes
 # from $NTKSVM_MNIST_DIR (required); KEEP=1 keeps the
@@ -52,57 +54,39 @@ job_ok "$fit"
 say "  array $arr and fit $fit done in $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s"
 check_results "$work/run1"
 
-say "2. the array again; tile 0, slowed, killed in the middle of its block"
+say "2. the array again; tile 0 killed half-way through writing its block"
 mkdir -p "$work/run2"
-# kill_tile0 DIR: submit tiles 1-7, tile 0 slowed down (one thread, the
-# portable kernels: about 10 times slower) and the fit after both into DIR;
-# kill tile 0 by SIGKILL once its block is under way. Fails (status 1) if
-# the block was finished before the kill.
-kill_tile0() {
-	arr=$(sbatch --parsable --array=1-7 --export=ALL,TILES="$1" "$deploy/tiles.sbatch")
-	arr0=$(sbatch --parsable --array=0 --export=ALL,GOMAXPROCS=1,NTKSVM_SIMD=generic,TILES="$1" "$deploy/tiles.sbatch")
-	fit=$(sbatch --parsable --dependency=afterok:"$arr":"$arr0" --export=ALL,TILES="$1",OUT="$work/run2" "$deploy/collect-fit.sbatch")
-	local log0="$work/out/ntksvm-tiles-${arr0}_0.out" deadline=$(($(date +%s) + TIMEOUT)) p pid=""
-	# The task's process (the batch step execs ntksvm), found before its
-	# block starts by the tile directory (unique to this run) on its command
-	# line and its array job in its environment, so that the kill follows
-	# the first progress line at once.
-	until [ -n "$pid" ] && grep -qE 'tile 0/8 rows: [0-9]+%' "$log0" 2>/dev/null; do
-		[ "$(date +%s)" -lt $deadline ] || fail "tile 0 never started its block"
-		if [ -z "$pid" ]; then
-			for p in $(ls /proc | grep -E '^[0-9]+$'); do
-				if tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline" | grep -qF -- "--out $1" &&
-					tr '\0' '\n' 2>/dev/null <"/proc/$p/environ" | grep -qx "SLURM_ARRAY_JOB_ID=$arr0"; then
-					pid=$p
-				fi
-			done
-		fi
-		sleep 0.02
-	done
-	kill -KILL "$pid"
-	progress=$(grep -oE 'tile 0/8 rows: [0-9]+% [0-9/]+' "$log0" | tail -1)
-	wait_jobs "$arr" "$arr0"
-	if [ -e "$1/block-0000.json" ]; then
-		say "  tile 0 finished its block before it was killed; again"
-		scancel "$fit"
-		return 1
-	fi
-	where="computing it"
-	compgen -G "$1/.block-0000.npy.tmp-*" >/dev/null && where="writing it"
-	say "  killed tile 0 (SIGKILL to PID $pid) while $where, after \"$progress\""
-}
-try=1
-until kill_tile0 "$work/tiles2-$try"; do
-	try=$((try + 1))
-	[ $try -le 3 ] || fail "could not catch tile 0 in the middle of its block in 3 tries"
+tiles2="$work/tiles2"
+# Tile 0 runs with the test hook $NTKSVM_TEST_HOLD_TILE: once half of its
+# block's bytes are in the temporary file it writes its PID to the marker
+# and waits, so the kill lands in the middle of the block whatever the
+# machine's load.
+marker="$work/tile0.held"
+arr=$(sbatch --parsable --array=1-7 --export=ALL,TILES="$tiles2" "$deploy/tiles.sbatch")
+arr0=$(sbatch --parsable --array=0 --export=ALL,NTKSVM_TEST_HOLD_TILE="$marker",TILES="$tiles2" "$deploy/tiles.sbatch")
+fit=$(sbatch --parsable --dependency=afterok:"$arr":"$arr0" --export=ALL,TILES="$tiles2",OUT="$work/run2" "$deploy/collect-fit.sbatch")
+deadline=$(($(date +%s) + TIMEOUT))
+until [ -s "$marker" ]; do
+	[ "$(date +%s)" -lt $deadline ] || fail "tile 0 did not reach the middle of its block in ${TIMEOUT}s"
+	squeue -h -j "$arr0" | grep -q . || fail "tile 0's job $arr0 ended before the middle of its block"
+	sleep 0.1
 done
-tiles2="$work/tiles2-$try"
+pid=$(cat "$marker")
+tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "--out $tiles2" || fail "PID $pid in $marker is not tile 0's task"
+tmp=$(compgen -G "$tiles2/.block-0000.npy.tmp-*") || fail "tile 0 holds, but no partial block-0000.npy is there"
+part=$(stat -c %s "$tmp")
+[ ! -e "$tiles2/block-0000.npy" ] && [ ! -e "$tiles2/block-0000.json" ] || fail "tile 0 holds, but its block or record is there already"
+kill -KILL "$pid"
+say "  killed tile 0 (SIGKILL to PID $pid) with $part bytes of its block written to $(basename "$tmp")"
+wait_jobs "$arr" "$arr0"
+job_ok "$arr"
+[ ! -e "$tiles2/block-0000.npy" ] && [ ! -e "$tiles2/block-0000.json" ] || fail "the killed tile 0 left a block or record"
 say "  tile 0's job $arr0: $(scontrol -o show job "$arr0" | grep -oE 'JobState=[A-Z_]+|ExitCode=[0-9:]+' | tr '\n' ' ')"
 say "  the dependent fit job: $(squeue -h -j "$fit" -o '%T (%r)')"
 if "$NTKSVM" kernel --collect "$tiles2" "${data[@]}" --out "$work/run2/K.npy" >"$work/log/collect2.log" 2>&1; then
 	fail "collect accepted a directory without tile 0"
 fi
-grep -qE 'tile 0: block-0000\.npy \(rows 0…1407\) (is missing; run tile 0/8|has no record)' "$work/log/collect2.log" ||
+grep -qE 'tile 0: block-0000\.npy \(rows 0…1407\) is missing; run tile 0/8' "$work/log/collect2.log" ||
 	fail "collect's refusal does not name tile 0: $(cat "$work/log/collect2.log")"
 say "  collect refused: $(grep 'tile 0' "$work/log/collect2.log")"
 scancel "$fit"

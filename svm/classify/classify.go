@@ -142,11 +142,57 @@ func (c *Classifier) Fit(ctx context.Context, x linalg.Matrix[float64], labels [
 }
 
 func (c *Classifier) fit(ctx context.Context, x linalg.Matrix[float64], y []int, classes []string) error {
+	return c.fitWith(ctx, x, y, classes, c.crossValidate)
+}
+
+// cvFunc cross-validates the grid on the standardised inputs xs.
+type cvFunc func(ctx context.Context, xs linalg.Matrix[float64], y []int, classes []string) (*CVResult, error)
+
+// fitWith fits c with the cross-validation cv (run only when the grid has
+// more than one point).
+func (c *Classifier) fitWith(ctx context.Context, x linalg.Matrix[float64], y []int, classes []string, cv cvFunc) error {
 	start := time.Now()
 	o := &c.opts
 	if err := o.grid().Validate(); err != nil {
 		return err
 	}
+	if err := checkClasses(y, classes); err != nil {
+		return err
+	}
+	xs, err := c.standardize(x)
+	if err != nil {
+		return err
+	}
+	g := o.grid()
+	point := Point{Kind: g.Kinds[0], Depth: g.Depths[0], BiasStd: g.BiasStds[0], C: g.Cs[0]}
+	c.CV = nil
+	if g.Size() > 1 {
+		cv, err := cv(ctx, xs, y, classes)
+		if err != nil {
+			return err
+		}
+		c.CV = cv
+		point = cv.Scores[cv.Chosen].Point
+	}
+	c.Classes, c.C = classes, point.C
+	c.Kernel = ntk.Spec{Kind: point.Kind, Depth: point.Depth, WeightStd: o.weightStd(), BiasStd: point.BiasStd, Float32: o.Float32}
+	var mm *multi
+	if o.Float32 {
+		mm, err = refit[float32](ctx, c.Kernel, xs, y, len(classes), point.C, o)
+	} else {
+		mm, err = refit[float64](ctx, c.Kernel, xs, y, len(classes), point.C, o)
+	}
+	if err != nil {
+		return err
+	}
+	c.compress(mm, xs)
+	c.FitTime = time.Since(start)
+	return nil
+}
+
+// checkClasses checks that every class has training examples and that
+// there are two or more.
+func checkClasses(y []int, classes []string) error {
 	counts := make([]int, len(classes))
 	for _, v := range y {
 		counts[v]++
@@ -165,41 +211,18 @@ func (c *Classifier) fit(ctx context.Context, x linalg.Matrix[float64], y []int,
 			return fmt.Errorf("classify: class %q has no training examples", classes[k])
 		}
 	}
-	xs := x
-	c.scaler = nil
-	if !o.NoStandardize {
-		c.scaler = dataset.FitScaler(x)
-		var err error
-		if xs, err = c.scaler.Apply(x); err != nil {
-			return err
-		}
-	}
-	g := o.grid()
-	point := Point{Kind: g.Kinds[0], Depth: g.Depths[0], BiasStd: g.BiasStds[0], C: g.Cs[0]}
-	c.CV = nil
-	if g.Size() > 1 {
-		cv, err := c.crossValidate(ctx, xs, y, classes)
-		if err != nil {
-			return err
-		}
-		c.CV = cv
-		point = cv.Scores[cv.Chosen].Point
-	}
-	c.Classes, c.C = classes, point.C
-	c.Kernel = ntk.Spec{Kind: point.Kind, Depth: point.Depth, WeightStd: o.weightStd(), BiasStd: point.BiasStd, Float32: o.Float32}
-	var mm *multi
-	var err error
-	if o.Float32 {
-		mm, err = refit[float32](ctx, c.Kernel, xs, y, len(classes), point.C, o)
-	} else {
-		mm, err = refit[float64](ctx, c.Kernel, xs, y, len(classes), point.C, o)
-	}
-	if err != nil {
-		return err
-	}
-	c.compress(mm, xs)
-	c.FitTime = time.Since(start)
 	return nil
+}
+
+// standardize sets c's scaler from x (none with NoStandardize) and returns
+// x standardised.
+func (c *Classifier) standardize(x linalg.Matrix[float64]) (linalg.Matrix[float64], error) {
+	c.scaler = nil
+	if c.opts.NoStandardize {
+		return x, nil
+	}
+	c.scaler = dataset.FitScaler(x)
+	return c.scaler.Apply(x)
 }
 
 // crossValidate runs the grid search, Repeats times with fresh folds when

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
-	"syscall"
 
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 )
@@ -14,9 +13,10 @@ import (
 // HoldEnv names a test hook: when the variable is set to a file path, a
 // task that computes a block stops once it has written half of the
 // block's .npy bytes to the temporary file, writes its process ID to that
-// path and waits for SIGUSR1 before it goes on. A test kills it there, in
-// the middle of writing its block, to check that a task killed at that
-// point leaves no block that counts as done (see "make test-slurm").
+// path and waits for SIGUSR1 (an interrupt on systems without it) before
+// it goes on. A test kills it there, in the middle of writing its block,
+// to check that a task killed at that point leaves no block that counts
+// as done (see "make test-slurm").
 const HoldEnv = "NTKSVM_TEST_HOLD_TILE"
 
 // holdWriter passes writes to w and, once at least at bytes have passed,
@@ -44,7 +44,7 @@ func (h *holdWriter) Write(p []byte) (int, error) {
 func holdHere(marker string) func() error {
 	return func() error {
 		c := make(chan os.Signal, 1)
-		signal.Notify(c, syscall.SIGUSR1)
+		signal.Notify(c, holdSignal)
 		defer signal.Stop(c)
 		err := atomicfile.WriteFile(marker, func(w io.Writer) error {
 			_, err := io.WriteString(w, strconv.Itoa(os.Getpid())+"\n")

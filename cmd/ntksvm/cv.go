@@ -11,7 +11,9 @@ import (
 	"github.com/ntksvm/ntksvm/svm/classify"
 )
 
-const cvUsage = "--data FILE [--test FILE] [--out model] [grid and data flags]"
+const cvUsage = "--data FILE [--test FILE] [--out model] [grid and data flags]\n" +
+	"       ntksvm cv --data FILE --task i/N --out DIR [grid and data flags]   (one array task)\n" +
+	"       ntksvm cv --data FILE --collect DIR [--test FILE] [--out model] [grid and data flags]"
 
 func runCV(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "cv", cvUsage)
@@ -23,6 +25,8 @@ func runCV(ctx context.Context, e *env, args []string) error {
 	testPath := fs.String("test", "", "test data in the same layout (mnist-test for MNIST's): report its accuracy after the refit")
 	out := fs.String("out", "", "write the refitted model here")
 	mf := addMachineFlags(fs)
+	var tk cvTaskFlags
+	tk.add(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -32,6 +36,9 @@ func runCV(ctx context.Context, e *env, args []string) error {
 	}
 	if *dataPath == "" {
 		return usageError("--data is required")
+	}
+	if tk.on() {
+		return runCVTasks(ctx, e, &tf, &tk, o, *dataPath, *testPath, *out)
 	}
 	if err := checkOutputs(outPath("--out", *out), append(inputs("--data", *dataPath), inputs("--test", *testPath)...)...); err != nil {
 		return err

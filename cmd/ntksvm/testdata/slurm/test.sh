@@ -16,6 +16,10 @@
 #     load), checks that it left no block, that collect refuses the
 #     directory naming tile 0, resubmits index 0 alone with a new dependent
 #     collect + fit job, and checks both results again.
+#  3. Submits the cross-validation of "ntksvm cv" on MNIST's first 1,000
+#     points as an array of 8 tasks (cv-tasks.sbatch) and the collect and
+#     refit job after it (cv-collect.sbatch), and checks that the table and
+#     the model are bit for bit those of "ntksvm cv" in one process.
 # Every daemon is stopped by its PID and the directory removed on exit,
 # failure or interrupt included. Needs root (SlurmUser=root). MNIST comes
 # from $NTKSVM_MNIST_DIR (required); KEEP=1 keeps the
@@ -99,3 +103,22 @@ say "  resubmitted index 0 alone ($arr0) and the fit ($fit): done"
 check_results "$work/run2"
 leftover=$(ls -A "$tiles2" | grep -v -E '^(manifest\.json|block-[0-9]{4}\.(npy|json))$' || true)
 [ -z "$leftover" ] || say "  (the killed task left $leftover; collect ignores it)"
+
+say "3. cross-validation as an array: MNIST's first 1,000 points (10 classes), 2 depths × 3 C × 3 folds × 45 class pairs in 8 tasks, then collect + refit (afterok)"
+cv=(--data mnist --first 1000 --depth 1-2 --C 1e-1:1e1:3 --folds 3)
+(cd "$work" && "$NTKSVM" cv "${cv[@]}" --out "$work/ref-cv.model" >"$work/log/ref-cv.log" 2>&1) ||
+	fail "ntksvm cv: $(tail -3 "$work/log/ref-cv.log")"
+mkdir -p "$work/run3"
+t0=$(date +%s.%N)
+arr=$(DATA=mnist FIRST=1000 CV_FLAGS="${cv[*]:4}" NTASKS=8 TASKS="$work/cv" sbatch --parsable --array=0-7 --export=ALL "$deploy/cv-tasks.sbatch")
+fit=$(DATA=mnist FIRST=1000 CV_FLAGS="${cv[*]:4}" TASKS="$work/cv" OUT="$work/run3" sbatch --parsable --dependency=afterok:"$arr" --export=ALL "$deploy/cv-collect.sbatch")
+wait_jobs "$arr" "$fit"
+t1=$(date +%s.%N)
+job_ok "$arr"
+job_ok "$fit"
+say "  array $arr and collect $fit done in $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s: $(grep -h 'cells from' "$work/out/ntksvm-cv-fit-$fit.out")"
+cmp "$work/run3/model.ntksvm" "$work/ref-cv.model" || fail "the model of the cross-validation array differs from ntksvm cv's"
+table() { grep -E '^(ntk|nngp) ' "$1"; }
+[ "$(table "$work/out/ntksvm-cv-fit-$fit.out")" = "$(table "$work/log/ref-cv.log")" ] && [ -n "$(table "$work/log/ref-cv.log")" ] ||
+	fail "the table of the cross-validation array differs from ntksvm cv's"
+say "  the table and the model ($(stat -c %s "$work/run3/model.ntksvm") bytes) are bit for bit those of ntksvm cv: $(grep chosen "$work/log/ref-cv.log" | sed 's/  */ /g')"

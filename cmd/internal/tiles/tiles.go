@@ -27,6 +27,10 @@
 // bit as ntk.GramInto does. A band is stored as an (r1−r0)×r1 matrix whose
 // strict upper triangle is zero. The cross kernel K(Z, X) is split into
 // bands of rows of Z of equal size.
+//
+// The same directory discipline serves model selection: a cross-validation
+// split into array tasks (classify.CVPlan) keeps its plan and each task's
+// results in a task directory (CVManifest, WriteCVTask, CollectCV).
 package tiles
 
 import (

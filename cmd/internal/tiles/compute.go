@@ -63,7 +63,7 @@ func Compute[T linalg.Float](ctx context.Context, dir string, m *Manifest, i int
 	}
 	res := &Result{Block: b, Compute: time.Since(t0)}
 	t1 := time.Now()
-	if res.Record, err = write(dir, m, b, k); err != nil {
+	if res.Record, err = write(ctx, dir, m, b, k); err != nil {
 		return nil, err
 	}
 	res.Record.Seconds = time.Since(t0).Seconds()
@@ -76,7 +76,7 @@ func Compute[T linalg.Float](ctx context.Context, dir string, m *Manifest, i int
 
 // write writes block b's values k as its .npy file, atomically, and
 // returns its record (without the time).
-func write[T linalg.Float](dir string, m *Manifest, b Block, k linalg.Matrix[T]) (*Record, error) {
+func write[T linalg.Float](ctx context.Context, dir string, m *Manifest, b Block, k linalg.Matrix[T]) (*Record, error) {
 	h := sha256.New()
 	var n int64
 	err := atomicfile.WriteFile(filepath.Join(dir, b.File), func(w io.Writer) error {
@@ -85,7 +85,7 @@ func write[T linalg.Float](dir string, m *Manifest, b Block, k linalg.Matrix[T])
 		if marker := os.Getenv(HoldEnv); marker != "" {
 			var zero T
 			half := int64(k.Rows) * int64(k.Cols) * int64(unsafe.Sizeof(zero)) / 2
-			out = &holdWriter{w: cw, at: max(half, 1), hold: holdHere(marker)}
+			out = &holdWriter{w: cw, at: max(half, 1), hold: holdHere(ctx, marker)}
 		}
 		err := npy.WriteTo(out, k)
 		n = cw.n

@@ -1,6 +1,7 @@
 package tiles
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -40,8 +41,9 @@ func (h *holdWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// holdHere writes the process ID to marker and waits for SIGUSR1.
-func holdHere(marker string) func() error {
+// holdHere writes the process ID to marker and waits for holdSignal, or
+// for ctx to be done (then the write fails with ctx's error).
+func holdHere(ctx context.Context, marker string) func() error {
 	return func() error {
 		c := make(chan os.Signal, 1)
 		signal.Notify(c, holdSignal)
@@ -53,7 +55,11 @@ func holdHere(marker string) func() error {
 		if err != nil {
 			return fmt.Errorf("$%s: %w", HoldEnv, err)
 		}
-		<-c
-		return nil
+		select {
+		case <-c:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 }

@@ -66,7 +66,13 @@ func runCVTasks(ctx context.Context, e *env, tf *tableFlags, t *cvTaskFlags, o c
 	if t.task != "" {
 		return runCVTask(ctx, e, c, train, p, i, n, out)
 	}
-	m, err := tiles.LoadCV(t.collect)
+	return collectCV(ctx, e, c, train, test, p, t.collect, testPath, out)
+}
+
+// collectCV runs "ntksvm cv --collect DIR": verifies the tasks of the plan
+// p in dir, refits c and reports and saves it as "ntksvm cv" does.
+func collectCV(ctx context.Context, e *env, c *classify.Classifier, train, test *data.Dataset, p *classify.CVPlan, dir, testPath, out string) error {
+	m, err := tiles.LoadCV(dir)
 	if err != nil {
 		return err
 	}
@@ -75,14 +81,14 @@ func runCVTasks(ctx context.Context, e *env, tf *tableFlags, t *cvTaskFlags, o c
 		return err
 	}
 	if diff := tiles.CVDiff(m, want); diff != "" {
-		return fmt.Errorf("%s holds the tasks of another cross-validation: %s", t.collect, diff)
+		return fmt.Errorf("%s holds the tasks of another cross-validation: %s", dir, diff)
 	}
-	results, seconds, err := tiles.CollectCV(t.collect, m)
+	results, seconds, err := tiles.CollectCV(dir, m)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "cross-validation: %d cells from %d verified tasks in %s (the tasks took %.1f s in all)\n",
-		len(results), m.Tasks, t.collect, seconds)
+		len(results), m.Tasks, dir, seconds)
 	if err := c.FitCells(ctx, train, p, results); err != nil {
 		return err
 	}

@@ -344,31 +344,24 @@ func evalCell[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []int, 
 	}
 	idx := mergeSorted(ia, ib)
 	r.Wins = make([]string, len(cs))
-	var prev []float64
+	var prev *multi
+	prevC := 0.0
+	dec := make([]float64, 1)
 	for _, c := range order {
-		u := unit{pos: pa, neg: pb, idx: idx}
-		var init []float64
-		if prev != nil {
-			init = make([]float64, len(prev))
-			for t, a := range prev {
-				init[t] = min(a, cs[c])
-			}
-		}
-		if err := fitUnit(ctx, k, &u, y, o.Machine, cs[c], init); err != nil {
+		mm := &multi{scheme: OneVsOne, classes: nclass, units: []unit{{pos: pa, neg: pb, idx: idx}}}
+		if err := fitUnits(ctx, k, mm.units, y, o.Machine, cs[c], 1, prev, prevC); err != nil {
 			return r, err
 		}
-		mm := multi{scheme: OneVsOne, classes: nclass, units: []unit{u}}
-		dec, wins := make([]float64, 1), make([]byte, len(val))
+		wins := make([]byte, len(val))
 		for t, i := range val {
-			row := k.Row(i)
-			mm.decide(dec, func(j int) float64 { return float64(row[j]) })
+			decide(mm, dec, k.Row(i))
 			wins[t] = '0'
 			if dec[0] > 0 {
 				wins[t] = '1'
 			}
 		}
 		r.Wins[c] = string(wins)
-		prev = u.dual
+		prev, prevC = mm, cs[c]
 	}
 	return r, nil
 }

@@ -133,6 +133,21 @@ func fitMulti[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y 
 			units = append(units, unit{pos: a, neg: -1, idx: train})
 		}
 	}
+	if err := fitUnits(ctx, k, units, y, m, c, threads, prev, prevC); err != nil {
+		return nil, err
+	}
+	sch := s
+	if nclass == 2 {
+		sch = OneVsOne
+	}
+	return &multi{scheme: sch, classes: nclass, units: units}, nil
+}
+
+// fitUnits fits the SVMs units (each with its sub-problem's points in
+// idx) in place, as fitMulti does: on up to threads goroutines, each
+// started from (or, when it is the same optimum, taken from) the unit of
+// prev at the same position, fitted at prevC.
+func fitUnits[T linalg.Float](ctx context.Context, k linalg.Matrix[T], units []unit, y []int, m Machine, c float64, threads int, prev *multi, prevC float64) error {
 	errs := make([]error, len(units))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(threads, 1))
@@ -164,14 +179,10 @@ func fitMulti[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y 
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	sch := s
-	if nclass == 2 {
-		sch = OneVsOne
-	}
-	return &multi{scheme: sch, classes: nclass, units: units}, nil
+	return nil
 }
 
 // atBound reports whether some dual variable of a hinge-loss SVM solved at

@@ -2,7 +2,8 @@
 
 package asm
 
-// Assembly kernels in dot_amd64.s. Each handles a length that is a
+// Assembly kernels in dot_amd64.s, written by asm/_gen/avx -dot (see the
+// go:generate lines in gemm_amd64.go). Each handles a length that is a
 // multiple of one vector; the wrappers in dot.go call them for the longest
 // such prefix and finish the tail with the Go twin. The tail's sum is added to
 // the vector sum last, so the order still depends only on the length.

@@ -7,12 +7,14 @@ package asm
 // check lengths), AVX-512 and AVX2 edge-tile kernels, the AVX-512 and AVX2
 // direct kernels that read A and B in place (declared in
 // gemmdirect_amd64.go), and FMA peak loops. The same generator writes
-// gemmpack_amd64.s (declarations in gemmpack_amd64.go) and
-// gemmrows_amd64.s (gemmrows_amd64.go).
+// gemmpack_amd64.s (declarations in gemmpack_amd64.go),
+// gemmrows_amd64.s (gemmrows_amd64.go) and, with -dot, dot_amd64.s
+// (dot_amd64.go).
 
 //go:generate sh -c "cd _gen && GOOS= GOARCH= go run ./avx > ../gemm_amd64.s"
 //go:generate sh -c "cd _gen && GOOS= GOARCH= go run ./avx -pack > ../gemmpack_amd64.s"
 //go:generate sh -c "cd _gen && GOOS= GOARCH= go run ./avx -rows > ../gemmrows_amd64.s"
+//go:generate sh -c "cd _gen && GOOS= GOARCH= go run ./avx -dot > ../dot_amd64.s"
 
 // gemmAVX512F32 is the 8×48 float32 micro-kernel.
 //

@@ -5,7 +5,10 @@ package asm
 // The NEON GEMM micro-kernels and peak loops. Each kernel keeps a 24-vector
 // accumulator block of C in V0–V23 for the whole k loop and streams the
 // packed panels through the remaining eight registers; see gemm_arm64.s for
-// the tile shapes and the load schedule.
+// the tile shapes and the load schedule. gemm_arm64.s is written by
+// asm/_gen/neon:
+//
+//go:generate sh -c "cd _gen && GOOS= GOARCH= go run ./neon > ../gemm_arm64.s"
 
 // NEON micro-tile shapes.
 const (

@@ -1840,9 +1840,10 @@ r2v3p1d:
 	B      store
 
 colfull:
-	VLD1.P (R4)(R3), [V24.S4, V25.S4]
+	VLD1   (R4), [V24.S4, V25.S4]
 	VLD1   (R1), [V26.S4, V27.S4, V28.S4]
 	ADD    R2, R1, R1
+	ADD    R3, R4, R4
 	FMLA_S(0, 26, 24, 0)
 	FMLA_S(1, 27, 24, 0)
 	FMLA_S(2, 28, 24, 0)
@@ -1872,9 +1873,10 @@ colfull:
 	B      store
 
 coln1:
-	VLD1.P (R4)(R3), [V24.S4, V25.S4]
+	VLD1   (R4), [V24.S4, V25.S4]
 	FMOVS  (R1), F26
 	ADD    R2, R1, R1
+	ADD    R3, R4, R4
 	FMLA_S(0, 26, 24, 0)
 	FMLA_S(3, 26, 24, 1)
 	FMLA_S(6, 26, 24, 2)
@@ -1888,9 +1890,10 @@ coln1:
 	B      store
 
 coln2:
-	VLD1.P (R4)(R3), [V24.S4, V25.S4]
+	VLD1   (R4), [V24.S4, V25.S4]
 	FMOVD  (R1), F26
 	ADD    R2, R1, R1
+	ADD    R3, R4, R4
 	FMLA_S(0, 26, 24, 0)
 	FMLA_S(3, 26, 24, 1)
 	FMLA_S(6, 26, 24, 2)
@@ -1904,11 +1907,12 @@ coln2:
 	B      store
 
 coln3:
-	VLD1.P (R4)(R3), [V24.S4, V25.S4]
+	VLD1   (R4), [V24.S4, V25.S4]
 	FMOVD  (R1), F26
 	ADD    $8, R1, R14
 	VLD1   (R14), V26.S[2]
 	ADD    R2, R1, R1
+	ADD    R3, R4, R4
 	FMLA_S(0, 26, 24, 0)
 	FMLA_S(3, 26, 24, 1)
 	FMLA_S(6, 26, 24, 2)
@@ -1922,8 +1926,9 @@ coln3:
 	B      store
 
 colv1:
-	VLD1.P (R4)(R3), [V24.S4, V25.S4]
+	VLD1   (R4), [V24.S4, V25.S4]
 	VLD1.P (R1)(R2), [V26.S4]
+	ADD    R3, R4, R4
 	FMLA_S(0, 26, 24, 0)
 	FMLA_S(3, 26, 24, 1)
 	FMLA_S(6, 26, 24, 2)
@@ -1937,10 +1942,11 @@ colv1:
 	B      store
 
 colv2:
-	VLD1.P (R4)(R3), [V24.S4, V25.S4]
+	VLD1   (R4), [V24.S4, V25.S4]
 	VLD1   (R1), [V26.S4]
 	VLD1.P (R12)(R2), [V27.S4]
 	ADD    R2, R1, R1
+	ADD    R3, R4, R4
 	FMLA_S(0, 26, 24, 0)
 	FMLA_S(1, 27, 24, 0)
 	FMLA_S(3, 26, 24, 1)
@@ -1962,10 +1968,11 @@ colv2:
 	B      store
 
 colv3:
-	VLD1.P (R4)(R3), [V24.S4, V25.S4]
+	VLD1   (R4), [V24.S4, V25.S4]
 	VLD1   (R1), [V26.S4, V27.S4]
 	VLD1.P (R12)(R2), [V28.S4]
 	ADD    R2, R1, R1
+	ADD    R3, R4, R4
 	FMLA_S(0, 26, 24, 0)
 	FMLA_S(1, 27, 24, 0)
 	FMLA_S(2, 28, 24, 0)
@@ -3906,9 +3913,10 @@ r3v4p0d:
 	B      store
 
 colfull:
-	VLD1.P (R4)(R3), [V24.D2, V25.D2, V26.D2]
+	VLD1   (R4), [V24.D2, V25.D2, V26.D2]
 	VLD1   (R1), [V27.D2, V28.D2, V29.D2, V30.D2]
 	ADD    R2, R1, R1
+	ADD    R3, R4, R4
 	FMLA_D(0, 27, 24, 0)
 	FMLA_D(1, 28, 24, 0)
 	FMLA_D(2, 29, 24, 0)
@@ -3938,9 +3946,10 @@ colfull:
 	B      store
 
 coln1:
-	VLD1.P (R4)(R3), [V24.D2, V25.D2, V26.D2]
+	VLD1   (R4), [V24.D2, V25.D2, V26.D2]
 	FMOVD  (R1), F27
 	ADD    R2, R1, R1
+	ADD    R3, R4, R4
 	FMLA_D(0, 27, 24, 0)
 	FMLA_D(4, 27, 24, 1)
 	FMLA_D(8, 27, 25, 0)
@@ -3952,8 +3961,9 @@ coln1:
 	B      store
 
 colv1:
-	VLD1.P (R4)(R3), [V24.D2, V25.D2, V26.D2]
+	VLD1   (R4), [V24.D2, V25.D2, V26.D2]
 	VLD1.P (R1)(R2), [V27.D2]
+	ADD    R3, R4, R4
 	FMLA_D(0, 27, 24, 0)
 	FMLA_D(4, 27, 24, 1)
 	FMLA_D(8, 27, 25, 0)
@@ -3965,10 +3975,11 @@ colv1:
 	B      store
 
 colv2:
-	VLD1.P (R4)(R3), [V24.D2, V25.D2, V26.D2]
+	VLD1   (R4), [V24.D2, V25.D2, V26.D2]
 	VLD1   (R1), [V27.D2]
 	VLD1.P (R12)(R2), [V28.D2]
 	ADD    R2, R1, R1
+	ADD    R3, R4, R4
 	FMLA_D(0, 27, 24, 0)
 	FMLA_D(1, 28, 24, 0)
 	FMLA_D(4, 27, 24, 1)
@@ -3986,10 +3997,11 @@ colv2:
 	B      store
 
 colv3:
-	VLD1.P (R4)(R3), [V24.D2, V25.D2, V26.D2]
+	VLD1   (R4), [V24.D2, V25.D2, V26.D2]
 	VLD1   (R1), [V27.D2, V28.D2]
 	VLD1.P (R12)(R2), [V29.D2]
 	ADD    R2, R1, R1
+	ADD    R3, R4, R4
 	FMLA_D(0, 27, 24, 0)
 	FMLA_D(1, 28, 24, 0)
 	FMLA_D(2, 29, 24, 0)
@@ -4013,10 +4025,11 @@ colv3:
 	B      store
 
 colv4:
-	VLD1.P (R4)(R3), [V24.D2, V25.D2, V26.D2]
+	VLD1   (R4), [V24.D2, V25.D2, V26.D2]
 	VLD1   (R1), [V27.D2, V28.D2, V29.D2]
 	VLD1.P (R12)(R2), [V30.D2]
 	ADD    R2, R1, R1
+	ADD    R3, R4, R4
 	FMLA_D(0, 27, 24, 0)
 	FMLA_D(1, 28, 24, 0)
 	FMLA_D(2, 29, 24, 0)

@@ -27,6 +27,8 @@ func TestGenerated(t *testing.T) {
 		{[]string{"./avx"}, "gemm_amd64.s"},
 		{[]string{"./avx", "-pack"}, "gemmpack_amd64.s"},
 		{[]string{"./avx", "-rows"}, "gemmrows_amd64.s"},
+		{[]string{"./avx", "-dot"}, "dot_amd64.s"},
+		{[]string{"./neon"}, "gemm_arm64.s"},
 		{[]string{"./neondirect"}, "gemmdirect_arm64.s"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {

@@ -4,8 +4,10 @@
 //	go run ./avx > ../gemm_amd64.s
 //	go run ./avx -pack > ../gemmpack_amd64.s
 //	go run ./avx -rows > ../gemmrows_amd64.s
+//	go run ./avx -dot > ../dot_amd64.s
 //
-// in asm/_gen (go generate in asm does all three). With -rows it writes
+// in asm/_gen (go generate in asm does all four). With -dot it writes the
+// level-1 kernels of dot.go (dot products, sums, axpy; see dot.go here). With -rows it writes
 // the 6×64 float32 kernel of GemmRows32 (gemmrows.go), whose broadcast
 // operand is six strided rows read in place. The first writes the GEMM
 // micro-kernels and FMA peak loops; the second, with -pack, the fused
@@ -1413,15 +1415,24 @@ func gemmRows() {
 func main() {
 	pack := flag.Bool("pack", false, "write gemmpack_amd64.s (the fused M-skinny kernels) instead of gemm_amd64.s")
 	rows := flag.Bool("rows", false, "write gemmrows_amd64.s (the M-skinny kernel for C = A·Bᵀ computed transposed) instead of gemm_amd64.s")
+	dotFlag := flag.Bool("dot", false, "write dot_amd64.s (dot products, sums and axpy) instead of gemm_amd64.s")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "avx: unexpected argument %q\n", flag.Arg(0))
 		os.Exit(2)
 	}
+	n := 0
+	for _, f := range []bool{*pack, *rows, *dotFlag} {
+		if f {
+			n++
+		}
+	}
 	switch {
-	case *pack && *rows:
-		fmt.Fprintln(os.Stderr, "avx: -pack and -rows exclude each other")
+	case n > 1:
+		fmt.Fprintln(os.Stderr, "avx: -pack, -rows and -dot exclude each other")
 		os.Exit(2)
+	case *dotFlag:
+		dot()
 	case *rows:
 		gemmRows()
 	case *pack:

@@ -75,7 +75,8 @@ func TestCVBadInput(t *testing.T) {
 		{"no label column", []string{"--data", good, "--label", "class"}, `no column is named "class"`},
 		{"duplicate header", []string{"--data", file("dup.csv", "a,a,y\n1,2,x\n")}, `columns 1 and 2 have the same name "a"`},
 		{"missing value", []string{"--data", file("miss.csv", "a,b,y\n1,,x\n")}, `line 2, column 2 ("b"): missing value`},
-		{"too big", []string{"--data", file("huge.libsvm", strings.Repeat("1 99999999999:1\n", 10))}, "more than the"},
+		{"too big", []string{"--data", file("huge.libsvm", strings.Repeat("1 1000000000:1\n", 10))}, "more than the"},
+		{"index past 2³⁰", []string{"--data", file("far.libsvm", "1 99999999999:1\n")}, "1-based index up to 1073741824"},
 		{"bad grid", []string{"--data", good, "--depth", "3-1"}, "--depth"},
 		{"bad folds", []string{"--data", good, "--folds", "1"}, "--folds 1"},
 	} {

@@ -64,3 +64,19 @@ func Widen(m Matrix[float64], f Matrix[float32]) error {
 	}
 	return nil
 }
+
+// FillWidened returns an r×c float64 matrix holding, as float64, the
+// elements fill computes in float32, with the float32 matrix stored in the
+// first half of the float64 one's storage (NewWidenable, then Widen): the
+// two never take more memory than the float64 matrix alone. fill's matrix
+// is valid only until fill returns; an error of fill is returned.
+func FillWidened(r, c int, fill func(f Matrix[float32]) error) (Matrix[float64], error) {
+	m, f := NewWidenable(r, c)
+	if err := fill(f); err != nil {
+		return Matrix[float64]{}, err
+	}
+	if err := Widen(m, f); err != nil {
+		return Matrix[float64]{}, err
+	}
+	return m, nil
+}

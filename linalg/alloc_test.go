@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"testing"
+	"unsafe"
 )
 
 // TestWiden checks that Widen gives every float32 of a NewWidenable pair
@@ -46,5 +47,37 @@ func TestWiden(t *testing.T) {
 		if err == nil || errors.Is(err, ErrShape) != tc.shape {
 			t.Errorf("%s: error %v (ErrShape expected: %v)", tc.name, err, tc.shape)
 		}
+	}
+}
+
+// TestFillWidened: the float64 matrix holds what fill wrote in float32, in
+// the same storage, and an error of fill is returned.
+func TestFillWidened(t *testing.T) {
+	var inner *float32
+	m, err := FillWidened(5, 3, func(f Matrix[float32]) error {
+		inner = &f.Data[0]
+		for i := range f.Rows {
+			for j := range f.Cols {
+				f.Set(i, j, float32(i)-float32(j)/3)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range m.Rows {
+		for j := range m.Cols {
+			if want := float64(float32(i) - float32(j)/3); m.At(i, j) != want {
+				t.Fatalf("(%d,%d) = %v, want %v", i, j, m.At(i, j), want)
+			}
+		}
+	}
+	if unsafe.Pointer(inner) != unsafe.Pointer(&m.Data[0]) {
+		t.Error("the float32 matrix is not in the float64 one's storage")
+	}
+	stop := errors.New("stop")
+	if _, err := FillWidened(2, 2, func(Matrix[float32]) error { return stop }); !errors.Is(err, stop) {
+		t.Errorf("fill's error: %v", err)
 	}
 }

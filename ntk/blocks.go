@@ -7,8 +7,8 @@ import (
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
-// Blocks computes one kernel matrix, K(Z, X) of size z.Rows × x.Rows when
-// z is given, else the Gram K(X, X), and hands it to emit in blocks of
+// Blocks computes one kernel matrix of s, K(Z, X) of size z.Rows × x.Rows
+// when z is given, else the Gram K(X, X), and hands it to emit in blocks of
 // consecutive rows, in order: emit(i0, k) receives rows i0, i0+1, … of the
 // kernel. It is how a kernel larger than memory reaches a file (a caller
 // writes each block, as "ntksvm kernel" does to a .npy file) or any other
@@ -26,10 +26,10 @@ import (
 // k is only valid until emit returns (its storage is reused); an error
 // from emit stops the computation and is returned. o.Progress, if set,
 // reports rows computed.
-func Blocks[T linalg.Float](ctx context.Context, z *linalg.Matrix[T], x linalg.Matrix[T], p Params, kind Kind, o Options, memCap int64,
+func Blocks[T linalg.Float](ctx context.Context, s Spec, z *linalg.Matrix[T], x linalg.Matrix[T], o Options, memCap int64,
 	emit func(i0 int, k linalg.Matrix[T]) error) error {
-	if kind != KindNTK && kind != KindNNGP {
-		return fmt.Errorf("ntk: Blocks: unknown kind %v", kind)
+	if err := s.Validate(); err != nil {
+		return err
 	}
 	rows := x.Rows
 	if z != nil {
@@ -41,12 +41,11 @@ func Blocks[T linalg.Float](ctx context.Context, z *linalg.Matrix[T], x linalg.M
 	full := int64(rows) * int64(n) * size
 	if memCap <= 0 || full <= memCap {
 		k := linalg.New[T](rows, n)
-		kn, kg := slots(kind, k)
 		var err error
 		if z == nil {
-			err = GramInto(ctx, x, p, o, kn, kg)
+			err = FillGram(ctx, s, x, o, k)
 		} else {
-			err = CrossInto(ctx, *z, x, p, o, kn, kg)
+			err = FillCross(ctx, s, *z, x, o, k)
 		}
 		if err != nil {
 			return err
@@ -62,9 +61,6 @@ func Blocks[T linalg.Float](ctx context.Context, z *linalg.Matrix[T], x linalg.M
 		// (see CrossInto).
 		block -= block % linalg.GramStrip
 	}
-	if err := p.Validate(); err != nil {
-		return err
-	}
 	if err := checkFinite("X", x); err != nil {
 		return err
 	}
@@ -74,12 +70,11 @@ func Blocks[T linalg.Float](ctx context.Context, z *linalg.Matrix[T], x linalg.M
 	for i0 := 0; i0 < rows; i0 += block {
 		i1 := min(i0+block, rows)
 		k := buf.Slice(0, i1-i0, 0, n)
-		kn, kg := slots(kind, k)
 		var err error
 		if z == nil {
-			err = crossInto(ctx, x.Slice(i0, i1, 0, x.Cols), x, p, inner, kn, kg, i0)
+			err = fillRows(ctx, s, x.Slice(i0, i1, 0, x.Cols), x, k, inner, i0)
 		} else {
-			err = crossInto(ctx, z.Slice(i0, i1, 0, z.Cols), x, p, inner, kn, kg, -1)
+			err = fillRows(ctx, s, z.Slice(i0, i1, 0, z.Cols), x, k, inner, -1)
 		}
 		if err != nil {
 			return err

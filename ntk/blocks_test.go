@@ -19,7 +19,8 @@ func collectBlocks[T linalg.Float](t *testing.T, z *linalg.Matrix[T], x linalg.M
 	}
 	got := linalg.New[T](rows, x.Rows)
 	next, progress := 0, 0
-	err := Blocks(context.Background(), z, x, p, kind, Options{Progress: func(d, _ int) { progress = d }}, memCap,
+	s := Spec{Kind: kind, Depth: p.Depth, WeightStd: p.WeightStd, BiasStd: p.BiasStd}
+	err := Blocks(context.Background(), s, z, x, Options{Progress: func(d, _ int) { progress = d }}, memCap,
 		func(i0 int, k linalg.Matrix[T]) error {
 			if i0 != next || k.Cols != x.Rows || k.Rows < 1 {
 				t.Fatalf("block at row %d of %d×%d, want row %d", i0, k.Rows, k.Cols, next)
@@ -109,17 +110,19 @@ func TestBlocksErrors(t *testing.T) {
 		memCap int64
 	}{
 		{"cap below one row", DefaultParams(1), KindNTK, 8},
-		{"bad depth, blocks", Params{Depth: 0, WeightStd: 1}, KindNTK, 80},
-		{"bad depth, in memory", Params{Depth: 0, WeightStd: 1}, KindNTK, 0},
+		{"bad depth, blocks", Params{Depth: -1, WeightStd: 1}, KindNTK, 80},
+		{"bad depth, in memory", Params{Depth: -1, WeightStd: 1}, KindNTK, 0},
+		{"bad σ_w", Params{Depth: 1, WeightStd: 0}, KindNNGP, 80},
 		{"unknown kind", DefaultParams(1), Kind(99), 0},
 	} {
-		if err := Blocks(ctx, nil, x, tc.p, tc.kind, Options{}, tc.memCap, never); err == nil {
+		s := Spec{Kind: tc.kind, Depth: tc.p.Depth, WeightStd: tc.p.WeightStd, BiasStd: tc.p.BiasStd}
+		if err := Blocks(ctx, s, nil, x, Options{}, tc.memCap, never); err == nil {
 			t.Errorf("%s: no error", tc.name)
 		}
 	}
 	stop := errors.New("stop")
 	calls := 0
-	err := Blocks(ctx, nil, x, DefaultParams(1), KindNTK, Options{}, 3*10*8, func(int, linalg.Matrix[float64]) error {
+	err := Blocks(ctx, Spec{Kind: KindNTK, Depth: 1, WeightStd: 1}, nil, x, Options{}, 3*10*8, func(int, linalg.Matrix[float64]) error {
 		calls++
 		return stop
 	})
@@ -143,5 +146,93 @@ func TestBlocksCrossBitwise(t *testing.T) {
 		if got.Data[i] != v {
 			t.Fatalf("element %d: %v, in memory %v", i, got.Data[i], v)
 		}
+	}
+}
+
+// TestBlocksInputKernel: the input kernel (depth 0) in row blocks equals
+// Gram and Cross of its Spec, and FillGramRows gives the Gram's rows.
+func TestBlocksInputKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	x := randX(rng, 37, 6)
+	z := randX(rng, 13, 6)
+	s := Spec{Kind: KindNNGP, Depth: 0, WeightStd: 1.3, BiasStd: 0.4}
+	ctx := context.Background()
+	gram, err := Gram(ctx, s, x, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cross, err := Cross(ctx, s, z, x, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Params{Depth: 0, WeightStd: s.WeightStd, BiasStd: s.BiasStd}
+	for _, tc := range []struct {
+		name string
+		z    *linalg.Matrix[float64]
+		want linalg.Matrix[float64]
+	}{{"gram", nil, gram}, {"cross", &z, cross}} {
+		for _, memCap := range []int64{0, 37 * 8, 4 * 37 * 8} {
+			got, _ := collectBlocks(t, tc.z, x, p, KindNNGP, memCap)
+			for i, v := range tc.want.Data {
+				if !relClose(got.Data[i], v, 1e-13, 1) {
+					t.Fatalf("%s cap=%d element %d: %v, want %v", tc.name, memCap, i, got.Data[i], v)
+				}
+			}
+		}
+	}
+	rows := linalg.New[float64](x.Rows, x.Rows)
+	if err := FillGramRows(ctx, s, x, Options{}, 0, x.Rows, rows); err != nil {
+		t.Fatal(err)
+	}
+	for i := range x.Rows {
+		for j := 0; j <= i; j++ {
+			if !relClose(rows.At(i, j), gram.At(i, j), 1e-13, 1) {
+				t.Fatalf("FillGramRows (%d,%d): %v, Gram %v", i, j, rows.At(i, j), gram.At(i, j))
+			}
+		}
+		if rows.At(i, i) != gram.At(i, i) {
+			t.Fatalf("FillGramRows diagonal %d: %v, Gram %v", i, rows.At(i, i), gram.At(i, i))
+		}
+	}
+}
+
+// TestFillSlots: FillGram and FillCross write the output of the Spec's
+// kind, bit for bit the matrix of GramInto and CrossInto in that slot.
+func TestFillSlots(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 10))
+	x := randX(rng, 21, 5)
+	z := randX(rng, 7, 5)
+	p := Params{Depth: 2, WeightStd: 1.1, BiasStd: 0.2}
+	ctx := context.Background()
+	wantN, wantS := linalg.New[float64](21, 21), linalg.New[float64](21, 21)
+	if err := GramInto(ctx, x, p, Options{}, wantN, wantS); err != nil {
+		t.Fatal(err)
+	}
+	crossN, crossS := linalg.New[float64](7, 21), linalg.New[float64](7, 21)
+	if err := CrossInto(ctx, z, x, p, Options{}, crossN, crossS); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		kind        Kind
+		gram, cross linalg.Matrix[float64]
+	}{{KindNTK, wantN, crossN}, {KindNNGP, wantS, crossS}} {
+		s := Spec{Kind: tc.kind, Depth: p.Depth, WeightStd: p.WeightStd, BiasStd: p.BiasStd}
+		g, c := linalg.New[float64](21, 21), linalg.New[float64](7, 21)
+		if err := FillGram(ctx, s, x, Options{}, g); err != nil {
+			t.Fatal(err)
+		}
+		if err := FillCross(ctx, s, z, x, Options{}, c); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []struct{ got, want linalg.Matrix[float64] }{{g, tc.gram}, {c, tc.cross}} {
+			for i, v := range m.want.Data {
+				if m.got.Data[i] != v {
+					t.Fatalf("%v element %d: %v, want %v", tc.kind, i, m.got.Data[i], v)
+				}
+			}
+		}
+	}
+	if err := FillGram(ctx, Spec{Kind: KindNTK, Depth: 1, WeightStd: 1}, x, Options{}, linalg.New[float64](3, 3)); err == nil {
+		t.Error("FillGram into a 3×3 matrix: no error")
 	}
 }

@@ -108,25 +108,7 @@ func Gram[T linalg.Float](ctx context.Context, s Spec, x linalg.Matrix[T], o Opt
 		return linalg.Matrix[T]{}, err
 	}
 	k := linalg.New[T](x.Rows, x.Rows)
-	if s.Depth == 0 {
-		if err := checkFinite("X", x); err != nil {
-			return linalg.Matrix[T]{}, err
-		}
-		if err := linalg.SyrkLowerContext(ctx, 1, x, 0, k); err != nil {
-			return linalg.Matrix[T]{}, err
-		}
-		inputKernel(s, k, x.Cols, true)
-		// The diagonal from the rows' squared norms, as DiagOf and
-		// GramInto's exact diagonal give it.
-		a, b := s.WeightStd*s.WeightStd/float64(x.Cols), s.BiasStd*s.BiasStd
-		for i, sq := range rowSquares(x) {
-			k.Set(i, i, T(math.FMA(a, sq, b)))
-		}
-		linalg.MirrorLower(k, 0, k.Rows, 0, k.Cols)
-		return k, nil
-	}
-	ntk, nngp := slots(s.Kind, k)
-	return k, GramInto(ctx, x, s.Params(), o, ntk, nngp)
+	return k, FillGram(ctx, s, x, o, k)
 }
 
 // Cross returns the kernel matrix K(Z, X) of s: one row per row of z.
@@ -135,26 +117,107 @@ func Cross[T linalg.Float](ctx context.Context, s Spec, z, x linalg.Matrix[T], o
 		return linalg.Matrix[T]{}, err
 	}
 	k := linalg.New[T](z.Rows, x.Rows)
-	if s.Depth == 0 {
-		if z.Cols != x.Cols {
-			return linalg.Matrix[T]{}, fmt.Errorf("%w: ntk: Z has %d features, X has %d", linalg.ErrShape, z.Cols, x.Cols)
-		}
-		for _, m := range []struct {
-			name string
-			m    linalg.Matrix[T]
-		}{{"Z", z}, {"X", x}} {
-			if err := checkFinite(m.name, m.m); err != nil {
-				return linalg.Matrix[T]{}, err
-			}
-		}
-		if err := linalg.CrossGramContext(ctx, z, x, k); err != nil {
-			return linalg.Matrix[T]{}, err
-		}
-		inputKernel(s, k, x.Cols, false)
-		return k, ctx.Err()
+	return k, FillCross(ctx, s, z, x, o, k)
+}
+
+// FillGram writes the kernel matrix K(X, X) of s into k (x.Rows×x.Rows),
+// for a caller that owns the storage (a buffer reused between blocks, or
+// the first half of a float64 matrix that is widened afterwards). Its
+// values are those of Gram, bit for bit; errors as GramInto.
+func FillGram[T linalg.Float](ctx context.Context, s Spec, x linalg.Matrix[T], o Options, k linalg.Matrix[T]) error {
+	if err := s.Validate(); err != nil {
+		return err
 	}
-	ntk, nngp := slots(s.Kind, k)
-	return k, CrossInto(ctx, z, x, s.Params(), o, ntk, nngp)
+	if s.Depth > 0 {
+		kn, kg := slots(s.Kind, k)
+		return GramInto(ctx, x, s.Params(), o, kn, kg)
+	}
+	if k.Rows != x.Rows || k.Cols != x.Rows {
+		return fmt.Errorf("%w: ntk: the Gram of %d rows into a %d×%d matrix", linalg.ErrShape, x.Rows, k.Rows, k.Cols)
+	}
+	if err := checkFinite("X", x); err != nil {
+		return err
+	}
+	if err := linalg.SyrkLowerContext(ctx, 1, x, 0, k); err != nil {
+		return err
+	}
+	inputKernel(s, k, x.Cols, true)
+	exactDiag(s, k, x, 0)
+	linalg.MirrorLower(k, 0, k.Rows, 0, k.Cols)
+	if o.Progress != nil {
+		o.Progress(x.Rows, x.Rows)
+	}
+	return nil
+}
+
+// FillCross writes the kernel matrix K(Z, X) of s into k (z.Rows×x.Rows).
+// Its values are those of Cross, bit for bit; errors as CrossInto.
+func FillCross[T linalg.Float](ctx context.Context, s Spec, z, x linalg.Matrix[T], o Options, k linalg.Matrix[T]) error {
+	return fillRows(ctx, s, z, x, k, o, -1)
+}
+
+// FillGramRows writes rows r0…r1−1 of the Gram K(X, X) of s into k, as
+// GramRowsInto writes them (k is (r1−r0)×r1, row i−r0 holding columns
+// 0…i of row i; r0 a multiple of linalg.GramStrip). For depth ≥ 1 the
+// values are, bit for bit, those of the same rows of Gram; the input
+// kernel (depth 0) is computed as a cross kernel of the rows with the exact
+// diagonal, equal to Gram's to rounding.
+func FillGramRows[T linalg.Float](ctx context.Context, s Spec, x linalg.Matrix[T], o Options, r0, r1 int, k linalg.Matrix[T]) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	if s.Depth > 0 {
+		kn, kg := slots(s.Kind, k)
+		return GramRowsInto(ctx, x, s.Params(), o, r0, r1, kn, kg)
+	}
+	if r0 < 0 || r0 > r1 || r1 > x.Rows || r0%linalg.GramStrip != 0 {
+		return fmt.Errorf("%w: ntk: Gram rows [%d, %d) of %d (the start must be a multiple of %d)",
+			linalg.ErrShape, r0, r1, x.Rows, linalg.GramStrip)
+	}
+	return fillRows(ctx, s, x.Slice(r0, r1, 0, x.Cols), x.Slice(0, r1, 0, x.Cols), k, o, r0)
+}
+
+// fillRows writes K(Z, X) of s into k; when diagOff ≥ 0, z is rows
+// diagOff… of x and the pairs (x_i, x_i) get the exact diagonal.
+func fillRows[T linalg.Float](ctx context.Context, s Spec, z, x, k linalg.Matrix[T], o Options, diagOff int) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	if s.Depth > 0 {
+		kn, kg := slots(s.Kind, k)
+		return crossInto(ctx, z, x, s.Params(), o, kn, kg, diagOff)
+	}
+	if z.Cols != x.Cols {
+		return fmt.Errorf("%w: ntk: Z has %d features, X has %d", linalg.ErrShape, z.Cols, x.Cols)
+	}
+	for _, m := range []struct {
+		name string
+		m    linalg.Matrix[T]
+	}{{"Z", z}, {"X", x}} {
+		if err := checkFinite(m.name, m.m); err != nil {
+			return err
+		}
+	}
+	if err := linalg.CrossGramContext(ctx, z, x, k); err != nil {
+		return err
+	}
+	inputKernel(s, k, x.Cols, false)
+	if diagOff >= 0 {
+		exactDiag(s, k, z, diagOff)
+	}
+	if o.Progress != nil {
+		o.Progress(z.Rows, z.Rows)
+	}
+	return ctx.Err()
+}
+
+// exactDiag sets k(i, row0+i) to the input kernel of row i of z from its
+// squared norm, as DiagOf gives it.
+func exactDiag[T linalg.Float](s Spec, k, z linalg.Matrix[T], row0 int) {
+	a, b := s.WeightStd*s.WeightStd/float64(z.Cols), s.BiasStd*s.BiasStd
+	for i, sq := range rowSquares(z) {
+		k.Set(i, row0+i, T(math.FMA(a, sq, b)))
+	}
 }
 
 // DiagOf returns the diagonal K(x_i, x_i) of s for the rows of x.
@@ -181,7 +244,8 @@ func DiagOf[T linalg.Float](s Spec, x linalg.Matrix[T]) ([]T, error) {
 }
 
 // slots returns k as the output slot of kind and the zero Matrix for the
-// other one, as GramInto and CrossInto take them.
+// other one, as GramInto and CrossInto take them: the one place where a
+// Spec's kind picks the NTK or the NNGP output.
 func slots[T linalg.Float](kind Kind, k linalg.Matrix[T]) (ntk, nngp linalg.Matrix[T]) {
 	if kind == KindNNGP {
 		return linalg.Matrix[T]{}, k

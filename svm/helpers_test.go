@@ -36,17 +36,6 @@ func rbfGram(a, b linalg.Matrix[float64], gamma float64) linalg.Matrix[float64] 
 	return k
 }
 
-// rbfFunc is rbfGram as a KernelFunc.
-func rbfFunc(gamma float64) KernelFunc {
-	return func(dst linalg.Matrix[float64], a, x linalg.Matrix[float64]) error {
-		k := rbfGram(a, x, gamma)
-		for i := range k.Rows {
-			copy(dst.Row(i), k.Row(i))
-		}
-		return nil
-	}
-}
-
 // linearGram returns a·bᵀ.
 func linearGram(a, b linalg.Matrix[float64]) linalg.Matrix[float64] {
 	k := linalg.New[float64](a.Rows, b.Rows)

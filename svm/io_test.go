@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm/dataset"
 )
 
@@ -94,7 +95,7 @@ func TestPrecomputedRoundTrip(t *testing.T) {
 func testModel() *Model {
 	x, _ := linalg.FromSlice(3, 2, []float64{1, 2, 3, 4, 5, 6})
 	return &Model{Machine: "svm", Loss: "hinge", Lambda: 0.064, Objective: "sum", Solver: "exact",
-		HasBias: true, Bias: -0.25, Kernel: KernelSpec{Name: "ntk", Depth: 1, SigmaW: 1, Type: "float64"},
+		HasBias: true, Bias: -0.25, Kernel: ntk.Spec{Kind: ntk.KindNTK, Depth: 1, WeightStd: 1},
 		Train: TrainRef{Source: "mem", N: 3, D: 2, SHA256: InputsSHA256(x), Embedded: true},
 		Fit:   FitInfo{RelGap: 1e-4, C: 15.625}, Alpha: []float64{0.5, -1e-300, 7}, X: x}
 }

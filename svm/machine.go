@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/svm/train"
 )
 
@@ -44,40 +43,6 @@ func (m *KernelMachine) Predict(dst []float64, k KernelMatrix) error {
 	if m.Bias != 0 {
 		for i := range dst {
 			dst[i] += m.Bias
-		}
-	}
-	return nil
-}
-
-// KernelFunc computes the cross kernel dst = K(A, X) (dst is A.Rows×X.Rows)
-// from inputs stored one point per row, e.g. the NTK of package ntk.
-type KernelFunc func(dst linalg.Matrix[float64], a, x linalg.Matrix[float64]) error
-
-// PredictFunc sets dst = g(A) for the inputs a (one point per row), with
-// the kernel function kf and the machine's training inputs x. It computes
-// K(A, X) in blocks of at most blockRows rows (0 means a block of about
-// 64 MiB) so memory stays bounded.
-func (m *KernelMachine) PredictFunc(dst []float64, kf KernelFunc, a, x linalg.Matrix[float64], blockRows int) error {
-	if x.Rows != len(m.Alpha) {
-		return inputErr("%d training inputs for a machine of %d points", x.Rows, len(m.Alpha))
-	}
-	if a.Cols != x.Cols {
-		return inputErr("inputs have %d features, training inputs %d", a.Cols, x.Cols)
-	}
-	if len(dst) != a.Rows {
-		return inputErr("%d predictions for %d inputs", len(dst), a.Rows)
-	}
-	if blockRows <= 0 {
-		blockRows = max(1, (64<<20)/8/max(1, x.Rows))
-	}
-	for i0 := 0; i0 < a.Rows; i0 += blockRows {
-		i1 := min(a.Rows, i0+blockRows)
-		k := linalg.New[float64](i1-i0, x.Rows)
-		if err := kf(k, a.Slice(i0, i1, 0, a.Cols), x); err != nil {
-			return err
-		}
-		if err := m.Predict(dst[i0:i1], NewDense(k)); err != nil {
-			return err
 		}
 	}
 	return nil

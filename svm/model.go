@@ -13,12 +13,13 @@ import (
 	"strconv"
 
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/ntk"
 )
 
 // Model file layout (all integers little-endian):
 //
 //	offset 0   magic "NTKSVMMD" (8 bytes)
-//	offset 8   version, uint32 (ModelVersion; ReadModel also reads 1)
+//	offset 8   version, uint32 (ModelVersion; ReadModel reads 1 to 3)
 //	offset 12  payload length L, uint64
 //	offset 20  payload: header length H (uint32), H bytes of JSON (the
 //	           Model's fields), n float64 α, then n·d float64 training
@@ -30,22 +31,14 @@ const (
 	// version 1's string "params" map with typed fields (TrainRef.First,
 	// TrainRef.Standardize, Model.Fit); version 3 added multi-class
 	// machines (Classes, Scheme, Outputs, Scaling). ReadModel reads all.
+	// The kernel is ntk.Spec's JSON form in every version (a depth, σ_w
+	// or σ_b left out is 0, a type left out float64).
 	ModelVersion = 3
 	maxHeader    = 1 << 20
 )
 
 // ErrModel is wrapped by every error about a malformed model file.
 var ErrModel = errors.New("svm: bad model file")
-
-// KernelSpec describes the kernel a model was trained with, for the
-// program that rebuilds it (package svm does not interpret it).
-type KernelSpec struct {
-	Name   string  `json:"name"`            // e.g. "ntk"
-	Depth  int     `json:"depth,omitempty"` // hidden layers L
-	SigmaW float64 `json:"sigma_w,omitempty"`
-	SigmaB float64 `json:"sigma_b,omitempty"`
-	Type   string  `json:"type,omitempty"` // element type of the Gram: "float32" or "float64"
-}
 
 // TrainRef identifies the training inputs: where they came from and the
 // SHA-256 of their values (see InputsSHA256), so a model is never applied
@@ -65,17 +58,17 @@ type TrainRef struct {
 
 // Model is a trained kernel machine with what is needed to use it again.
 type Model struct {
-	Machine   string     `json:"machine"` // svm, svm2, svr, krr, logistic
-	Loss      string     `json:"loss"`
-	Epsilon   float64    `json:"epsilon,omitempty"`
-	Lambda    float64    `json:"lambda"`
-	Objective string     `json:"objective"`
-	Solver    string     `json:"solver"`
-	HasBias   bool       `json:"has_bias"`
-	Bias      float64    `json:"bias"`
-	Kernel    KernelSpec `json:"kernel"`
-	Train     TrainRef   `json:"train"`
-	Fit       FitInfo    `json:"fit"` // the solver's settings and report
+	Machine   string   `json:"machine"` // svm, svm2, svr, krr, logistic
+	Loss      string   `json:"loss"`
+	Epsilon   float64  `json:"epsilon,omitempty"`
+	Lambda    float64  `json:"lambda"`
+	Objective string   `json:"objective"`
+	Solver    string   `json:"solver"`
+	HasBias   bool     `json:"has_bias"`
+	Bias      float64  `json:"bias"`
+	Kernel    ntk.Spec `json:"kernel"` // the kernel the machine was fitted on
+	Train     TrainRef `json:"train"`
+	Fit       FitInfo  `json:"fit"` // the solver's settings and report
 	// Multi-class machines (version 3): the class names in the order of
 	// their indices, how the binary machines combine ("ovo", "ovr"), and
 	// one Output per binary machine. With Outputs, Alpha holds Train.N ×
@@ -138,8 +131,8 @@ func (m *Model) KernelMachine() *KernelMachine {
 
 func (m *Model) check() error {
 	switch {
-	case m.Kernel.Type != "" && m.Kernel.Type != "float32" && m.Kernel.Type != "float64":
-		return fmt.Errorf("%w: kernel type %q: want float32 or float64", ErrModel, m.Kernel.Type)
+	case m.Kernel.Validate() != nil:
+		return fmt.Errorf("%w: kernel: %v", ErrModel, m.Kernel.Validate())
 	case m.Train.N < 0 || m.Train.D < 0:
 		return fmt.Errorf("%w: negative dimensions %d×%d", ErrModel, m.Train.N, m.Train.D)
 	case m.weights() != len(m.Alpha):

@@ -221,39 +221,6 @@ func TestKRR(t *testing.T) {
 	}
 }
 
-// TestPredictFunc checks blockwise prediction through a kernel function
-// against the precomputed cross kernel, for block sizes around the edges.
-func TestPredictFunc(t *testing.T) {
-	rng := rand.New(rand.NewPCG(19, 20))
-	x, y := blobs(rng, 30, 1)
-	z, _ := blobs(rng, 11, 1)
-	r, err := SolveDual(context.Background(), NewDense(rbfGram(x, x, 0.5)), y, DualConfig{Loss: Hinge, Lambda: 0.1, Bias: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := make([]float64, z.Rows)
-	if err := r.Machine.Predict(want, NewDense(rbfGram(z, x, 0.5))); err != nil {
-		t.Fatal(err)
-	}
-	for _, block := range []int{0, 1, 3, 10, 11, 12} {
-		got := make([]float64, z.Rows)
-		if err := r.Machine.PredictFunc(got, rbfFunc(0.5), z, x, block); err != nil {
-			t.Fatal(err)
-		}
-		for i := range got {
-			if math.Abs(got[i]-want[i]) > 1e-12 {
-				t.Fatalf("block %d: g[%d] = %g, want %g", block, i, got[i], want[i])
-			}
-		}
-	}
-	if err := r.Machine.PredictFunc(make([]float64, 11), rbfFunc(0.5), z, z, 0); err == nil {
-		t.Error("wrong training inputs accepted")
-	}
-	if err := r.Machine.Predict(make([]float64, 3), NewDense(rbfGram(z, x, 0.5))); err == nil {
-		t.Error("wrong output length accepted")
-	}
-}
-
 // TestMulVec32 checks the float32 product against a float64 reference on
 // the same float32 elements, for row counts around the 4-row blocks and
 // column counts around the float32 summation blocks.

@@ -66,7 +66,7 @@ func runSVMBench(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	k64, err := computeKernel[float64](ctx, e, "Gram", nil, &x, ntk.DefaultParams(1), ntk.KindNTK)
+	k64, err := gram[float64](ctx, e, "Gram", ntk.Spec{Kind: ntk.KindNTK, Depth: 1, WeightStd: 1}, x)
 	if err != nil {
 		return err
 	}

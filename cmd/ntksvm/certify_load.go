@@ -32,10 +32,10 @@ func certifyKernel(ctx context.Context, e *env, f *certifyFlags) (certifier, *ce
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("%s: %w", f.model, err)
 	}
-	if kind, err := ntk.ParseKind(m.Kernel.Name); err != nil || kind != ntk.KindNTK {
-		return nil, nil, "", fmt.Errorf("%s: kernel %q: certify bounds NTK machines only", f.model, m.Kernel.Name)
+	if m.Kernel.Kind != ntk.KindNTK {
+		return nil, nil, "", fmt.Errorf("%s: kernel %q: certify bounds NTK machines only", f.model, m.Kernel.Kind)
 	}
-	p := ntk.Params{Depth: m.Kernel.Depth, WeightStd: m.Kernel.SigmaW, BiasStd: m.Kernel.SigmaB}
+	p := m.Kernel.Params()
 	if err := p.Validate(); err != nil {
 		return nil, nil, "", fmt.Errorf("%s: %w", f.model, err)
 	}

@@ -31,7 +31,7 @@ func runExportLIBSVM(ctx context.Context, e *env, args []string) error {
 	if *out == "" {
 		return usageError("--out is required")
 	}
-	p, kind, err := kf.check()
+	spec, err := kf.spec()
 	if err != nil {
 		return err
 	}
@@ -52,10 +52,10 @@ func runExportLIBSVM(ctx context.Context, e *env, args []string) error {
 	t0 := time.Now()
 	if *sparse {
 		err = output.WriteFileContext(ctx, *out, false, func(w io.Writer) error { return svm.WriteLIBSVM(w, y, ds.X) })
-	} else if kf.precision == "float32" {
-		err = exportGram[float32](ctx, e, *out, ds, y, p, kind)
+	} else if spec.Float32 {
+		err = exportGram[float32](ctx, e, *out, ds, y, spec)
 	} else {
-		err = exportGram[float64](ctx, e, *out, ds, y, p, kind)
+		err = exportGram[float64](ctx, e, *out, ds, y, spec)
 	}
 	if err != nil {
 		return err
@@ -64,8 +64,8 @@ func runExportLIBSVM(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-func exportGram[T linalg.Float](ctx context.Context, e *env, out string, ds *dataset.Set, y []float64, p ntk.Params, kind ntk.Kind) error {
-	k, err := computeKernel[T](ctx, e, "Gram", nil, &ds.X, p, kind)
+func exportGram[T linalg.Float](ctx context.Context, e *env, out string, ds *dataset.Set, y []float64, s ntk.Spec) error {
+	k, err := gram[T](ctx, e, "Gram", s, ds.X)
 	if err == nil {
 		err = ntk.CheckKernel(k, 0)
 	}

@@ -92,23 +92,22 @@ func (k *kernelFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&k.precision, "precision", "float64", "element type of the kernel: float64 or float32")
 }
 
-func (k *kernelFlags) check() (ntk.Params, ntk.Kind, error) {
+// spec checks the kernel flags and returns the kernel they name.
+func (k *kernelFlags) spec() (ntk.Spec, error) {
 	kind, err := ntk.ParseKind(k.kernel)
 	if err != nil {
-		return ntk.Params{}, 0, usageError("--kernel %q: want ntk or nngp", k.kernel)
+		return ntk.Spec{}, usageError("--kernel %q: want ntk or nngp", k.kernel)
 	}
-	p := ntk.Params{Depth: k.depth, WeightStd: k.sigmaW, BiasStd: k.sigmaB}
-	if err := p.Validate(); err != nil {
-		return ntk.Params{}, 0, usageError("%v", strings.TrimPrefix(err.Error(), "ntk: "))
+	s := ntk.Spec{Kind: kind, Depth: k.depth, WeightStd: k.sigmaW, BiasStd: k.sigmaB, Float32: k.precision == "float32"}
+	// The commands compute kernels of networks with at least one hidden
+	// layer (depth 0, the input kernel, is a choice of "ntksvm cv" only).
+	if err := s.Params().Validate(); err != nil {
+		return ntk.Spec{}, usageError("%v", strings.TrimPrefix(err.Error(), "ntk: "))
 	}
 	if k.precision != "float64" && k.precision != "float32" {
-		return ntk.Params{}, 0, usageError("--precision %q: want float64 or float32", k.precision)
+		return ntk.Spec{}, usageError("--precision %q: want float64 or float32", k.precision)
 	}
-	return p, kind, nil
-}
-
-func (k *kernelFlags) spec() svm.KernelSpec {
-	return svm.KernelSpec{Name: k.kernel, Depth: k.depth, SigmaW: k.sigmaW, SigmaB: k.sigmaB, Type: k.precision}
+	return s, nil
 }
 
 // aliasValue is a deprecated flag spelling that sets another flag.

@@ -10,31 +10,20 @@ import (
 	"github.com/ntksvm/ntksvm/ntk"
 )
 
-// computeKernel computes K(Z, X) (z nil: the Gram K(X, X)) of element type
-// T with a progress report labelled what.
-func computeKernel[T linalg.Float](ctx context.Context, e *env, what string, z, x *linalg.Matrix[float64], p ntk.Params, kind ntk.Kind) (linalg.Matrix[T], error) {
-	xt := linalg.Convert[T](*x)
-	rows := x.Rows
-	if z != nil {
-		rows = z.Rows
-	}
-	k := linalg.New[T](rows, x.Rows)
-	var out, other linalg.Matrix[T]
-	if kind == ntk.KindNTK {
-		out = k
-	} else {
-		other = k
-	}
+// kernelProgress returns the kernel options that report the rows
+// computed, of rows in all, on a progress line labelled what, and the
+// function that ends the line.
+func kernelProgress(e *env, what string, rows int) (ntk.Options, func()) {
 	pr := progress.New(e.stderr, e.isTerminal, what, int64(rows))
-	o := ntk.Options{Progress: func(done, _ int) { pr.Set(int64(done)) }}
-	var err error
-	if z == nil {
-		err = ntk.GramInto(ctx, xt, p, o, out, other)
-	} else {
-		err = ntk.CrossInto(ctx, linalg.Convert[T](*z), xt, p, o, out, other)
-	}
-	pr.Done()
-	return k, err
+	return ntk.Options{Progress: func(done, _ int) { pr.Set(int64(done)) }}, pr.Done
+}
+
+// gram returns the Gram matrix of s on the rows of x in T, with a progress
+// line labelled what.
+func gram[T linalg.Float](ctx context.Context, e *env, what string, s ntk.Spec, x linalg.Matrix[float64]) (linalg.Matrix[T], error) {
+	o, done := kernelProgress(e, what, x.Rows)
+	defer done()
+	return ntk.Gram(ctx, s, linalg.Convert[T](x), o)
 }
 
 // checkFinite returns an error naming the first non-finite output: the

@@ -71,7 +71,7 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	if t.on() {
 		return runKernelTiles(ctx, e, &d, &k, &t, *test, *out, *memCap, setFlags(fs))
 	}
-	p, kind, capBytes, err := checkKernelFlags(&d, &k, *test, *out, *memCap)
+	spec, capBytes, err := checkKernelFlags(&d, &k, *test, *out, *memCap)
 	if err != nil {
 		return err
 	}
@@ -90,47 +90,47 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 			return fmt.Errorf("--test has %d features per row, --data %d", z.X.Cols, x.X.Cols)
 		}
 	}
-	if k.precision == "float32" {
-		return kernelRun[float32](ctx, e, x, z, p, kind, *out, capBytes)
+	if spec.Float32 {
+		return kernelRun[float32](ctx, e, x, z, spec, *out, capBytes)
 	}
-	return kernelRun[float64](ctx, e, x, z, p, kind, *out, capBytes)
+	return kernelRun[float64](ctx, e, x, z, spec, *out, capBytes)
 }
 
 // checkKernelFlags validates the flags of "ntksvm kernel" before any data
 // is read.
-func checkKernelFlags(d *dataFlags, k *kernelFlags, test, out, memCap string) (ntk.Params, ntk.Kind, int64, error) {
+func checkKernelFlags(d *dataFlags, k *kernelFlags, test, out, memCap string) (ntk.Spec, int64, error) {
 	if err := d.check("--data", d.data); err != nil {
-		return ntk.Params{}, 0, 0, err
+		return ntk.Spec{}, 0, err
 	}
 	if d.data == "mnist01-test" {
-		return ntk.Params{}, 0, 0, usageError("--data %s: want mnist01 or a .npy file (mnist01-test goes in --test)", d.data)
+		return ntk.Spec{}, 0, usageError("--data %s: want mnist01 or a .npy file (mnist01-test goes in --test)", d.data)
 	}
 	if test != "" {
 		if err := d.check("--test", test); err != nil {
-			return ntk.Params{}, 0, 0, err
+			return ntk.Spec{}, 0, err
 		}
 	}
 	if out == "" {
-		return ntk.Params{}, 0, 0, usageError("--out is required")
+		return ntk.Spec{}, 0, usageError("--out is required")
 	}
 	if !strings.HasSuffix(out, ".npy") {
-		return ntk.Params{}, 0, 0, usageError("--out %q: want a .npy file name", out)
+		return ntk.Spec{}, 0, usageError("--out %q: want a .npy file name", out)
 	}
 	if err := checkOutputs(outPath("--out", out), append(inputs("--data", d.data), inputs("--test", test)...)...); err != nil {
-		return ntk.Params{}, 0, 0, err
+		return ntk.Spec{}, 0, err
 	}
-	p, kind, err := k.check()
+	spec, err := k.spec()
 	if err != nil {
-		return ntk.Params{}, 0, 0, err
+		return ntk.Spec{}, 0, err
 	}
 	capBytes, err := parseBytes(memCap)
 	if err != nil {
-		return ntk.Params{}, 0, 0, usageError("--mem-cap: %v", err)
+		return ntk.Spec{}, 0, usageError("--mem-cap: %v", err)
 	}
-	return p, kind, capBytes, nil
+	return spec, capBytes, nil
 }
 
-func kernelRun[T linalg.Float](ctx context.Context, e *env, xs, zs *dataset.Set, p ntk.Params, k ntk.Kind, out string, capBytes int64) error {
+func kernelRun[T linalg.Float](ctx context.Context, e *env, xs, zs *dataset.Set, s ntk.Spec, out string, capBytes int64) error {
 	x := linalg.Convert[T](xs.X)
 	var z *linalg.Matrix[T]
 	rows := x.Rows
@@ -144,7 +144,7 @@ func kernelRun[T linalg.Float](ctx context.Context, e *env, xs, zs *dataset.Set,
 	}
 	pr := progress.New(e.stderr, e.isTerminal, "kernel rows", int64(rows))
 	t0 := time.Now()
-	err := writeKernelNpy(ctx, out, z, x, p, k, ntk.Options{Progress: func(d, _ int) { pr.Set(int64(d)) }}, capBytes)
+	err := writeKernelNpy(ctx, out, s, z, x, ntk.Options{Progress: func(d, _ int) { pr.Set(int64(d)) }}, capBytes)
 	pr.Done()
 	if err != nil {
 		return err
@@ -158,7 +158,7 @@ func kernelRun[T linalg.Float](ctx context.Context, e *env, xs, zs *dataset.Set,
 		what = "K(Z, X)"
 	}
 	fmt.Fprintf(e.stdout, "wrote %s: %d×%d %s %s %s (L=%d, σ_w=%g, σ_b=%g) in %.2f s\n",
-		out, rows, x.Rows, dtype, strings.ToUpper(k.String()), what, p.Depth, p.WeightStd, p.BiasStd, time.Since(t0).Seconds())
+		out, rows, x.Rows, dtype, strings.ToUpper(s.Kind.String()), what, s.Depth, s.WeightStd, s.BiasStd, time.Since(t0).Seconds())
 	return nil
 }
 
@@ -168,8 +168,8 @@ func kernelRun[T linalg.Float](ctx context.Context, e *env, xs, zs *dataset.Set,
 // written (ntk.CheckKernel). The file is created with the first block,
 // after Blocks has checked its arguments; once ctx is done, writes fail
 // and nothing is committed.
-func writeKernelNpy[T linalg.Float](ctx context.Context, path string, z *linalg.Matrix[T], x linalg.Matrix[T], p ntk.Params,
-	kind ntk.Kind, o ntk.Options, capBytes int64) error {
+func writeKernelNpy[T linalg.Float](ctx context.Context, path string, s ntk.Spec, z *linalg.Matrix[T], x linalg.Matrix[T],
+	o ntk.Options, capBytes int64) error {
 	rows := x.Rows
 	if z != nil {
 		rows = z.Rows
@@ -190,7 +190,7 @@ func writeKernelNpy[T linalg.Float](ctx context.Context, path string, z *linalg.
 			f.Abort() // after Commit, nothing to abort
 		}
 	}()
-	err := ntk.Blocks(ctx, z, x, p, kind, o, capBytes, func(i0 int, k linalg.Matrix[T]) error {
+	err := ntk.Blocks(ctx, s, z, x, o, capBytes, func(i0 int, k linalg.Matrix[T]) error {
 		if err := ntk.CheckKernel(k, i0); err != nil {
 			return err
 		}

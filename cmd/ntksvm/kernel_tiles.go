@@ -69,7 +69,7 @@ func tilePlan(e *env, d *dataFlags, k *kernelFlags, test string, n int) (*tiles.
 	if err := d.check("--data", d.data); err != nil {
 		return nil, nil, nil, err
 	}
-	p, kind, err := k.check()
+	spec, err := k.spec()
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -91,7 +91,6 @@ func tilePlan(e *env, d *dataFlags, k *kernelFlags, test string, n int) (*tiles.
 		}
 		zd = &tiles.Data{N: z.X.Rows, D: z.X.Cols, SHA256: svm.InputsSHA256(z.X)}
 	}
-	spec := ntk.Spec{Kind: kind, Depth: p.Depth, WeightStd: p.WeightStd, BiasStd: p.BiasStd, Float32: k.precision == "float32"}
 	m, err := tiles.NewManifest(spec, train, zd, n)
 	if err != nil {
 		return nil, nil, nil, usageError("--tile: %v", err)
@@ -189,16 +188,11 @@ func checkCollectAgainst(e *env, d *dataFlags, k *kernelFlags, dir, test string,
 // gramFromTiles fills gram with the training Gram assembled from the tile
 // directory dir, whose plan must be this kernel of the training inputs
 // ref names.
-func gramFromTiles[T linalg.Float](e *env, dir string, k *kernelFlags, ref svm.TrainRef, gram linalg.Matrix[T]) error {
+func gramFromTiles[T linalg.Float](e *env, dir string, spec ntk.Spec, ref svm.TrainRef, gram linalg.Matrix[T]) error {
 	m, err := tiles.Load(dir)
 	if err != nil {
 		return fmt.Errorf("--tiles: %w", err)
 	}
-	p, kind, err := k.check()
-	if err != nil {
-		return err
-	}
-	spec := ntk.Spec{Kind: kind, Depth: p.Depth, WeightStd: p.WeightStd, BiasStd: p.BiasStd, Float32: k.precision == "float32"}
 	want, err := tiles.NewManifest(spec, tiles.Data{N: ref.N, D: ref.D, SHA256: ref.SHA256}, nil, m.Tiles)
 	if err != nil {
 		return fmt.Errorf("--tiles: %w", err)

@@ -12,7 +12,6 @@ import (
 	"github.com/ntksvm/ntksvm/internal/outpath"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/linalg/npy"
-	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
 )
 
@@ -52,7 +51,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 // machine, one output per point) on the data of d, writing the outputs to
 // out if it is not empty.
 func predictBinary(ctx context.Context, e *env, d dataFlags, modelPath, out string) error {
-	m, loss, p, kind, err := readModel(modelPath)
+	m, loss, err := readModel(modelPath)
 	if err != nil {
 		return err
 	}
@@ -75,11 +74,9 @@ func predictBinary(ctx context.Context, e *env, d dataFlags, modelPath, out stri
 	}
 	t0 := time.Now()
 	pred := make([]float64, ds.X.Rows)
-	if m.Kernel.Type == "float32" {
-		err = predictBlocks[float32](ctx, e, m, pred, ds, x, p, kind)
-	} else {
-		err = predictBlocks[float64](ctx, e, m, pred, ds, x, p, kind)
-	}
+	o, done := kernelProgress(e, "kernel rows", ds.X.Rows)
+	err = svm.PredictKernel(ctx, m.KernelMachine(), pred, m.Kernel, ds.X, x, o, predictMemory)
+	done()
 	if err == nil {
 		err = checkFinite(ds.Name, pred)
 	}
@@ -108,29 +105,21 @@ func reportPredictions(e *env, ds *dataset.Set, loss svm.Loss, pred []float64, o
 	return nil
 }
 
-// readModel reads a model file and the loss and kernel it names.
-func readModel(path string) (m *svm.Model, loss svm.Loss, p ntk.Params, kind ntk.Kind, err error) {
+// readModel reads a model file and the loss it names.
+func readModel(path string) (m *svm.Model, loss svm.Loss, err error) {
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, loss, p, kind, err
+		return nil, loss, err
 	}
 	defer fh.Close()
 	if m, err = svm.ReadModel(fh); err != nil {
-		return nil, loss, p, kind, fmt.Errorf("%s: %w", path, err)
+		return nil, loss, fmt.Errorf("%s: %w", path, err)
 	}
 	machine, err := svm.ParseMachine(m.Machine)
 	if err != nil {
-		return nil, loss, p, kind, fmt.Errorf("%s: %w", path, err)
+		return nil, loss, fmt.Errorf("%s: %w", path, err)
 	}
-	loss = machine.Loss(m.Epsilon)
-	if kind, err = ntk.ParseKind(m.Kernel.Name); err != nil {
-		return nil, loss, p, kind, fmt.Errorf("%s: %w", path, err)
-	}
-	p = ntk.Params{Depth: m.Kernel.Depth, WeightStd: m.Kernel.SigmaW, BiasStd: m.Kernel.SigmaB}
-	if err := p.Validate(); err != nil {
-		return nil, loss, p, kind, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, loss, p, kind, nil
+	return m, machine.Loss(m.Epsilon), nil
 }
 
 // trainingInputs returns the model's training inputs: embedded, or
@@ -153,22 +142,6 @@ func trainingInputs(e *env, m *svm.Model, d dataFlags) (linalg.Matrix[float64], 
 	return ds.X, nil
 }
 
-// predictBlocks computes the outputs in blocks of rows so that the cross
-// kernel stays below about 256 MiB.
-func predictBlocks[T linalg.Float](ctx context.Context, e *env, m *svm.Model, pred []float64, ds *dataset.Set, x linalg.Matrix[float64],
-	p ntk.Params, kind ntk.Kind) error {
-	km := m.KernelMachine()
-	block := max(1, (256<<20)/8/max(1, x.Rows))
-	for i0 := 0; i0 < ds.X.Rows; i0 += block {
-		i1 := min(ds.X.Rows, i0+block)
-		z := ds.X.Slice(i0, i1, 0, ds.X.Cols)
-		k, err := computeKernel[T](ctx, e, fmt.Sprintf("kernel rows %d–%d", i0, i1), &z, &x, p, kind)
-		if err != nil {
-			return err
-		}
-		if err := km.Predict(pred[i0:i1], svm.NewDense(k)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// predictMemory bounds the cross kernel "ntksvm predict" holds at once:
+// larger ones are computed in blocks of rows.
+const predictMemory = 256 << 20

@@ -32,8 +32,7 @@ type trainFlags struct {
 	// Derived from the flags (runTrain, check).
 	set                         map[string]bool // flags given on the command line
 	cfg                         svm.FitConfig
-	params                      ntk.Params
-	kind                        ntk.Kind
+	kernel                      ntk.Spec
 	trackTrainIdx, trackTestIdx []int
 	// Set by load.
 	trainSet, testSet *dataset.Set
@@ -84,7 +83,7 @@ func runTrain(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "data: %s, %d points × %d features\n", f.trainSet.Name, f.trainSet.X.Rows, f.trainSet.X.Cols)
-	if f.kern.precision == "float32" {
+	if f.kernel.Float32 {
 		return trainWith[float32](ctx, e, f)
 	}
 	return trainWith[float64](ctx, e, f)

@@ -22,7 +22,7 @@ var (
 )
 
 // check validates every flag, output path and combination before any
-// data is read, and fills f.cfg, f.params and f.kind.
+// data is read, and fills f.cfg and f.kernel.
 func (f *trainFlags) check() error {
 	if f.out == "" {
 		return usageError("--out is required")
@@ -36,7 +36,7 @@ func (f *trainFlags) check() error {
 		}
 	}
 	var err error
-	if f.params, f.kind, err = f.kern.check(); err != nil {
+	if f.kernel, err = f.kern.spec(); err != nil {
 		return err
 	}
 	if err := f.buildConfig(); err != nil {

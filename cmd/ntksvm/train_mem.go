@@ -14,14 +14,14 @@ import (
 func (f *trainFlags) checkMemory() error {
 	n := f.trainSet.X.Rows
 	elem := 8
-	if f.kern.precision == "float32" {
+	if f.kernel.Float32 {
 		elem = 4
 	}
 	var needs []membudget.Need
 	if f.widenGram() {
 		needs = append(needs, membudget.Need{What: fmt.Sprintf("the Gram %d×%d (float32, widened to float64 in place)", n, n), Bytes: membudget.Matrix(n, n, 8)})
 	} else {
-		needs = append(needs, membudget.Need{What: fmt.Sprintf("the Gram %d×%d %s", n, n, f.kern.precision), Bytes: membudget.Matrix(n, n, elem)})
+		needs = append(needs, membudget.Need{What: fmt.Sprintf("the Gram %d×%d %s", n, n, f.kernel.Type()), Bytes: membudget.Matrix(n, n, elem)})
 	}
 	if f.cfg.Solver == svm.SolverExact && f.cfg.Machine == svm.MachineKRR && elem == 4 && !f.widenGram() {
 		needs = append(needs, membudget.Need{What: "the float64 copy KRR factorises", Bytes: membudget.Matrix(n, n, 8)})

@@ -32,7 +32,7 @@ func (f *trainFlags) reportAndSave(ctx context.Context, e *env, res *svm.FitResu
 		if testK != nil {
 			err = model.KernelMachine().Predict(pred, testK)
 		} else {
-			err = f.predictTest(ctx, e, model, pred, train.X, f.kern.precision == "float32")
+			err = f.predictTest(ctx, e, model, pred, train.X)
 		}
 		if err != nil {
 			return err
@@ -70,7 +70,7 @@ func (f *trainFlags) model(res *svm.FitResult, ref svm.TrainRef) *svm.Model {
 	train, cfg := f.trainSet, f.cfg
 	m := &svm.Model{Machine: cfg.Machine.String(), Loss: cfg.Machine.Loss(cfg.Epsilon).Name(), Lambda: cfg.Lambda,
 		Objective: cfg.Objective.String(), Solver: cfg.Solver.String(), HasBias: cfg.Bias, Bias: res.Machine.Bias,
-		Kernel: f.kern.spec(), Fit: res.Info, Alpha: res.Machine.Alpha}
+		Kernel: f.kernel, Fit: res.Info, Alpha: res.Machine.Alpha}
 	if cfg.Machine == svm.MachineSVR {
 		m.Epsilon = cfg.Epsilon
 	}

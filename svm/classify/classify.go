@@ -412,11 +412,10 @@ func (c *Classifier) Model() (*svm.Model, error) {
 	nu := len(c.mm.units)
 	m := &svm.Model{Machine: c.opts.Machine.String(), Loss: c.loss(), Lambda: 1 / c.C, Objective: "sum",
 		Solver: c.solver(), HasBias: c.opts.Machine != KRR, Classes: c.Classes, Scheme: c.mm.scheme.String(),
-		Kernel: svm.KernelSpec{Name: c.Kernel.Kind.String(), Depth: c.Kernel.Depth, SigmaW: c.Kernel.WeightStd,
-			SigmaB: c.Kernel.BiasStd, Type: c.Kernel.Type()},
-		Train: svm.TrainRef{Source: "classify", N: c.sv.Rows, D: c.sv.Cols, SHA256: svm.InputsSHA256(c.sv), Embedded: true},
-		Fit:   svm.FitInfo{C: c.C},
-		Alpha: make([]float64, c.sv.Rows*nu), X: c.sv}
+		Kernel: c.Kernel,
+		Train:  svm.TrainRef{Source: "classify", N: c.sv.Rows, D: c.sv.Cols, SHA256: svm.InputsSHA256(c.sv), Embedded: true},
+		Fit:    svm.FitInfo{C: c.C},
+		Alpha:  make([]float64, c.sv.Rows*nu), X: c.sv}
 	for ui, u := range c.mm.units {
 		m.Outputs = append(m.Outputs, svm.Output{Pos: u.pos, Neg: u.neg, Bias: u.bias})
 		for k, j := range u.idx {
@@ -464,9 +463,8 @@ func FromModel(m *svm.Model) (*Classifier, error) {
 	if !m.Train.Embedded {
 		return nil, fmt.Errorf("%w: the model does not embed its support vectors", svm.ErrModel)
 	}
-	var spec ntk.Spec
-	var err error
-	if spec, err = specOf(m.Kernel); err != nil {
+	spec := m.Kernel // ReadModel checked it
+	if err := spec.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %v", svm.ErrModel, err)
 	}
 	mach, err := ParseMachine(m.Machine)
@@ -497,21 +495,4 @@ func FromModel(m *svm.Model) (*Classifier, error) {
 	}
 	c.mm = mm
 	return c, nil
-}
-
-// specOf reads the kernel of a model file.
-func specOf(k svm.KernelSpec) (ntk.Spec, error) {
-	kind, err := ntk.ParseKind(k.Name)
-	if err != nil {
-		return ntk.Spec{}, err
-	}
-	s := ntk.Spec{Kind: kind, Depth: k.Depth, WeightStd: k.SigmaW, BiasStd: k.SigmaB}
-	switch k.Type {
-	case "", "float64":
-	case "float32":
-		s.Float32 = true
-	default:
-		return ntk.Spec{}, fmt.Errorf("kernel type %q: want float32 or float64", k.Type)
-	}
-	return s, s.Validate()
 }

@@ -588,7 +588,7 @@ func estimateTable2(ctx context.Context, env *Env) (time.Duration, error) {
 	const m = 2000
 	t0 := time.Now()
 	k := linalg.New[float64](m, m)
-	if err := ntk.GramInto(ctx, train.X.Slice(0, m, 0, train.X.Cols), paperKernel, ntk.Options{}, k, linalg.Matrix[float64]{}); err != nil {
+	if err := ntk.FillGram(ctx, paperKernel, train.X.Slice(0, m, 0, train.X.Cols), ntk.Options{}, k); err != nil {
 		return 0, err
 	}
 	est := float64(time.Since(t0)) * float64(n) * float64(n) / (m * m)

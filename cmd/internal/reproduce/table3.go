@@ -50,7 +50,7 @@ var table3Entry = &Entry{
 
 // paperKernel is the NTK of the paper's two-layer network (neural-tangents
 // conventions: σ_w = 1, no bias, input kernel x·x'/d).
-var paperKernel = ntk.DefaultParams(1)
+var paperKernel = ntk.Spec{Kind: ntk.KindNTK, Depth: 1, WeightStd: 1}
 
 // trainGram returns the NTK Gram matrix of the full training set, computed
 // once per Env and shared by table2 and table3.
@@ -63,7 +63,7 @@ func trainGram(ctx context.Context, env *Env) (linalg.Matrix[float64], error) {
 		n := train.X.Rows
 		t0 := time.Now()
 		k := linalg.New[float64](n, n)
-		if err := ntk.GramInto(ctx, train.X, paperKernel, ntk.Options{}, k, linalg.Matrix[float64]{}); err != nil {
+		if err := ntk.FillGram(ctx, paperKernel, train.X, ntk.Options{}, k); err != nil {
 			return nil, err
 		}
 		env.logf("  NTK Gram %d×%d in %s", n, n, time.Since(t0).Round(100*time.Millisecond))
@@ -88,7 +88,7 @@ type kernelCert struct {
 // test points and runs the authors' radius search (robust_svm.py) on idx
 // (nil: all; onlyRight: the correctly classified ones among them).
 func certifyKernel(ctx context.Context, env *Env, train, test *mnist.Task[float64], alpha []float64, idx []int, onlyRight bool) (*kernelCert, error) {
-	c, err := ibp.NewKernel(ctx, ibp.KernelMachine{X: train.X, Alpha: alpha, Params: paperKernel}, test.X, ibp.KernelOptions{})
+	c, err := ibp.NewKernel(ctx, ibp.KernelMachine{X: train.X, Alpha: alpha, Params: paperKernel.Params()}, test.X, ibp.KernelOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +182,7 @@ func estimateTable3(ctx context.Context, env *Env) (time.Duration, error) {
 	sub := &mnist.Task[float64]{X: train.X.Slice(0, m, 0, train.X.Cols), Y: train.Y[:m]}
 	t0 := time.Now()
 	k := linalg.New[float64](m, m)
-	if err := ntk.GramInto(ctx, sub.X, paperKernel, ntk.Options{}, k, linalg.Matrix[float64]{}); err != nil {
+	if err := ntk.FillGram(ctx, paperKernel, sub.X, ntk.Options{}, k); err != nil {
 		return 0, err
 	}
 	tGram := time.Since(t0)

@@ -48,15 +48,11 @@ func Compute[T linalg.Float](ctx context.Context, dir string, m *Manifest, i int
 	}
 	t0 := time.Now()
 	k := linalg.New[T](b.Rows[1]-b.Rows[0], b.Cols)
-	kn, ks := k, linalg.Matrix[T]{}
-	if m.Kernel.Kind == ntk.KindNNGP {
-		kn, ks = ks, kn
-	}
 	var err error
 	if z == nil {
-		err = ntk.GramRowsInto(ctx, x, m.Kernel.Params(), o, b.Rows[0], b.Rows[1], kn, ks)
+		err = ntk.FillGramRows(ctx, m.Kernel, x, o, b.Rows[0], b.Rows[1], k)
 	} else {
-		err = ntk.CrossInto(ctx, z.Slice(b.Rows[0], b.Rows[1], 0, z.Cols), x, m.Kernel.Params(), o, kn, ks)
+		err = ntk.FillCross(ctx, m.Kernel, z.Slice(b.Rows[0], b.Rows[1], 0, z.Cols), x, o, k)
 	}
 	if err != nil {
 		return nil, err

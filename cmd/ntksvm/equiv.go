@@ -34,7 +34,7 @@ type equivFlags struct {
 	evals, checkpointEvery, threads, seeds      int
 	seed                                        uint64
 	quick, float64, estimate                    bool
-	out, resume                                 string
+	out, resume, init                           string
 	data                                        dataFlags
 }
 
@@ -59,7 +59,8 @@ func (f *equivFlags) add(fs *flag.FlagSet, e *env) {
 	intFunc(fs, &f.nTrain, "n-train", "first N training points of MNIST 0/1 (0: all 12,665)")
 	intFunc(fs, &f.nTest, "n-test", "first N test points (0: all 2,115)")
 	fs.StringVar(&f.kernel, "kernel", "", "analytic (infinite-width NTK), empirical (the network's tangent kernel at init) or both")
-	fs.Uint64Var(&f.seed, "seed", 0, "seed of the initial weights and the batch order (preset: 6)")
+	fs.Uint64Var(&f.seed, "seed", 0, "seed of the initial weights and the batch order (preset: 6; with --init, of the batch order only)")
+	fs.StringVar(&f.init, "init", "", "start every run from the weights in `W.npz` (or a directory of .npy files; PyTorch's out×in layout, no biases) instead of drawing them")
 	fs.IntVar(&f.seeds, "seeds", 1, "repeat every width at the first η with this many seeds (the sweep fits them all)")
 	fs.IntVar(&f.evals, "evals", 0, "evaluation count: the unique steps of round(logspace(0, log10(steps), N))")
 	fs.StringVar(&f.trackTrain, "track-train", "", "tracked training points, comma-separated indices")

@@ -47,6 +47,9 @@ func (f *equivFlags) config(set map[string]bool) (equiv.Config, error) {
 	if set["seeds"] {
 		c.Seeds = f.seeds
 	}
+	if set["init"] {
+		c.Init = f.init
+	}
 	if set["float64"] {
 		c.Float64 = f.float64
 	}
@@ -54,7 +57,7 @@ func (f *equivFlags) config(set map[string]bool) (equiv.Config, error) {
 		c.Steps, c.Epochs, c.TMax, c.MaxSteps = f.steps, f.epochs, f.tMax, 0
 	}
 	for _, fl := range []string{"loss", "epsilon", "reg", "objective", "decay", "lambda", "width", "widths", "depth", "lr", "batch",
-		"steps", "epochs", "t-max", "float64", "n-train", "n-test", "kernel", "seed", "seeds", "evals", "track-train", "track-test"} {
+		"steps", "epochs", "t-max", "float64", "n-train", "n-test", "kernel", "seed", "seeds", "init", "evals", "track-train", "track-test"} {
 		if set[fl] {
 			c.Overrides = append(c.Overrides, "--"+fl)
 		}

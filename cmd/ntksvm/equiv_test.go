@@ -82,6 +82,9 @@ func TestEquivBadFlags(t *testing.T) {
 		"--threads -1",
 		"--resume somewhere --width 8",
 		"--resume a --out b",
+		"--init W.npz --widths 8,16",
+		"--init W.npz --seeds 3",
+		"--resume a --init W.npz",
 		"stray",
 	} {
 		var out, errb bytes.Buffer

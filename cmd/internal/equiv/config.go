@@ -75,6 +75,13 @@ type Config struct {
 	NTest   int    `json:"n_test"`  // first N test points; 0: all
 	Kernel  string `json:"kernel"`  // analytic, empirical or both
 	Seed    uint64 `json:"seed"`    // network initialisation and batch order
+	// Init is the path of given initial weights (a .npz archive or a
+	// directory of .npy files in PyTorch's out×in layout, as
+	// ntk.LoadNetwork reads them) that every run starts from instead of
+	// the weights drawn from Seed, which then orders the batches only. The
+	// weights must be a network of the one width and the depth of the
+	// configuration on the data's inputs, without biases (σ_w = 1, σ_b = 0).
+	Init string `json:"init,omitempty"`
 	// Seeds > 1 repeats every width at the first step size with the seeds
 	// Seed, Seed+1, …: the width sweep then fits every (width, gap) pair
 	// and averages the gaps per width (0 means 1).
@@ -229,6 +236,10 @@ func (c *Config) parse() (parsed, error) {
 		return p, configErr("max steps = %d; want ≥ 0", c.MaxSteps)
 	case c.Kernel != KernelAnalytic && c.Kernel != KernelEmpirical && c.Kernel != KernelBoth:
 		return p, configErr("kernel %q; want analytic, empirical or both", c.Kernel)
+	case c.Init != "" && len(c.Widths) != 1:
+		return p, configErr("init %s is one network: want one width, not %d", c.Init, len(c.Widths))
+	case c.Init != "" && c.Seeds > 1:
+		return p, configErr("init %s with %d seeds: the seeds would draw the same weights; give one seed (it orders the batches)", c.Init, c.Seeds)
 	}
 	n := 0
 	if c.Steps != 0 {

@@ -42,6 +42,10 @@ type Fingerprint struct {
 	// Data is the SHA-256 (hex) of the data as used: the training and test
 	// inputs and labels after NTrain and NTest, as float64 bits.
 	Data string `json:"data_sha256"`
+	// Init is the SHA-256 (hex) of the given initial weights (Config.Init),
+	// so that a run is never continued from other weights under the same
+	// file name; "" when the weights are drawn from the seed.
+	Init string `json:"init_sha256,omitempty"`
 }
 
 // dataSHA256 returns the hex SHA-256 of the data d uses: the shapes, then

@@ -109,6 +109,11 @@ func Run(ctx context.Context, cfg Config, data *Data, opt Options) (*Summary, er
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Init != "" {
+		if ds.init, err = initSHA256(&cfg, ds.x.Cols); err != nil {
+			return nil, err
+		}
+	}
 	need, detail := MemoryNeed(cfg, ds.x.Rows, ds.xt.Rows, ds.x.Cols)
 	if opt.MemAvailable > 0 && need > opt.MemAvailable {
 		return nil, configErr("this experiment needs about %.2f GiB (%s); %.2f GiB are available: reduce the width, depth or number of points",
@@ -141,6 +146,7 @@ type usedData struct {
 	x, xt         linalg.Matrix[float64]
 	y, yt         []float64
 	track, trackT []int
+	init          string // the SHA-256 of the initial weights (Config.Init), "" if drawn
 }
 
 // prepare checks data against c and keeps what the experiment uses.
@@ -522,7 +528,7 @@ func (e *experiment[T]) run(ctx context.Context, i int) error {
 func (e *experiment[T]) build(i int) (*train.Driver, error) {
 	rec := &e.sum.Runs[i]
 	cfg, p, ds := &e.cfg, e.p, e.ds
-	net, err := ntk.NewNetwork[T](ds.x.Cols, rec.Width, cfg.Depth, 1, 0, rec.Seed)
+	net, err := e.network(rec)
 	if err != nil {
 		return nil, err
 	}
@@ -776,7 +782,7 @@ func joinReductions(r []string) string {
 
 // fingerprint returns what identifies run i of this experiment.
 func (e *experiment[T]) fingerprint(i int) Fingerprint {
-	return Fingerprint{Format: StateFormat, Run: i + 1, Config: e.cfg, Data: e.data}
+	return Fingerprint{Format: StateFormat, Run: i + 1, Config: e.cfg, Data: e.data, Init: e.ds.init}
 }
 
 // writeGob writes fp and v to path atomically.

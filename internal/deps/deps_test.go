@@ -74,12 +74,13 @@ var allowed = map[string][]string{
 	"PRESENTATION":          {"cmd/internal/output", "cmd/internal/plot", "cmd/internal/progress", "cmd/internal/report"},
 
 	// Experiments and the command: they wire files to models.
-	"cmd/internal/dataset":   {"INTERNAL", "linalg", "linalg/npy", "mnist", "svm", "svm/dataset"},
-	"cmd/internal/benchdata": {"INTERNAL", "PRESENTATION", "LIBRARY"},
-	"cmd/internal/equiv":     {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/dataset"},
-	"cmd/internal/genbound":  {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/dataset"},
-	"cmd/internal/tiles":     {"INTERNAL", "LIBRARY", "github.com/klauspost/cpuid/v2"}, // records name the CPU and its caches
-	"cmd/internal/reproduce": {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/benchdata", "cmd/internal/dataset", "cmd/internal/equiv", "cmd/internal/genbound"},
+	"cmd/internal/dataset":    {"INTERNAL", "linalg", "linalg/npy", "mnist", "svm", "svm/dataset"},
+	"cmd/internal/benchdata":  {"INTERNAL", "PRESENTATION", "LIBRARY"},
+	"cmd/internal/experiment": {"INTERNAL", "PRESENTATION", "linalg", "cmd/internal/dataset"}, // the skeleton every experiment shares
+	"cmd/internal/equiv":      {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/dataset", "cmd/internal/experiment"},
+	"cmd/internal/genbound":   {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/dataset", "cmd/internal/experiment"},
+	"cmd/internal/tiles":      {"INTERNAL", "LIBRARY", "github.com/klauspost/cpuid/v2"}, // records name the CPU and its caches
+	"cmd/internal/reproduce":  {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/benchdata", "cmd/internal/dataset", "cmd/internal/equiv", "cmd/internal/genbound"},
 	"cmd/ntksvm": {
 		"INTERNAL", "PRESENTATION", "LIBRARY",
 		"cmd/internal/benchdata", "cmd/internal/dataset", "cmd/internal/equiv", "cmd/internal/genbound", "cmd/internal/reproduce", "cmd/internal/tiles",

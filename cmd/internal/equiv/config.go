@@ -2,10 +2,10 @@ package equiv
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 
+	expt "github.com/ntksvm/ntksvm/cmd/internal/experiment" // the shared skeleton (this package has its own experiment type)
 	"github.com/ntksvm/ntksvm/svm"
 	"github.com/ntksvm/ntksvm/svm/network"
 )
@@ -15,7 +15,7 @@ import (
 var ErrConfig = errors.New("equiv: bad configuration")
 
 func configErr(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
+	return expt.Errorf(ErrConfig, format, args...)
 }
 
 // Kernel machines beside the network (Config.Kernel).

@@ -2,7 +2,6 @@ package equiv
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/gob"
 	"encoding/json"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
+	expt "github.com/ntksvm/ntksvm/cmd/internal/experiment" // the shared skeleton (this package has its own experiment type)
 	"github.com/ntksvm/ntksvm/cmd/internal/output"
 	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
@@ -33,51 +33,15 @@ import (
 // them.
 type Data = dataset.Experiment
 
-// Options are the parts of a run that are not the experiment itself.
-type Options struct {
-	// Out is the output directory (created if needed): curves.csv,
-	// summary.json, config.json, the SVG figures and the checkpoints.
-	Out string
-	// Resume continues the runs from the checkpoints in Out (a run without
-	// one starts afresh; a finished run is read back).
-	Resume bool
-	// CheckpointEvery writes a checkpoint every that many steps; 0 picks
-	// about every 10 minutes from the timed first step, < 0 never (but
-	// still on cancellation).
-	CheckpointEvery int
-	// MemAvailable is the memory the run may use, in bytes (0: unknown, no
-	// check beyond the network trainer's default cap).
-	MemAvailable int64
-	// Log receives the estimates and per-run lines; nil discards them.
-	Log io.Writer
-	// Progress receives the progress bar (Terminal) or its plain lines; nil
-	// discards it.
-	Progress io.Writer
-	Terminal bool
-	// EstimateOnly stops after the timed first step and the estimate.
-	EstimateOnly bool
-	// NoQuickHint leaves out the note that offers --quick when a preset's
-	// paper scale is long: for callers with reduced settings of their own.
-	NoQuickHint bool
-	// Now is the clock (nil: time.Now).
-	Now func() time.Time
-}
+// Options are the parts of a run that are not the experiment itself; equiv
+// uses every field.
+type Options = expt.Options
 
 // Summary is what summary.json holds: the configuration, the data, every
 // run with its evaluations and, with several widths, the width sweep.
 type Summary struct {
-	Config  Config `json:"config"`
-	Data    string `json:"data"`
-	NTrain  int    `json:"n_train"`
-	NTest   int    `json:"n_test"`
-	D       int    `json:"d"`
-	Threads int    `json:"threads"`
-	// Status is "complete", "estimate" (EstimateOnly), "interrupted",
-	// "failed: …", or "running: …" in the outputs written at checkpoints.
-	Status string `json:"status"`
-	// Estimate is the estimated wall time of the whole experiment, in
-	// seconds, from the timed first step (0 when nothing was timed).
-	Estimate float64 `json:"estimated_seconds"`
+	Config Config `json:"config"`
+	expt.Header
 	// TrackTrain and TrackTest are the tracked points as used.
 	TrackTrain []int       `json:"track_train"`
 	TrackTest  []int       `json:"track_test"`
@@ -115,14 +79,7 @@ func Run(ctx context.Context, cfg Config, data *Data, opt Options) (*Summary, er
 		}
 	}
 	need, detail := MemoryNeed(cfg, ds.x.Rows, ds.xt.Rows, ds.x.Cols)
-	if opt.MemAvailable > 0 && need > opt.MemAvailable {
-		return nil, configErr("this experiment needs about %.2f GiB (%s); %.2f GiB are available: reduce the width, depth or number of points",
-			gibs(need), detail, gibs(opt.MemAvailable))
-	}
-	if opt.Out == "" {
-		return nil, configErr("no output directory")
-	}
-	if err := output.PrepareRun(opt.Out, &opt.Log, &opt.Progress, &opt.Now); err != nil {
+	if err := expt.Start(&opt, ErrConfig, need, detail, "the width, depth or number of points"); err != nil {
 		return nil, err
 	}
 	if !opt.Resume && !opt.EstimateOnly {
@@ -142,6 +99,7 @@ func Run(ctx context.Context, cfg Config, data *Data, opt Options) (*Summary, er
 // usedData is the data as used: the first NTrain and NTest points and the
 // tracked indices.
 type usedData struct {
+	used          *expt.Used
 	name          string
 	x, xt         linalg.Matrix[float64]
 	y, yt         []float64
@@ -151,11 +109,11 @@ type usedData struct {
 
 // prepare checks data against c and keeps what the experiment uses.
 func (c *Config) prepare(data *Data) (*usedData, error) {
-	sub, err := data.First(c.NTrain, c.NTest)
+	u, err := expt.Use(data, c.NTrain, c.NTest, ErrConfig)
 	if err != nil {
-		return nil, configErr("%v", err)
+		return nil, err
 	}
-	ds := &usedData{name: sub.Name, x: sub.X, y: sub.Y, xt: sub.XTest, yt: sub.YTest}
+	ds := &usedData{used: u, name: u.Name, x: u.X, y: u.Y, xt: u.XTest, yt: u.YTest}
 	ds.track, ds.trackT = c.TrackTrain, c.TrackTest
 	if ds.track == nil {
 		ds.track = defaultTrack(ds.x.Rows)
@@ -223,8 +181,6 @@ func MemoryNeed(cfg Config, n, nTest, d int) (int64, string) {
 	return int64(math.Min(total, math.MaxInt64/2)), detail
 }
 
-func gibs(b int64) float64 { return float64(b) / (1 << 30) }
-
 // Remaining returns the share of cfg's training, in steps weighted by the
 // network's size, that the experiment in dir has still to do when resumed:
 // read from its summary.json (written at every checkpoint), 0 when it is
@@ -238,7 +194,7 @@ func Remaining(dir string, cfg Config) float64 {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return 1
 	}
-	if !equalConfigs(s.Config, cfg) {
+	if !expt.EqualConfigs(s.Config, cfg) {
 		return 1
 	}
 	var total, left float64
@@ -258,17 +214,7 @@ func Remaining(dir string, cfg Config) float64 {
 // SameConfig reports whether dir holds an experiment of exactly cfg (its
 // config.json), whose checkpoints a resumed run of cfg may continue: a run
 // at another scale or with other settings must start afresh.
-func SameConfig(dir string, cfg Config) bool {
-	saved, err := ReadConfig(dir)
-	return err == nil && equalConfigs(saved, cfg)
-}
-
-// equalConfigs compares two configurations as they are saved.
-func equalConfigs(a, b Config) bool {
-	ja, errA := json.Marshal(a)
-	jb, errB := json.Marshal(b)
-	return errA == nil && errB == nil && bytes.Equal(ja, jb)
-}
+func SameConfig(dir string, cfg Config) bool { return expt.SameConfig(dir, cfg) }
 
 // removeRunState deletes the checkpoints and finished-run records an
 // earlier run left in dir, so that a fresh run can never be continued, by a
@@ -279,32 +225,18 @@ func removeRunState(dir string) error {
 
 // WriteConfig writes cfg to DIR/config.json atomically: what a resumed run
 // reads back with ReadConfig.
-func WriteConfig(dir string, cfg Config) error {
-	return atomicfile.WriteFile(filepath.Join(dir, "config.json"), func(w io.Writer) error {
-		return output.WriteJSON(w, cfg)
-	})
-}
+func WriteConfig(dir string, cfg Config) error { return expt.WriteConfig(dir, cfg) }
 
 // ReadConfig reads DIR/config.json, the configuration of the run in DIR.
 func ReadConfig(dir string) (Config, error) {
 	var c Config
-	b, err := os.ReadFile(filepath.Join(dir, "config.json"))
-	if err != nil {
-		return c, fmt.Errorf("equiv: cannot resume from %s: %w", dir, err)
-	}
-	if c, err = parseConfig(b); err != nil {
-		return c, fmt.Errorf("equiv: %s/config.json: %w", dir, err)
-	}
-	return c, nil
+	return c, expt.ReadConfig(dir, "equiv", &c)
 }
 
 // parseConfig decodes and validates the text of a config.json.
 func parseConfig(b []byte) (Config, error) {
 	var c Config
-	if err := unmarshalJSON(b, &c); err != nil {
-		return c, err
-	}
-	return c, c.Validate()
+	return c, expt.ParseConfig(b, &c)
 }
 
 // experiment is a Run in progress.
@@ -343,8 +275,7 @@ func (e *experiment[T]) syncSeconds(rec *RunResult) {
 func runAll[T linalg.Float](ctx context.Context, cfg Config, p parsed, ds *usedData, opt Options) (*Summary, error) {
 	e := &experiment[T]{cfg: cfg, p: p, ds: ds, opt: opt, x: linalg.Convert[T](ds.x), xt: linalg.Convert[T](ds.xt), data: dataSHA256(ds)}
 	runs := cfg.Runs(ds.x.Rows)
-	e.sum = &Summary{Config: cfg, Data: ds.name, NTrain: ds.x.Rows, NTest: ds.xt.Rows, D: ds.x.Cols,
-		Threads: linalg.Threads(), TrackTrain: ds.track, TrackTest: ds.trackT, Runs: make([]RunResult, len(runs))}
+	e.sum = &Summary{Config: cfg, Header: expt.NewHeader(ds.used), TrackTrain: ds.track, TrackTest: ds.trackT, Runs: make([]RunResult, len(runs))}
 	for i, r := range runs {
 		e.sum.Runs[i] = RunResult{RunSpec: r, Models: e.models(), Mapping: cfg.mapping(p, r.Width, ds.x.Rows)}
 	}

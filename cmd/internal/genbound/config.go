@@ -20,9 +20,9 @@ package genbound
 
 import (
 	"errors"
-	"fmt"
 	"math"
 
+	"github.com/ntksvm/ntksvm/cmd/internal/experiment"
 	"github.com/ntksvm/ntksvm/svm/extract"
 	"github.com/ntksvm/ntksvm/svm/network"
 )
@@ -32,7 +32,7 @@ import (
 var ErrConfig = errors.New("genbound: bad configuration")
 
 func configErr(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
+	return experiment.Errorf(ErrConfig, format, args...)
 }
 
 // Config is one run: the network, its training and the bound. Its JSON form

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"time"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
-	"github.com/ntksvm/ntksvm/cmd/internal/output"
+	"github.com/ntksvm/ntksvm/cmd/internal/experiment"
 	"github.com/ntksvm/ntksvm/cmd/internal/progress"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
@@ -24,21 +23,11 @@ import (
 // first Config.NTrain training and Config.NTest test points.
 type Data = dataset.Experiment
 
-// Options are the parts of a run that are not the experiment itself.
-type Options struct {
-	// Out is the output directory (created if needed).
-	Out string
-	// MemAvailable is the memory the run may use, in bytes (0: no check).
-	MemAvailable int64
-	// Log receives the estimate and the result lines; nil discards them.
-	Log io.Writer
-	// Progress receives the progress bar (Terminal) or its plain lines;
-	// nil discards it.
-	Progress io.Writer
-	Terminal bool
-	// Now is the clock (nil: time.Now).
-	Now func() time.Time
-}
+// Options are the parts of a run that are not the experiment itself. A
+// genbound run is one pass without checkpoints: Resume, CheckpointEvery,
+// EstimateOnly and NoQuickHint do not apply to it (Run refuses the first
+// three).
+type Options = experiment.Options
 
 // Output files written into Options.Out.
 const (
@@ -62,15 +51,11 @@ func Run(ctx context.Context, cfg Config, data *Data, opt Options) (*Summary, er
 	if err != nil {
 		return nil, err
 	}
+	if opt.Resume || opt.EstimateOnly || opt.CheckpointEvery != 0 {
+		return nil, configErr("a genbound run is one pass without checkpoints: it cannot be resumed, checkpointed or only estimated")
+	}
 	need, detail := MemoryNeed(cfg, ds.x.Rows, ds.xt.Rows, ds.x.Cols)
-	if opt.MemAvailable > 0 && need > opt.MemAvailable {
-		return nil, configErr("this run needs about %.2f GiB (%s); %.2f GiB are available: reduce n-train, n-test or the width",
-			float64(need)/(1<<30), detail, float64(opt.MemAvailable)/(1<<30))
-	}
-	if opt.Out == "" {
-		return nil, configErr("no output directory")
-	}
-	if err := output.PrepareRun(opt.Out, &opt.Log, &opt.Progress, &opt.Now); err != nil {
+	if err := experiment.Start(&opt, ErrConfig, need, detail, "n-train, n-test or the width"); err != nil {
 		return nil, err
 	}
 	if cfg.Float64 {
@@ -81,6 +66,7 @@ func Run(ctx context.Context, cfg Config, data *Data, opt Options) (*Summary, er
 
 // usedData is the data as used: the first NTrain and NTest points.
 type usedData struct {
+	used  *experiment.Used
 	name  string
 	x, xt linalg.Matrix[float64]
 	y, yt []float64
@@ -88,11 +74,11 @@ type usedData struct {
 
 // prepare checks data against c and keeps the points the run uses.
 func (c *Config) prepare(data *Data) (*usedData, error) {
-	sub, err := data.First(c.NTrain, c.NTest)
+	u, err := experiment.Use(data, c.NTrain, c.NTest, ErrConfig)
 	if err != nil {
-		return nil, configErr("%v", err)
+		return nil, err
 	}
-	return &usedData{name: sub.Name, x: sub.X, y: sub.Y, xt: sub.XTest, yt: sub.YTest}, nil
+	return &usedData{used: u, name: u.Name, x: u.X, y: u.Y, xt: u.XTest, yt: u.YTest}, nil
 }
 
 // MemoryNeed estimates the bytes a run needs on n training and nTest test

@@ -5,9 +5,9 @@ import (
 	"io"
 	"math"
 
+	"github.com/ntksvm/ntksvm/cmd/internal/experiment"
 	"github.com/ntksvm/ntksvm/cmd/internal/output"
 
-	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/svm/extract"
 )
 
@@ -105,17 +105,10 @@ type Reference struct {
 
 // Summary is what summary.json holds.
 type Summary struct {
-	Config  Config `json:"config"`
-	Data    string `json:"data"`
-	NTrain  int    `json:"n_train"`
-	NTest   int    `json:"n_test"`
-	D       int    `json:"d"`
-	Threads int    `json:"threads"`
+	Config Config `json:"config"`
 	// Status is "complete", "interrupted" or "failed: …".
-	Status string `json:"status"`
-	// Estimate is the estimated wall time from the timed first step,
-	// Seconds the wall time of the run, StepSeconds the first step's.
-	Estimate    float64      `json:"estimated_seconds"`
+	experiment.Header
+	// Seconds is the wall time of the run, StepSeconds the first step's.
 	Seconds     float64      `json:"seconds"`
 	StepSeconds float64      `json:"first_step_seconds"`
 	Extraction  Extraction   `json:"extraction"`
@@ -139,7 +132,7 @@ type Summary struct {
 }
 
 func newSummary(cfg Config, p parsed, ec extract.Config, ds *usedData) *Summary {
-	s := &Summary{Config: cfg, Data: ds.name, NTrain: ds.x.Rows, NTest: ds.xt.Rows, D: ds.x.Cols, Threads: linalg.Threads()}
+	s := &Summary{Config: cfg, Header: experiment.NewHeader(ds.used)}
 	target := map[extract.DecayTarget]string{extract.DecayToZero: "zero", extract.DecayToInit: "f0 (last layer)", extract.DecayToInitAll: "f0 (every layer)"}[ec.Target]
 	if ec.Decay == 0 {
 		target = "none"

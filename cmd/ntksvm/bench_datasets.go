@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/benchdata"
+	"github.com/ntksvm/ntksvm/cmd/internal/experiment/benchdata"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 )
 

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/ntksvm/ntksvm/asm"
-	"github.com/ntksvm/ntksvm/cmd/internal/output"
+	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
 	"github.com/ntksvm/ntksvm/linalg"
 )
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/ntksvm/ntksvm/asm"
-	"github.com/ntksvm/ntksvm/cmd/internal/output"
+	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
 )
 
 // "ntksvm bench micro": GEMM micro-kernel GFLOP/s in cache, per kernel set,

@@ -12,7 +12,7 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 	"github.com/ntksvm/ntksvm/asm"
-	"github.com/ntksvm/ntksvm/cmd/internal/output"
+	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
 )
 
 // "ntksvm bench relu": memory bandwidth of out-of-place ReLU against copy.

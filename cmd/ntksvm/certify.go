@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/progress"
+	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
 	"github.com/ntksvm/ntksvm/ibp"
 	"github.com/ntksvm/ntksvm/internal/outpath"
 )

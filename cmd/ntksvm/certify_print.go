@@ -8,7 +8,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/output"
+	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
 	"github.com/ntksvm/ntksvm/ibp"
 )
 

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/progress"
+	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
 	"github.com/ntksvm/ntksvm/mnist"
 )
 

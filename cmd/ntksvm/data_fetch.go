@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/progress"
+	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
 	"github.com/ntksvm/ntksvm/mnist"
 )
 

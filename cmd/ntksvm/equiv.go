@@ -9,13 +9,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/equiv"
+	"github.com/ntksvm/ntksvm/cmd/internal/experiment/equiv"
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
 // "ntksvm equiv" trains a network and its kernel machine side by side
 // (paper Figs. 1 and A.1) and sweeps the width; the pipeline lives in
-// cmd/internal/equiv.
+// cmd/internal/experiment/equiv.
 
 const equivUsage = `[--preset fig1|figA1|custom] [--quick] [flags]
 

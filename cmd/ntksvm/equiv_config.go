@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/equiv"
+	"github.com/ntksvm/ntksvm/cmd/internal/experiment/equiv"
 )
 
 // config resolves the preset and applies the flags that were set.

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/equiv"
+	"github.com/ntksvm/ntksvm/cmd/internal/experiment/equiv"
 	"github.com/ntksvm/ntksvm/mnist"
 )
 

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/genbound"
+	"github.com/ntksvm/ntksvm/cmd/internal/experiment/genbound"
 )
 
 // "ntksvm genbound" extracts the kernel machine of a network along its
 // training run (paper Theorem 4.1) and evaluates the generalisation bound
-// of Appendix B on it (Fig. B.2); the work is in cmd/internal/genbound.
+// of Appendix B on it (Fig. B.2); the work is in cmd/internal/experiment/genbound.
 
 // genboundFlags are the flags of "ntksvm genbound"; a value set on the
 // command line replaces the preset's.

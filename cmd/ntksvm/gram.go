@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/progress"
+	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 )

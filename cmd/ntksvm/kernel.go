@@ -12,7 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
-	"github.com/ntksvm/ntksvm/cmd/internal/progress"
+	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/linalg/npy"

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
-	"github.com/ntksvm/ntksvm/cmd/internal/output"
+	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
 	"github.com/ntksvm/ntksvm/internal/outpath"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/linalg/npy"

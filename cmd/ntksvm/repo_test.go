@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/reproduce"
+	"github.com/ntksvm/ntksvm/cmd/internal/experiment/reproduce"
 )
 
 // TestReadmeOutputsIgnored: every file the README's commands write in the

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/reproduce"
+	"github.com/ntksvm/ntksvm/cmd/internal/experiment/reproduce"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/mnist"
 )

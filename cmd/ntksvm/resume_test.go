@@ -42,7 +42,7 @@ func startInterrupted(t *testing.T, args []string, sig syscall.Signal, ready str
 // data SHA-256, format); "equiv --resume" refuses one from another seed,
 // an edited config.json, other data, or a state without a fingerprint,
 // naming the field (resuming a run's own state bit-identically is tested
-// in cmd/internal/equiv).
+// in cmd/internal/experiment/equiv).
 func TestResumeFingerprint(t *testing.T) {
 	root := t.TempDir()
 	data, other := fakeMNISTSized(t, 40, 10, 5, 1), fakeMNISTSized(t, 40, 10, 5, 2)

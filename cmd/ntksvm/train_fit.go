@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/output"
-	"github.com/ntksvm/ntksvm/cmd/internal/progress"
+	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
+	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
 	"github.com/ntksvm/ntksvm/svm"
 )
 

@@ -67,23 +67,23 @@ var allowed = map[string][]string{
 		"svm/network", "svm/ondemand", "svm/train"},
 
 	// Presentation: no model package.
-	"cmd/internal/output":   {"INTERNAL"},
-	"cmd/internal/plot":     {"INTERNAL"},
-	"cmd/internal/progress": {"INTERNAL"},
-	"cmd/internal/report":   {"INTERNAL"},
-	"PRESENTATION":          {"cmd/internal/output", "cmd/internal/plot", "cmd/internal/progress", "cmd/internal/report"},
+	"cmd/internal/present/output":   {"INTERNAL"},
+	"cmd/internal/present/plot":     {"INTERNAL"},
+	"cmd/internal/present/progress": {"INTERNAL"},
+	"cmd/internal/present/report":   {"INTERNAL"},
+	"PRESENTATION":                  {"cmd/internal/present/output", "cmd/internal/present/plot", "cmd/internal/present/progress", "cmd/internal/present/report"},
 
 	// Experiments and the command: they wire files to models.
-	"cmd/internal/dataset":    {"INTERNAL", "linalg", "linalg/npy", "mnist", "svm", "svm/dataset"},
-	"cmd/internal/benchdata":  {"INTERNAL", "PRESENTATION", "LIBRARY"},
-	"cmd/internal/experiment": {"INTERNAL", "PRESENTATION", "linalg", "cmd/internal/dataset"}, // the skeleton every experiment shares
-	"cmd/internal/equiv":      {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/dataset", "cmd/internal/experiment"},
-	"cmd/internal/genbound":   {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/dataset", "cmd/internal/experiment"},
-	"cmd/internal/tiles":      {"INTERNAL", "LIBRARY", "github.com/klauspost/cpuid/v2"}, // records name the CPU and its caches
-	"cmd/internal/reproduce":  {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/benchdata", "cmd/internal/dataset", "cmd/internal/equiv", "cmd/internal/genbound"},
+	"cmd/internal/dataset":              {"INTERNAL", "linalg", "linalg/npy", "mnist", "svm", "svm/dataset"},
+	"cmd/internal/experiment/benchdata": {"INTERNAL", "PRESENTATION", "LIBRARY"},
+	"cmd/internal/experiment":           {"INTERNAL", "PRESENTATION", "linalg", "cmd/internal/dataset"}, // the skeleton every experiment shares
+	"cmd/internal/experiment/equiv":     {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/dataset", "cmd/internal/experiment"},
+	"cmd/internal/experiment/genbound":  {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/dataset", "cmd/internal/experiment"},
+	"cmd/internal/tiles":                {"INTERNAL", "LIBRARY", "github.com/klauspost/cpuid/v2"}, // records name the CPU and its caches
+	"cmd/internal/experiment/reproduce": {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/experiment/benchdata", "cmd/internal/dataset", "cmd/internal/experiment/equiv", "cmd/internal/experiment/genbound"},
 	"cmd/ntksvm": {
 		"INTERNAL", "PRESENTATION", "LIBRARY",
-		"cmd/internal/benchdata", "cmd/internal/dataset", "cmd/internal/equiv", "cmd/internal/genbound", "cmd/internal/reproduce", "cmd/internal/tiles",
+		"cmd/internal/experiment/benchdata", "cmd/internal/dataset", "cmd/internal/experiment/equiv", "cmd/internal/experiment/genbound", "cmd/internal/experiment/reproduce", "cmd/internal/tiles",
 		"github.com/klauspost/cpuid/v2", "golang.org/x/sys/unix",
 	},
 }
@@ -301,4 +301,35 @@ func TestViolations(t *testing.T) {
 	if err := checkTable(table); err != nil {
 		t.Errorf("checkTable: %v", err)
 	}
+}
+
+// TestPresentationNoModel: the table lets no presentation package (under
+// cmd/internal/present/) import a model package, directly or through a
+// set, so that the rule holds for every presentation package added later.
+func TestPresentationNoModel(t *testing.T) {
+	if bad := modelImports(allowed, "cmd/internal/present/"); len(bad) > 0 {
+		t.Errorf("presentation may import model packages: %s", strings.Join(bad, "; "))
+	}
+	// The check itself: a table that lets a plot import svm fails it.
+	table := map[string][]string{"cmd/internal/present/plot": {"svm"}, "cmd/internal/present/output": {"INTERNAL"}, "INTERNAL": {}}
+	if bad := modelImports(table, "cmd/internal/present/"); len(bad) != 1 {
+		t.Errorf("a plot allowed svm: %v", bad)
+	}
+}
+
+// modelImports returns, for every package of table under prefix, the model
+// packages (svm and its subpackages, ntk, ibp) its entry allows.
+func modelImports(table map[string][]string, prefix string) []string {
+	var bad []string
+	for pkg := range table {
+		if !strings.HasPrefix(pkg, prefix) || isAlias(pkg) {
+			continue
+		}
+		for imp := range expand(table, pkg) {
+			if imp == "svm" || strings.HasPrefix(imp, "svm/") || imp == "ntk" || imp == "ibp" {
+				bad = append(bad, pkg+" → "+imp)
+			}
+		}
+	}
+	return bad
 }

@@ -20,10 +20,15 @@
 //     svm/ondemand, svm/falkon build on svm; none knows certificates.
 //   - ibp: certificates; they take matrices and kernels, not machine types,
 //     and reach the SIMD kernels only through linalg.
-//   - cmd/internal/{output,plot,progress,report}: presentation; it imports
-//     no model package.
-//   - cmd/internal/{benchdata,dataset,equiv,genbound,reproduce,tiles}: experiments and jobs, which
-//     wire files to models, and cmd/ntksvm, the command.
+//   - cmd/internal/present/*: presentation (output files, plots, progress,
+//     reports); it imports no model package (svm, svm/*, ntk, ibp), which
+//     the test checks for every package there.
+//   - cmd/internal/dataset, cmd/internal/tiles: the data sets of the
+//     commands and the Gram tiles of cluster jobs.
+//   - cmd/internal/experiment and cmd/internal/experiment/*: the skeleton
+//     every experiment shares, and the experiments (equiv, genbound,
+//     reproduce, benchdata), which wire files to models; cmd/ntksvm, the
+//     command.
 //
 // A new package goes into the table in deps_test.go with the imports it
 // needs, in the lowest layer that has them.

@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
-	"github.com/ntksvm/ntksvm/cmd/internal/output"
+	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/linalg"
 )

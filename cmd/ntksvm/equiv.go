@@ -23,7 +23,8 @@ Trains the network and the kernel machine with its NTK on the same batches, with
 and matched λ (see --reg), evaluating both at log-spaced steps, and writes curves.csv,
 summary.json and SVG figures into --out. Every preset value can be overridden by a flag.
 Several widths (--widths 256,1024,4096) add the width sweep: max_t |f − g| per width and
-its fitted log–log slope (theory: −1/2). --resume DIR continues an interrupted run.`
+its fitted log–log slope (theory: −1/2). --init W.npz starts every run from given weights
+(PyTorch's out×in layout) instead of drawn ones. --resume DIR continues an interrupted run.`
 
 // equivFlags are the flags of "ntksvm equiv".
 type equivFlags struct {

@@ -92,10 +92,10 @@ func TestOutputSpecialFiles(t *testing.T) {
 	}
 }
 
-// TestOutputDeviceCopyAsRoot (issue defect 1): as root, a copy of
-// /dev/full (a character device made by mknod) given as --out is refused
-// and stays a device: the old behaviour renamed a regular file over it and
-// exited 0. Skipped when not root.
+// TestOutputDeviceCopyAsRoot: as root, a copy of /dev/full (a character
+// device made by mknod) given as --out is refused and stays a device, where
+// renaming a regular file over it would replace the device and report
+// success. Skipped when not root.
 func TestOutputDeviceCopyAsRoot(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("mknod needs root")

@@ -216,7 +216,7 @@ func fig1(s *Summary) *plot.Figure {
 	}
 	both := len(s.Runs) > 0 && len(s.Runs[0].Models) > 2
 	pts := min(2, len(s.TrackTrain))
-	tAxis := plot.Axis{Label: "t = step·η", Scale: plot.Log10}
+	tAxis := plot.Axis{Label: "t = step·η", Scale: plot.ScaleLog10}
 	var a, b, c, d []plot.Series
 	for ri := range s.Runs {
 		r := &s.Runs[ri]
@@ -284,7 +284,7 @@ func fig1(s *Summary) *plot.Figure {
 func figA1(s *Summary, ri int) *plot.Figure {
 	r := &s.Runs[ri]
 	both := len(r.Models) > 2
-	sAxis := plot.Axis{Label: "step", Scale: plot.Log10}
+	sAxis := plot.Axis{Label: "step", Scale: plot.ScaleLog10}
 	var tr, te, loss, acc []plot.Series
 	outs := func(dst []plot.Series, test bool) []plot.Series {
 		n := len(s.TrackTrain)
@@ -369,7 +369,7 @@ func gapChart(s *Summary) *plot.Chart {
 		}
 	}
 	return &plot.Chart{Title: "|f − g| over the training points (max solid, mean dashed)",
-		X: plot.Axis{Label: xl, Scale: plot.Log10}, Y: plot.Axis{Label: "|f − g|", Scale: plot.Log10}, Series: ser}
+		X: plot.Axis{Label: xl, Scale: plot.ScaleLog10}, Y: plot.Axis{Label: "|f − g|", Scale: plot.ScaleLog10}, Series: ser}
 }
 
 // sweepChart draws the largest gap against the width, log–log, with the
@@ -392,7 +392,7 @@ func sweepChart(sw *Sweep) *plot.Chart {
 		ser = append(ser, plot.Series{Name: fmt.Sprintf("fit: slope %.3f ± %.3f", float64(sw.Slope), float64(sw.SE)), X: x, Y: fit, Color: "#000000", Dashed: true})
 	}
 	return &plot.Chart{Title: "Network–kernel machine gap against width (" + sw.Model + ")",
-		X: plot.Axis{Label: "width m", Scale: plot.Log10}, Y: plot.Axis{Label: "|f − g|", Scale: plot.Log10}, Series: ser}
+		X: plot.Axis{Label: "width m", Scale: plot.ScaleLog10}, Y: plot.Axis{Label: "|f − g|", Scale: plot.ScaleLog10}, Series: ser}
 }
 
 // ReadCurves parses a curves.csv written by WriteCurves: the header and the

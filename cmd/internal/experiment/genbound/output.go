@@ -99,7 +99,7 @@ func Figure(s *Summary) *plot.Figure {
 	if !s.Config.AuthorsCode {
 		a.Series = append(a.Series, plot.Series{Name: "union-bound version", X: t[from:], Y: col(func(p Point) Num { return p.BoundUnion })[from:], Dashed: true})
 	}
-	b := &plot.Chart{Title: "|f_NN − f_KM|", X: plot.Axis{Label: "t"}, Y: plot.Axis{Label: "max |f_NN − f_KM|", Scale: plot.Log10},
+	b := &plot.Chart{Title: "|f_NN − f_KM|", X: plot.Axis{Label: "t"}, Y: plot.Axis{Label: "max |f_NN − f_KM|", Scale: plot.ScaleLog10},
 		Series: []plot.Series{
 			{Name: "train", X: t, Y: col(func(p Point) Num { return p.GapTrainMax })},
 			{Name: "test", X: t, Y: col(func(p Point) Num { return p.GapTestMax }), Dashed: true},

@@ -11,15 +11,15 @@ type Scale int
 
 // Axis scales.
 const (
-	Linear Scale = iota // equal distances for equal differences
-	Log10               // equal distances for equal ratios; only positive values are shown
+	ScaleLinear Scale = iota // equal distances for equal differences
+	ScaleLog10               // equal distances for equal ratios; only positive values are shown
 )
 
 // Axis is one axis of a chart.
 type Axis struct {
 	Label string
 	Scale Scale
-	// Min and Max fix the axis range when Min < Max (and, on a Log10
+	// Min and Max fix the axis range when Min < Max (and, on a ScaleLog10
 	// axis, Min > 0); otherwise the range is fitted to the data and
 	// widened to nice tick values.
 	Min, Max float64

@@ -8,7 +8,7 @@ import (
 
 // Series is one line of a chart: the points (X[i], Y[i]) joined in order.
 // A point with a NaN or infinite coordinate, or a non-positive one on a
-// Log10 axis, is not drawn and breaks the line in two.
+// ScaleLog10 axis, is not drawn and breaks the line in two.
 type Series struct {
 	// Name is the legend entry; "" leaves the series out of the legend.
 	// Series sharing a name share the first one's entry, as when each of
@@ -109,7 +109,7 @@ func (c *Chart) check() error {
 		name string
 		ax   *Axis
 	}{{"x", &c.X}, {"y", &c.Y}} {
-		if a.ax.Scale != Linear && a.ax.Scale != Log10 {
+		if a.ax.Scale != ScaleLinear && a.ax.Scale != ScaleLog10 {
 			return fmt.Errorf("plot: %s axis has unknown scale %d", a.name, a.ax.Scale)
 		}
 	}
@@ -118,7 +118,7 @@ func (c *Chart) check() error {
 
 // valid reports whether v can be shown on an axis of scale s.
 func valid(v float64, s Scale) bool {
-	return !math.IsNaN(v) && !math.IsInf(v, 0) && (s == Linear || v > 0)
+	return !math.IsNaN(v) && !math.IsInf(v, 0) && (s == ScaleLinear || v > 0)
 }
 
 // axisLayout is an axis fitted to its data and to its length on the canvas.
@@ -131,7 +131,7 @@ type axisLayout struct {
 
 func (l *axisLayout) pos(v float64) float64 {
 	var f float64
-	if l.ax.Scale == Log10 {
+	if l.ax.Scale == ScaleLog10 {
 		f = math.Log10(v/l.lo) / math.Log10(l.hi/l.lo)
 	} else {
 		f = (v/2 - l.lo/2) / (l.hi/2 - l.lo/2) // halves: hi-lo may overflow
@@ -163,23 +163,23 @@ func (c *Chart) dataRange(xAxis bool) (lo, hi float64, ok bool) {
 func (c *Chart) fit(l *axisLayout, xAxis bool, n int) {
 	ax := l.ax
 	fixed := ax.Min < ax.Max && !math.IsInf(ax.Min, 0) && !math.IsInf(ax.Max, 0) &&
-		(ax.Scale == Linear || ax.Min > 0)
+		(ax.Scale == ScaleLinear || ax.Min > 0)
 	if fixed {
 		l.lo, l.hi = ax.Min, ax.Max
 	} else {
 		lo, hi, ok := c.dataRange(xAxis)
 		switch {
-		case !ok && ax.Scale == Log10:
+		case !ok && ax.Scale == ScaleLog10:
 			l.lo, l.hi = 1, 10
 		case !ok:
 			l.lo, l.hi = 0, 1
-		case ax.Scale == Log10:
+		case ax.Scale == ScaleLog10:
 			l.lo, l.hi = LogRange(lo, hi)
 		default:
 			l.lo, l.hi = NiceRange(lo, hi, n)
 		}
 	}
-	if ax.Scale == Log10 {
+	if ax.Scale == ScaleLog10 {
 		l.ticks = LogTicks(l.lo, l.hi, n)
 	} else {
 		l.ticks = LinearTicks(l.lo, l.hi, n)

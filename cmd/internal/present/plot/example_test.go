@@ -15,7 +15,7 @@ func ExampleChart() {
 	t := []float64{1, 10, 100, 1000, 10000}
 	c := &plot.Chart{
 		Title: "f(x) during training",
-		X:     plot.Axis{Label: "step", Scale: plot.Log10},
+		X:     plot.Axis{Label: "step", Scale: plot.ScaleLog10},
 		Y:     plot.Axis{Label: "output"},
 		Series: []plot.Series{
 			{Name: "network", X: t, Y: []float64{0, 0.11, 0.52, 0.9, 1.01}, NoLine: true, Marker: plot.MarkerCircle},
@@ -37,7 +37,7 @@ func ExampleChart() {
 func ExampleFigure() {
 	panel := func(title string) plot.Panel {
 		return plot.Panel{Caption: title, Chart: &plot.Chart{
-			X:      plot.Axis{Label: "t", Scale: plot.Log10},
+			X:      plot.Axis{Label: "t", Scale: plot.ScaleLog10},
 			Series: []plot.Series{{Name: title, X: []float64{1, 10, 100}, Y: []float64{3, 2, 1}}},
 		}}
 	}

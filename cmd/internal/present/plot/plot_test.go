@@ -287,7 +287,7 @@ func TestNaNBreaksLines(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := &Chart{Series: []Series{{Name: "s", X: x, Y: tc.y, Color: "#123456"}}}
 			if tc.logY {
-				c.Y.Scale = Log10
+				c.Y.Scale = ScaleLog10
 			}
 			root, _ := render(t, c)
 			// One more polyline for the legend sample.
@@ -328,7 +328,7 @@ func TestMarkersAndLegend(t *testing.T) {
 	}
 	c := &Chart{
 		Title: "markers <&> legend",
-		X:     Axis{Label: "t", Scale: Log10},
+		X:     Axis{Label: "t", Scale: ScaleLog10},
 		Y:     Axis{Label: "y"},
 		Series: []Series{
 			{Name: "network", X: x, Y: y, NoLine: true, Marker: MarkerCircle, MaxMarkers: 7},
@@ -401,7 +401,7 @@ func TestDegenerateData(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := &Chart{Series: tc.s}
 			if tc.log {
-				c.X.Scale, c.Y.Scale = Log10, Log10
+				c.X.Scale, c.Y.Scale = ScaleLog10, ScaleLog10
 			}
 			root, _ := render(t, c)
 			if len(root.all("text")) < 4 {
@@ -551,10 +551,10 @@ func FuzzChart(f *testing.F) {
 			{X: []float64{g, e}, Y: []float64{a, c}},
 		}}
 		if logX {
-			ch.X.Scale = Log10
+			ch.X.Scale = ScaleLog10
 		}
 		if logY {
-			ch.Y.Scale = Log10
+			ch.Y.Scale = ScaleLog10
 		}
 		var buf bytes.Buffer
 		if err := ch.WriteSVG(&buf, 300, 200); err != nil {

@@ -45,17 +45,17 @@ func sampleFigure() *Figure {
 		Title: "Training a network and its SVM: outputs, loss and accuracy",
 		Panels: []Panel{
 			{Caption: "outputs on training points", Chart: &Chart{
-				X: Axis{Label: "training step t", Scale: Log10}, Y: Axis{Label: "f(x)"}, Series: outputs}},
+				X: Axis{Label: "training step t", Scale: ScaleLog10}, Y: Axis{Label: "f(x)"}, Series: outputs}},
 			{Caption: "outputs on test points", Chart: &Chart{
-				X: Axis{Label: "training step t", Scale: Log10}, Y: Axis{Label: "f(x)"}, Series: testOut}},
+				X: Axis{Label: "training step t", Scale: ScaleLog10}, Y: Axis{Label: "f(x)"}, Series: testOut}},
 			{Caption: "hinge loss", Chart: &Chart{
-				X: Axis{Label: "training step t", Scale: Log10}, Y: Axis{Label: "loss", Scale: Log10},
+				X: Axis{Label: "training step t", Scale: ScaleLog10}, Y: Axis{Label: "loss", Scale: ScaleLog10},
 				Series: []Series{
 					{Name: "NN", X: t, Y: lossNN, Marker: MarkerTriangle, MaxMarkers: 15, NoLine: true},
 					{Name: "SVM", X: t, Y: loss, Dashed: true},
 				}}},
 			{Caption: "accuracy on the test set, a long caption that needs to wrap onto a second line", Chart: &Chart{
-				X: Axis{Label: "training step t", Scale: Log10}, Y: Axis{Label: "accuracy", Min: 0.4, Max: 1},
+				X: Axis{Label: "training step t", Scale: ScaleLog10}, Y: Axis{Label: "accuracy", Min: 0.4, Max: 1},
 				Series: []Series{
 					{Name: "NN (train)", X: t, Y: accNN, Marker: MarkerSquare, MaxMarkers: 10},
 					{Name: "SVM (train)", X: t, Y: acc, Dashed: true},
@@ -104,12 +104,12 @@ func edgeFigure() *Figure {
 		Title:   "Awkward data",
 		Columns: 3,
 		Panels: []Panel{
-			{Caption: "24 decades", Chart: &Chart{Y: Axis{Label: "y", Scale: Log10}, Series: []Series{{Name: "10^(x/2−12)", X: x1, Y: y1}}}},
+			{Caption: "24 decades", Chart: &Chart{Y: Axis{Label: "y", Scale: ScaleLog10}, Series: []Series{{Name: "10^(x/2−12)", X: x1, Y: y1}}}},
 			{Caption: "small values", Chart: &Chart{Y: Axis{Label: "y"}, Series: []Series{{Name: "sin", X: x2, Y: y2, Marker: MarkerDiamond, MaxMarkers: 9}}}},
 			{Caption: "large values", Chart: &Chart{X: Axis{Label: "x"}, Y: Axis{Label: "y"}, Series: []Series{{Name: "cos", X: x3, Y: y3}}}},
 			{Caption: "nearly constant", Chart: &Chart{Title: "1 + 1e-9 x, with a title long enough to be wrapped onto two lines", Series: []Series{{Name: "c", X: x4, Y: y4, Marker: MarkerCross}}}},
-			{Caption: "empty and single point", Chart: &Chart{X: Axis{Scale: Log10}, Series: []Series{{Name: "empty"}, {Name: "one point", X: []float64{3}, Y: []float64{2}}}}},
-			{Caption: "narrow log range", Chart: &Chart{X: Axis{Scale: Log10, Label: "x"}, Y: Axis{Scale: Log10},
+			{Caption: "empty and single point", Chart: &Chart{X: Axis{Scale: ScaleLog10}, Series: []Series{{Name: "empty"}, {Name: "one point", X: []float64{3}, Y: []float64{2}}}}},
+			{Caption: "narrow log range", Chart: &Chart{X: Axis{Scale: ScaleLog10, Label: "x"}, Y: Axis{Scale: ScaleLog10},
 				Series: []Series{{Name: "plus", X: []float64{2, 3, 4, 5}, Y: []float64{0.3, 0.5, 0.4, 0.9}, Marker: MarkerPlus},
 					{Name: "triangle", X: []float64{2.2, 3.3, 4.4}, Y: []float64{0.35, 0.55, 0.45}, Marker: MarkerTriangle, Dashed: true},
 					{Name: "square", X: []float64{2.4, 3.4, 4.6}, Y: []float64{0.6, 0.7, 0.8}, Marker: MarkerSquare, NoLine: true}}}},

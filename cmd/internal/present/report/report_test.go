@@ -19,7 +19,7 @@ func chart(name string, y ...float64) *plot.Chart {
 	for i := range x {
 		x[i] = float64(i + 1)
 	}
-	return &plot.Chart{X: plot.Axis{Label: "t", Scale: plot.Log10}, Y: plot.Axis{Label: "loss"},
+	return &plot.Chart{X: plot.Axis{Label: "t", Scale: plot.ScaleLog10}, Y: plot.Axis{Label: "loss"},
 		Series: []plot.Series{{Name: name, X: x, Y: y}}}
 }
 

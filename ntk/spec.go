@@ -14,7 +14,10 @@ import (
 // or the NNGP Σ), the depth and the weight and bias standard deviations of
 // the network it belongs to, and the element type its matrices are stored
 // in. It is the one description of a kernel that commands, model files and
-// experiments share; Gram, Cross and DiagOf compute it.
+// experiments share; Gram, Cross and DiagOf compute it, FillGram, FillCross
+// and FillGramRows write it into storage the caller owns, and Blocks
+// computes it in row blocks under a memory cap. Its Kind picks the NTK or
+// the NNGP output in this package alone.
 //
 // Depth 0 is the input kernel Σ¹ = σ_w²·x·x'/d + σ_b² (a network with no
 // hidden layer is linear, and its NTK and NNGP coincide). Depth L ≥ 1 is the

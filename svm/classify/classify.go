@@ -335,17 +335,16 @@ func (c *Classifier) Decision(ctx context.Context, x linalg.Matrix[float64]) (li
 		}
 	}
 	out := linalg.New[float64](x.Rows, len(c.mm.units))
-	const block = 1024
-	for r0 := 0; r0 < x.Rows; r0 += block {
-		r1 := min(r0+block, x.Rows)
-		kz, err := ntk.Cross(ctx, c.Kernel, xs.Slice(r0, r1, 0, xs.Cols), c.sv, ntk.Options{Threads: c.opts.Threads})
-		if err != nil {
-			return linalg.Matrix[float64]{}, err
+	// The kernel against the support vectors, 1024 rows at a time.
+	memCap := int64(1024) * int64(max(1, c.sv.Rows)) * 8
+	err := ntk.Blocks(ctx, c.Kernel, &xs, c.sv, ntk.Options{Threads: c.opts.Threads}, memCap, func(r0 int, kz linalg.Matrix[float64]) error {
+		for r := range kz.Rows {
+			decide(c.mm, out.Row(r0+r), kz.Row(r))
 		}
-		for r := r0; r < r1; r++ {
-			row := kz.Row(r - r0)
-			decide(c.mm, out.Row(r), row)
-		}
+		return nil
+	})
+	if err != nil {
+		return linalg.Matrix[float64]{}, err
 	}
 	return out, ctx.Err()
 }

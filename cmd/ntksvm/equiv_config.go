@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -47,9 +48,6 @@ func (f *equivFlags) config(set map[string]bool) (equiv.Config, error) {
 	if set["seeds"] {
 		c.Seeds = f.seeds
 	}
-	if set["init"] {
-		c.Init = f.init
-	}
 	if set["float64"] {
 		c.Float64 = f.float64
 	}
@@ -63,6 +61,9 @@ func (f *equivFlags) config(set map[string]bool) (equiv.Config, error) {
 		}
 	}
 	if err := f.applyLists(&c, set); err != nil {
+		return c, err
+	}
+	if err := f.applyInit(&c, set); err != nil {
 		return c, err
 	}
 	if err := c.Validate(); err != nil {
@@ -95,6 +96,23 @@ func (f *equivFlags) applyLists(c *equiv.Config, set map[string]bool) error {
 		}
 		c.LRs = v
 	}
+	return nil
+}
+
+// applyInit sets the initial weights of --init, as an absolute path so
+// that --resume from another directory finds them.
+func (f *equivFlags) applyInit(c *equiv.Config, set map[string]bool) error {
+	if !set["init"] {
+		return nil
+	}
+	if f.init == "" {
+		return usageError("--init: empty file name")
+	}
+	abs, err := filepath.Abs(f.init)
+	if err != nil {
+		return usageError("--init %q: %v", f.init, err)
+	}
+	c.Init = abs
 	return nil
 }
 

@@ -104,17 +104,17 @@ func allSteps(n int) []int {
 func TestDriverLockstep(t *testing.T) {
 	dd := newDriverData()
 	const steps, lr, seed = 30, 0.3, 5
-	a := KernelStepperConfig{Loss: Hinge, Lambda: 0.05, Objective: Mean}
-	b := KernelStepperConfig{Loss: Logistic, Lambda: 0.4, Objective: Sum}
+	a := KernelStepperConfig{Loss: Hinge, Lambda: 0.05, Objective: ObjectiveMean}
+	b := KernelStepperConfig{Loss: Logistic, Lambda: 0.4, Objective: ObjectiveSum}
 	for _, tc := range []struct {
 		name  string
 		batch int
 		decay Decay
 	}{
-		{"full", 0, Lazy},
-		{"minibatch-lazy", 4, Lazy},
-		{"minibatch-exact", 4, Exact},
-		{"minibatch-last-partial", 6, Exact},
+		{"full", 0, DecayLazy},
+		{"minibatch-lazy", 4, DecayLazy},
+		{"minibatch-exact", 4, DecayExact},
+		{"minibatch-last-partial", 6, DecayExact},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ca, cb := a, b
@@ -185,18 +185,18 @@ func TestDriverResume(t *testing.T) {
 		every           int
 		converges       bool
 	}{
-		{name: "full-lazy", decay: Lazy, steps: 30, cancelAt: 11, every: 4},
-		{name: "full-exact-pegasos", decay: Exact, pegasos: 0.5, steps: 30, cancelAt: 11, every: 4},
-		{name: "minibatch-lazy", batch: 5, decay: Lazy, steps: 40, cancelAt: 13, every: 7},
-		{name: "minibatch-exact", batch: 5, decay: Exact, steps: 40, cancelAt: 13, every: 7},
-		{name: "minibatch-lazy-epoch-end", batch: 5, decay: Lazy, steps: 40, cancelAt: 15, every: 5},
-		{name: "full-tol", decay: Lazy, tol: 1e-5, steps: 1000, cancelAt: 20, every: 9, converges: true},
-		{name: "minibatch-exact-tol", batch: 8, decay: Exact, tol: 2e-4, steps: 3000, cancelAt: 31, every: 10, converges: true},
+		{name: "full-lazy", decay: DecayLazy, steps: 30, cancelAt: 11, every: 4},
+		{name: "full-exact-pegasos", decay: DecayExact, pegasos: 0.5, steps: 30, cancelAt: 11, every: 4},
+		{name: "minibatch-lazy", batch: 5, decay: DecayLazy, steps: 40, cancelAt: 13, every: 7},
+		{name: "minibatch-exact", batch: 5, decay: DecayExact, steps: 40, cancelAt: 13, every: 7},
+		{name: "minibatch-lazy-epoch-end", batch: 5, decay: DecayLazy, steps: 40, cancelAt: 15, every: 5},
+		{name: "full-tol", decay: DecayLazy, tol: 1e-5, steps: 1000, cancelAt: 20, every: 9, converges: true},
+		{name: "minibatch-exact-tol", batch: 8, decay: DecayExact, tol: 2e-4, steps: 3000, cancelAt: 31, every: 10, converges: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfgs := []KernelStepperConfig{
-				{Loss: Squared, Lambda: 0.3, Objective: Mean, Decay: tc.decay, Test: &EvalSet{K: dd.kt, Y: dd.yt}},
-				{Loss: Hinge, Lambda: 0.05, Objective: Sum, Decay: tc.decay},
+				{Loss: Squared, Lambda: 0.3, Objective: ObjectiveMean, Decay: tc.decay, Test: &EvalSet{K: dd.kt, Y: dd.yt}},
+				{Loss: Hinge, Lambda: 0.05, Objective: ObjectiveSum, Decay: tc.decay},
 			}
 			newDriver := func(seed uint64) (*train.Driver, []*KernelStepper) {
 				st, ks := dd.steppers(t, cfgs...)
@@ -304,8 +304,8 @@ func TestDriverResume(t *testing.T) {
 func TestDriverCheckpointRejected(t *testing.T) {
 	dd := newDriverData()
 	base := []KernelStepperConfig{
-		{Loss: Hinge, Lambda: 0.05, Objective: Mean},
-		{Loss: Squared, Lambda: 0.3, Objective: Sum, Decay: Exact},
+		{Loss: Hinge, Lambda: 0.05, Objective: ObjectiveMean},
+		{Loss: Squared, Lambda: 0.3, Objective: ObjectiveSum, Decay: DecayExact},
 	}
 	build := func(batch int, lr float64, cfgs ...KernelStepperConfig) *train.Driver {
 		st, _ := dd.steppers(t, cfgs...)
@@ -346,8 +346,8 @@ func TestDriverCheckpointRejected(t *testing.T) {
 		{"stepper state", stepperState.Bytes(), nil, "want a training checkpoint, got a kernel-machine stepper state"},
 		{"other λ", good.Bytes(), build(4, 0.1, with(1, func(c *KernelStepperConfig) { c.Lambda = 0.31 })...), "stepper 1: svm: bad training state: kernel-machine state with λ = 0.3, this machine has λ = 0.31"},
 		{"other loss", good.Bytes(), build(4, 0.1, with(0, func(c *KernelStepperConfig) { c.Loss = SquaredHinge })...), "hinge loss"},
-		{"other decay", good.Bytes(), build(4, 0.1, with(1, func(c *KernelStepperConfig) { c.Decay = Lazy })...), "exact decay, this machine has lazy"},
-		{"other objective", good.Bytes(), build(4, 0.1, with(0, func(c *KernelStepperConfig) { c.Objective = Sum })...), "objective mean"},
+		{"other decay", good.Bytes(), build(4, 0.1, with(1, func(c *KernelStepperConfig) { c.Decay = DecayLazy })...), "exact decay, this machine has lazy"},
+		{"other objective", good.Bytes(), build(4, 0.1, with(0, func(c *KernelStepperConfig) { c.Objective = ObjectiveSum })...), "objective mean"},
 		{"full batch", good.Bytes(), build(0, 0.1, base...), "the driver is full batch"},
 		{"other batch size", good.Bytes(), build(5, 0.1, base...), "B = 4; the driver's has n = 23, B = 5"},
 		{"other lr", good.Bytes(), build(4, 0.2, base...), "learning rate η = 0.1, the driver has 0.2"},

@@ -27,7 +27,7 @@ func Example() {
 	fmt.Printf("exact: objective %.4f, outputs %.2f\n", exact.Objective, exact.Outputs)
 
 	sgd, err := svm.TrainSubgradient(context.Background(), gram, y, svm.SubgradientConfig{
-		Loss: svm.Hinge, Lambda: 0.1, Objective: svm.Sum, Pegasos: true, Steps: 2000})
+		Loss: svm.Hinge, Lambda: 0.1, Objective: svm.ObjectiveSum, Pegasos: true, Steps: 2000})
 	if err != nil {
 		panic(err)
 	}

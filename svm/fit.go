@@ -107,7 +107,7 @@ func fieldErr(field string, v any, format string, args ...any) error {
 }
 
 // FitConfig says what to fit and how: a machine, a solver, the objective
-// and λ in its units (paper eq. 7 for Sum, eq. 11 for Mean), and the
+// and λ in its units (paper eq. 7 for ObjectiveSum, eq. 11 for ObjectiveMean), and the
 // options of the solver. Options of the other solver must stay zero.
 type FitConfig struct {
 	Machine   Machine
@@ -139,7 +139,7 @@ func (c *FitConfig) Validate() error {
 	if int(c.Machine) >= len(machineNames) {
 		return fieldErr("Machine", c.Machine, "unknown machine")
 	}
-	if c.Objective != Sum && c.Objective != Mean {
+	if c.Objective != ObjectiveSum && c.Objective != ObjectiveMean {
 		return fieldErr("Objective", c.Objective, "want sum or mean")
 	}
 	if !(c.Lambda >= 0) || math.IsInf(c.Lambda, 0) {
@@ -167,7 +167,7 @@ func (c *FitConfig) validateExact() error {
 		return fieldErr("Lambda", c.Lambda, "the exact solver needs λ > 0 for %s (C = 1/λ)", c.Machine)
 	case c.Gap < 0 || math.IsNaN(c.Gap) || math.IsInf(c.Gap, 0):
 		return fieldErr("Gap", c.Gap, "want > 0")
-	case c.Batch != 0 || c.LR != 0 || c.Pegasos || c.Steps != 0 || c.Epochs != 0 || c.Decay != Lazy || c.Seed != 0 || c.Tol != 0 || c.LogCount != 0:
+	case c.Batch != 0 || c.LR != 0 || c.Pegasos || c.Steps != 0 || c.Epochs != 0 || c.Decay != DecayLazy || c.Seed != 0 || c.Tol != 0 || c.LogCount != 0:
 		return fieldErr("Solver", c.Solver, "subgradient options (batch, step, steps, epochs, decay, seed, tolerance, log) do not apply to the exact solver")
 	}
 	return nil
@@ -221,10 +221,10 @@ func (c *FitConfig) TotalSteps(n int) int {
 // SumLambda converts λ of objective obj over n points into the λ of the
 // sum objective with the same minimiser: the mean objective
 // λ/2‖β‖² + (1/n)Σ l is 1/n times the sum objective with nλ (paper eqs. 7
-// and 11), so Mean gives nλ and Sum λ itself. C = 1/SumLambda is the
+// and 11), so ObjectiveMean gives nλ and ObjectiveSum λ itself. C = 1/SumLambda is the
 // soft-margin SVM's C.
 func SumLambda(lambda float64, obj Objective, n int) float64 {
-	if obj == Mean {
+	if obj == ObjectiveMean {
 		return lambda * float64(n)
 	}
 	return lambda

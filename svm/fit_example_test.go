@@ -21,7 +21,7 @@ func ExampleFit() {
 			k.Set(i, j, xs[i]*xs[j])
 		}
 	}
-	cfg := svm.FitConfig{Machine: svm.MachineSVM, Solver: svm.SolverExact, Objective: svm.Mean, Lambda: 0.025, Gap: 1e-9}
+	cfg := svm.FitConfig{Machine: svm.MachineSVM, Solver: svm.SolverExact, Objective: svm.ObjectiveMean, Lambda: 0.025, Gap: 1e-9}
 	r, err := svm.Fit(context.Background(), svm.NewDense(k), y, cfg, svm.FitHooks{})
 	if err != nil {
 		panic(err)

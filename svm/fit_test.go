@@ -111,9 +111,9 @@ func TestStepsAndLambdaUnits(t *testing.T) {
 		n            int
 		sum, c, krrC float64
 	}{
-		{0.064, Sum, 12665, 0.064, 15.625, 0.032},
-		{0.001, Mean, 1000, 1, 1, 0.5},
-		{0, Sum, 10, 0, math.Inf(1), 0},
+		{0.064, ObjectiveSum, 12665, 0.064, 15.625, 0.032},
+		{0.001, ObjectiveMean, 1000, 1, 1, 0.5},
+		{0, ObjectiveSum, 10, 0, math.Inf(1), 0},
 	} {
 		s := SumLambda(tc.lambda, tc.obj, tc.n)
 		if s != tc.sum || 1/s != tc.c || KRRShift(tc.lambda, tc.obj, tc.n) != tc.krrC {
@@ -140,7 +140,7 @@ func TestFitMatchesSolvers(t *testing.T) {
 	}
 	k := NewDense(x)
 	ctx := context.Background()
-	r, err := Fit(ctx, k, y, FitConfig{Machine: MachineSVM, Solver: SolverExact, Objective: Mean, Lambda: 0.01}, FitHooks{})
+	r, err := Fit(ctx, k, y, FitConfig{Machine: MachineSVM, Solver: SolverExact, Objective: ObjectiveMean, Lambda: 0.01}, FitHooks{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -112,9 +112,9 @@ func krrSolve(ctx context.Context, a linalg.Matrix[float64], y []float64, c floa
 }
 
 // KRRShift returns the diagonal shift c of KRR for the squared loss with
-// regularisation λ in objective obj over n points: λ/2 (Sum) or nλ/2 (Mean).
+// regularisation λ in objective obj over n points: λ/2 (ObjectiveSum) or nλ/2 (ObjectiveMean).
 func KRRShift(lambda float64, obj Objective, n int) float64 {
-	if obj == Mean {
+	if obj == ObjectiveMean {
 		return float64(n) * lambda / 2
 	}
 	return lambda / 2

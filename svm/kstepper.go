@@ -17,7 +17,7 @@ import (
 type KernelStepperConfig struct {
 	Loss      Loss
 	Lambda    float64   // λ ≥ 0
-	Objective Objective // Sum or Mean
+	Objective Objective // ObjectiveSum or ObjectiveMean
 	Decay     Decay     // minibatch decay; a full-batch step decays every entry
 	// Test, if not nil, is the held-out set whose outputs Evaluate reports.
 	Test *EvalSet
@@ -29,12 +29,12 @@ type KernelStepperConfig struct {
 // subgradient descent in α (paper App. A.1) as a train.Stepper:
 //
 // Full batch (paper eq. 16 for any loss), the batch 0…n−1 in order:
-// α ← (1 − ηλ)α − η·s·l'(Kα, y), with s = 1 for Sum and 1/n for Mean.
+// α ← (1 − ηλ)α − η·s·l'(Kα, y), with s = 1 for ObjectiveSum and 1/n for ObjectiveMean.
 //
 // Minibatch B (any other batch): the gradient of the batch losses is scaled
-// by s_B = 1/|B| for Mean (the authors' per-batch mean, train_sgd.py) and
-// n/|B| for Sum (an unbiased estimate of the sum); Lazy (the SGD update
-// after eq. 16): αᵢ ← (1 − ηλ)αᵢ − η·s_B·l'(gᵢ) for i ∈ B only; Exact:
+// by s_B = 1/|B| for ObjectiveMean (the authors' per-batch mean, train_sgd.py) and
+// n/|B| for ObjectiveSum (an unbiased estimate of the sum); DecayLazy (the SGD update
+// after eq. 16): αᵢ ← (1 − ηλ)αᵢ − η·s_B·l'(gᵢ) for i ∈ B only; DecayExact:
 // every α decays and the batch entries get the gradient step.
 //
 // g = Kα on the training points is kept incrementally: after a step only
@@ -74,7 +74,7 @@ func NewKernelStepper(k KernelMatrix, y []float64, cfg KernelStepperConfig) (*Ke
 		return nil, err
 	}
 	s := &KernelStepper{k: k, y: y, cfg: cfg, scale: 1, alpha: make([]float64, n), g: make([]float64, n)}
-	if cfg.Objective == Mean {
+	if cfg.Objective == ObjectiveMean {
 		s.scale = 1 / float64(n)
 	}
 	if cfg.Init != nil {
@@ -97,9 +97,9 @@ func (cfg *KernelStepperConfig) check(n int, y []float64) error {
 		return inputErr("%d targets for a Gram of %d points", len(y), n)
 	case !(cfg.Lambda >= 0) || math.IsInf(cfg.Lambda, 0):
 		return inputErr("λ = %v; want a finite λ ≥ 0", cfg.Lambda)
-	case cfg.Objective > Mean:
+	case cfg.Objective > ObjectiveMean:
 		return inputErr("invalid objective %d", cfg.Objective)
-	case cfg.Decay > Exact:
+	case cfg.Decay > DecayExact:
 		return inputErr("invalid decay %d", cfg.Decay)
 	case cfg.Init != nil && len(cfg.Init) != n:
 		return inputErr("initial α has %d entries, want %d", len(cfg.Init), n)
@@ -227,12 +227,12 @@ func (s *KernelStepper) miniStep(batch []int, eta float64) {
 	alpha, g, y, n := s.alpha, s.g, s.y, len(s.alpha)
 	lambda, loss := s.cfg.Lambda, s.cfg.Loss
 	sB := 1 / float64(len(batch))
-	if s.cfg.Objective == Sum {
+	if s.cfg.Objective == ObjectiveSum {
 		sB = float64(n) / float64(len(batch))
 	}
 	w := slices.Grow(s.w[:0], len(batch))[:len(batch)]
 	s.w = w
-	if s.cfg.Decay == Lazy {
+	if s.cfg.Decay == DecayLazy {
 		for j, i := range batch {
 			da := -eta*lambda*alpha[i] - eta*sB*loss.Deriv(g[i], y[i])
 			alpha[i] += da

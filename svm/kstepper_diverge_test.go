@@ -25,7 +25,7 @@ func TestStepDiverges(t *testing.T) {
 		{"η = 1e308", Hinge, 1e308, "after a step of size η = 1e+308"},
 		{"squared, objective overflows", Squared, 1e200, "is NaN after a step of size η = 1e+200"},
 	} {
-		s, err := NewKernelStepper(NewDense(k), y, KernelStepperConfig{Loss: tc.loss, Lambda: 0, Objective: Sum})
+		s, err := NewKernelStepper(NewDense(k), y, KernelStepperConfig{Loss: tc.loss, Lambda: 0, Objective: ObjectiveSum})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -202,7 +202,7 @@ func TestKRR(t *testing.T) {
 	// The sum-objective subgradient flow converges to the KRR solution with c = λ/2.
 	const lambda = 2.0
 	k := NewDense(kd)
-	m, _ := KRR(context.Background(), k, y, KRRShift(lambda, Sum, len(y)))
+	m, _ := KRR(context.Background(), k, y, KRRShift(lambda, ObjectiveSum, len(y)))
 	s, err := TrainSubgradient(context.Background(), k, y, SubgradientConfig{Loss: Squared, Lambda: lambda, LR: 0.01, Steps: 5000})
 	if err != nil {
 		t.Fatal(err)
@@ -212,7 +212,7 @@ func TestKRR(t *testing.T) {
 			t.Fatalf("α[%d]: KRR %g, gradient descent %g", i, m.Alpha[i], s.Machine.Alpha[i])
 		}
 	}
-	if KRRShift(lambda, Mean, 10) != 10 {
+	if KRRShift(lambda, ObjectiveMean, 10) != 10 {
 		t.Error("mean shift")
 	}
 	bad, _ := linalg.FromSlice(2, 2, []float64{1, 1, 1, 1})

@@ -18,7 +18,7 @@ func FuzzDriverState(f *testing.F) {
 	dd := newDriverData()
 	build := func() *train.Driver {
 		var st []train.Stepper
-		for _, c := range []KernelStepperConfig{{Loss: Hinge, Lambda: 0.05, Objective: Mean}, {Loss: Squared, Lambda: 0.3, Objective: Sum, Decay: Exact}} {
+		for _, c := range []KernelStepperConfig{{Loss: Hinge, Lambda: 0.05, Objective: ObjectiveMean}, {Loss: Squared, Lambda: 0.3, Objective: ObjectiveSum, Decay: DecayExact}} {
 			s, err := NewKernelStepper(dd.k, dd.y, c)
 			if err != nil {
 				f.Fatal(err)

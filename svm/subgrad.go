@@ -13,26 +13,26 @@ import (
 type Objective uint8
 
 const (
-	// Sum is paper eq. 7: λ/2‖β‖² + Σᵢ l(g(xᵢ), yᵢ).
-	Sum Objective = iota
-	// Mean is paper eq. 11: λ/2‖β‖² + (1/n) Σᵢ l(g(xᵢ), yᵢ).
-	Mean
+	// ObjectiveSum is paper eq. 7: λ/2‖β‖² + Σᵢ l(g(xᵢ), yᵢ).
+	ObjectiveSum Objective = iota
+	// ObjectiveMean is paper eq. 11: λ/2‖β‖² + (1/n) Σᵢ l(g(xᵢ), yᵢ).
+	ObjectiveMean
 )
 
 // ParseObjective returns the objective named "sum" or "mean".
 func ParseObjective(s string) (Objective, error) {
 	switch s {
 	case "sum":
-		return Sum, nil
+		return ObjectiveSum, nil
 	case "mean":
-		return Mean, nil
+		return ObjectiveMean, nil
 	}
 	return 0, fmt.Errorf("svm: unknown objective %q (want sum or mean)", s)
 }
 
 // String returns "sum" or "mean".
 func (o Objective) String() string {
-	if o == Mean {
+	if o == ObjectiveMean {
 		return "mean"
 	}
 	return "sum"
@@ -42,30 +42,30 @@ func (o Objective) String() string {
 type Decay uint8
 
 const (
-	// Lazy decays only the entries of the batch, as the authors' code does
+	// DecayLazy decays only the entries of the batch, as the authors' code does
 	// (train_sgd.py; the SGD update after paper eq. 16): each αᵢ decays with
 	// probability B/n per step, so in expectation that is the sum objective
 	// (eq. 7) with λ' = B·λ (64 × 0.001 = 0.064, Table 3's SVM λ).
-	Lazy Decay = iota
-	// Exact decays every entry: true stochastic subgradient descent on the
+	DecayLazy Decay = iota
+	// DecayExact decays every entry: true stochastic subgradient descent on the
 	// objective.
-	Exact
+	DecayExact
 )
 
 // ParseDecay returns the decay named "lazy" or "exact".
 func ParseDecay(s string) (Decay, error) {
 	switch s {
 	case "lazy":
-		return Lazy, nil
+		return DecayLazy, nil
 	case "exact":
-		return Exact, nil
+		return DecayExact, nil
 	}
 	return 0, fmt.Errorf("svm: unknown decay %q (want lazy or exact)", s)
 }
 
 // String returns "lazy" or "exact".
 func (d Decay) String() string {
-	if d == Exact {
+	if d == DecayExact {
 		return "exact"
 	}
 	return "lazy"
@@ -73,14 +73,14 @@ func (d Decay) String() string {
 
 // Primal returns the objective value λ/2‖β‖² + s·Σ l(gᵢ, yᵢ) of the
 // machine with weights α and training outputs g = Kα (so ‖β‖² = αᵀg),
-// with s = 1 for Sum and 1/n for Mean.
+// with s = 1 for ObjectiveSum and 1/n for ObjectiveMean.
 func Primal(l Loss, lambda float64, obj Objective, alpha, g, y []float64) float64 {
 	var reg, loss float64
 	for i, a := range alpha {
 		reg += a * g[i]
 		loss += l.Value(g[i], y[i])
 	}
-	if obj == Mean && len(y) > 0 {
+	if obj == ObjectiveMean && len(y) > 0 {
 		loss /= float64(len(y))
 	}
 	return lambda/2*reg + loss
@@ -98,7 +98,7 @@ type EvalSet struct {
 type SubgradientConfig struct {
 	Loss      Loss
 	Lambda    float64   // λ ≥ 0
-	Objective Objective // Sum or Mean
+	Objective Objective // ObjectiveSum or ObjectiveMean
 	LR        float64   // the step η > 0 (ignored with Pegasos)
 	// Pegasos uses the step ηₜ = 1/(λt) of kernelized Pegasos at step t
 	// instead of the constant LR; it needs λ > 0.

@@ -19,10 +19,10 @@ func TestFullBatchFunctionSpace(t *testing.T) {
 	x, y := blobs(rng, 30, 1)
 	k := rbfGram(x, x, 0.5)
 	for _, loss := range []Loss{Hinge, SquaredHinge, Squared, EpsInsensitiveLoss(0.2), Logistic} {
-		for _, obj := range []Objective{Sum, Mean} {
+		for _, obj := range []Objective{ObjectiveSum, ObjectiveMean} {
 			const eta, lambda, steps = 0.05, 0.1, 25
 			s := 1.0
-			if obj == Mean {
+			if obj == ObjectiveMean {
 				s = 1 / float64(len(y))
 			}
 			want := make([]float64, len(y)) // g in function space
@@ -86,8 +86,8 @@ func TestDecaySemantics(t *testing.T) {
 	g := make([]float64, len(y))
 	NewDense(k).MulVec(g, init)
 	const eta, lambda, B = 0.3, 0.5, 5
-	for _, decay := range []Decay{Lazy, Exact} {
-		for _, obj := range []Objective{Sum, Mean} {
+	for _, decay := range []Decay{DecayLazy, DecayExact} {
+		for _, obj := range []Objective{ObjectiveSum, ObjectiveMean} {
 			stream, _ := train.NewBatchStream(len(y), B, 9)
 			batch, _ := stream.Next()
 			inBatch := map[int]bool{}
@@ -100,12 +100,12 @@ func TestDecaySemantics(t *testing.T) {
 				t.Fatal(err)
 			}
 			sB := 1.0 / B
-			if obj == Sum {
+			if obj == ObjectiveSum {
 				sB = float64(len(y)) / B
 			}
 			for i, a := range res.Machine.Alpha {
 				want := init[i]
-				if inBatch[i] || decay == Exact {
+				if inBatch[i] || decay == DecayExact {
 					want *= 1 - eta*lambda
 				}
 				if inBatch[i] {
@@ -148,12 +148,12 @@ func TestSubgradientReachesOptimum(t *testing.T) {
 		km   KernelMatrix
 		cfg  SubgradientConfig
 	}{
-		{"pegasos-minibatch", NewDense(k), SubgradientConfig{Pegasos: true, Batch: 8, Decay: Exact}},
+		{"pegasos-minibatch", NewDense(k), SubgradientConfig{Pegasos: true, Batch: 8, Decay: DecayExact}},
 		{"pegasos-full", NewDense(k), SubgradientConfig{Pegasos: true}},
 		{"pegasos-float32", NewDense(to32(k)), SubgradientConfig{Pegasos: true}},
 	} {
 		cfg := tc.cfg
-		cfg.Loss, cfg.Lambda, cfg.Objective, cfg.Steps, cfg.Seed = Hinge, lambda, Sum, steps, 1
+		cfg.Loss, cfg.Lambda, cfg.Objective, cfg.Steps, cfg.Seed = Hinge, lambda, ObjectiveSum, steps, 1
 		res, err := TrainSubgradient(context.Background(), tc.km, y, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -198,7 +198,7 @@ func TestTrainLogContents(t *testing.T) {
 	kt := NewDense(rbfGram(xt, x, 0.5))
 	var steps []int
 	var first, last Progress
-	res, err := trainLogged(context.Background(), k, y, SubgradientConfig{Loss: Hinge, Lambda: 0.01, Objective: Mean, LR: 1,
+	res, err := trainLogged(context.Background(), k, y, SubgradientConfig{Loss: Hinge, Lambda: 0.01, Objective: ObjectiveMean, LR: 1,
 		Batch: 4, Steps: 60, Seed: 1, LogAt: train.LogSteps(60, 10), Test: &EvalSet{K: kt, Y: yt}}, FitHooks{
 		TrackTrain: []int{0, 3}, TrackTest: []int{2},
 		Log: func(p *Progress) error {
@@ -268,7 +268,7 @@ func TestParseObjectiveDecay(t *testing.T) {
 		in   string
 		obj  Objective
 		fail bool
-	}{{"sum", Sum, false}, {"mean", Mean, false}, {"Sum", 0, true}, {"", 0, true}} {
+	}{{"sum", ObjectiveSum, false}, {"mean", ObjectiveMean, false}, {"Sum", 0, true}, {"", 0, true}} {
 		o, err := ParseObjective(tc.in)
 		if (err != nil) != tc.fail || !tc.fail && (o != tc.obj || o.String() != tc.in) {
 			t.Errorf("ParseObjective(%q) = %v, %v", tc.in, o, err)
@@ -278,7 +278,7 @@ func TestParseObjectiveDecay(t *testing.T) {
 		in   string
 		d    Decay
 		fail bool
-	}{{"lazy", Lazy, false}, {"exact", Exact, false}, {"eager", 0, true}} {
+	}{{"lazy", DecayLazy, false}, {"exact", DecayExact, false}, {"eager", 0, true}} {
 		d, err := ParseDecay(tc.in)
 		if (err != nil) != tc.fail || !tc.fail && (d != tc.d || d.String() != tc.in) {
 			t.Errorf("ParseDecay(%q) = %v, %v", tc.in, d, err)

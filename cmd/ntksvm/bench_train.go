@@ -91,7 +91,7 @@ func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, 
 	linalg.SetThreads(c.threads)
 	defer linalg.SetThreads(old)
 	st, err := network.NewStepper(net, x, y, linalg.Matrix[T]{}, network.Config{
-		Loss: svm.Hinge, Lambda: lambda, Objective: svm.Mean, Reg: reg})
+		Loss: svm.Hinge, Lambda: lambda, Objective: svm.ObjectiveMean, Reg: reg})
 	if err != nil {
 		return err
 	}

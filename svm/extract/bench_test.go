@@ -42,11 +42,11 @@ func benchmarkExtract[T linalg.Float](b *testing.B, n, d, m, depth int) {
 		b.Fatal(err)
 	}
 	rate, _ := DecayRate("paper", 0.001, m)
-	e, err := NewExtractor(x, y, linalg.Matrix[T]{}, Config{Loss: svm.Hinge, Objective: svm.Mean, Decay: rate, SubtractInit: true})
+	e, err := NewExtractor(x, y, linalg.Matrix[T]{}, Config{Loss: svm.Hinge, Objective: svm.ObjectiveMean, Decay: rate, SubtractInit: true})
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := newNetGD(net, x, y, svm.Hinge, svm.Mean, 0.001, "paper", true)
+	g, err := newNetGD(net, x, y, svm.Hinge, svm.ObjectiveMean, 0.001, "paper", true)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -46,7 +46,7 @@ type BoundConfig struct {
 	// aᵀK_auth a = (1/n²)Σᵢⱼ g_j K⁰ᵢⱼ and tr K_auth = Σᵢ gᵢ K⁰ᵢᵢ, either of
 	// which can be negative (R is then NaN, as in that script).
 	AuthorsCode bool
-	// Scale is the objective scale s inside K (1 for svm.Sum, 1/n for svm.Mean);
+	// Scale is the objective scale s inside K (1 for svm.ObjectiveSum, 1/n for svm.ObjectiveMean);
 	// used only by AuthorsCode. 0 means 1/n.
 	Scale float64
 }
@@ -217,7 +217,7 @@ func (e *Extractor[T]) Bound(cfg BoundConfig) (*GenBound, error) {
 	k, _ := e.Kernel()
 	if cfg.Scale == 0 {
 		cfg.Scale = 1
-		if e.cfg.Objective == svm.Mean {
+		if e.cfg.Objective == svm.ObjectiveMean {
 			cfg.Scale = 1 / float64(e.n)
 		}
 	}

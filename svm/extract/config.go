@@ -32,7 +32,7 @@ func ConfigFor(cfg network.Config, width int) (Config, error) {
 	switch {
 	case !cfg.Loss.Valid():
 		return ec, inputErr("invalid loss %v", cfg.Loss)
-	case cfg.Objective > svm.Mean:
+	case cfg.Objective > svm.ObjectiveMean:
 		return ec, inputErr("invalid objective %d", cfg.Objective)
 	case width < 1:
 		return ec, inputErr("width %d < 1", width)

@@ -33,7 +33,7 @@ func newSideBySide(t *testing.T, streamSeed uint64) *sideBySide {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := network.Config{Loss: svm.Logistic, Objective: svm.Mean, Lambda: 0.1, Reg: network.RegPaper, Batch: 4}
+	cfg := network.Config{Loss: svm.Logistic, Objective: svm.ObjectiveMean, Lambda: 0.1, Reg: network.RegPaper, Batch: 4}
 	ns, err := network.NewStepper(nn, x, y, xt, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +51,7 @@ func newSideBySide(t *testing.T, streamSeed uint64) *sideBySide {
 		yt[i] = float64(1 - 2*(i%2))
 	}
 	km, err := svm.NewKernelStepper(svm.NewDense(k), y, svm.KernelStepperConfig{Loss: cfg.Loss, Lambda: cfg.Lambda / width,
-		Objective: cfg.Objective, Decay: svm.Exact, Test: &svm.EvalSet{K: svm.NewDense(kt), Y: yt}})
+		Objective: cfg.Objective, Decay: svm.DecayExact, Test: &svm.EvalSet{K: svm.NewDense(kt), Y: yt}})
 	if err != nil {
 		t.Fatal(err)
 	}

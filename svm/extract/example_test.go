@@ -25,7 +25,7 @@ func ExampleExtractor() {
 	net, _ := ntk.NewNetwork[float64](2, width, 1, 1, 0, 1)
 	rate, _ := extract.DecayRate("paper", lambda, width) // f decays at λ/m
 	e, err := extract.NewExtractor(x, y, linalg.Matrix[float64]{}, extract.Config{
-		Loss: svm.Squared, Objective: svm.Mean, Decay: rate, Target: extract.DecayToZero,
+		Loss: svm.Squared, Objective: svm.ObjectiveMean, Decay: rate, Target: extract.DecayToZero,
 	})
 	if err != nil {
 		panic(err)

@@ -17,7 +17,7 @@ import (
 //	K_T(x, xᵢ) = e^{−λT} ∫₀ᵀ s·|l'(f_t(xᵢ), yᵢ)|·Θ̂(w_t; x, xᵢ)·e^{λt} dt,
 //	aᵢ = −sign(l'(f₀(xᵢ), yᵢ)),
 //
-// s being the objective's scale (1 for svm.Sum, 1/n or 1/|batch| for svm.Mean): the
+// s being the objective's scale (1 for svm.ObjectiveSum, 1/n or 1/|batch| for svm.ObjectiveMean): the
 // loss term of the function-space dynamics (eq. 58) is −s·Σᵢ l'ᵢ Θ̂(x, xᵢ).
 
 // DecayTarget says what the regulariser pulls the network's raw output
@@ -84,7 +84,7 @@ const (
 //
 // These are the names of network.Stepper's network.Regularization modes;
 // ConfigFor maps a whole network.Config. width is m. The rate does
-// not depend on the svm.Sum/svm.Mean scale of the loss, because the penalty is
+// not depend on the svm.ObjectiveSum/svm.ObjectiveMean scale of the loss, because the penalty is
 // not scaled with it.
 func DecayRate(mode string, lambda float64, width int) (float64, error) {
 	if !(lambda >= 0) || math.IsInf(lambda, 1) {
@@ -107,7 +107,7 @@ func DecayRate(mode string, lambda float64, width int) (float64, error) {
 // Config describes the training run an Extractor observes.
 type Config struct {
 	Loss svm.Loss // the training loss of paper Table 1
-	// Objective is svm.Sum or Mean: s = 1 or 1/n for the full batch, and
+	// Objective is svm.ObjectiveSum or svm.ObjectiveMean: s = 1 or 1/n for the full batch, and
 	// n/|batch| or 1/|batch| for a minibatch (the scales of network.Stepper
 	// and svm.KernelStepper).
 	Objective svm.Objective
@@ -232,7 +232,7 @@ func NewExtractor[T linalg.Float](x linalg.Matrix[T], y []float64, test linalg.M
 	if !cfg.Loss.Valid() {
 		return nil, fmt.Errorf("%w: invalid loss", svm.ErrInput)
 	}
-	if cfg.Objective != svm.Sum && cfg.Objective != svm.Mean {
+	if cfg.Objective != svm.ObjectiveSum && cfg.Objective != svm.ObjectiveMean {
 		return nil, fmt.Errorf("%w: invalid objective %d", svm.ErrInput, cfg.Objective)
 	}
 	if !(cfg.Decay >= 0) || math.IsInf(cfg.Decay, 1) {
@@ -285,7 +285,7 @@ func NewExtractor[T linalg.Float](x linalg.Matrix[T], y []float64, test linalg.M
 // adds the interval since the previous observation to the kernel. The
 // first call fixes f₀, a and the time origin. Times must increase
 // strictly. For a minibatch, the integrand's column j is s·|l'ⱼ|·Θ̂(·, xⱼ)
-// for j in batch (s = 1/|batch| for svm.Mean) and 0 otherwise; with the Left
+// for j in batch (s = 1/|batch| for svm.ObjectiveMean) and 0 otherwise; with the Left
 // rule this is exactly the first-order update of the step taken with that
 // batch, while the Trapezoid rule averages the integrands of consecutive
 // batches (exact only in expectation).
@@ -486,7 +486,7 @@ func (e *Extractor[T]) weights(batch []int, first bool, t float64) error {
 		mark(j)
 	}
 	if batch == nil {
-		if e.cfg.Objective == svm.Mean {
+		if e.cfg.Objective == svm.ObjectiveMean {
 			s = 1 / float64(e.n)
 		}
 		for j := range e.w {
@@ -494,7 +494,7 @@ func (e *Extractor[T]) weights(batch []int, first bool, t float64) error {
 		}
 		return nil
 	}
-	if e.cfg.Objective == svm.Mean {
+	if e.cfg.Objective == svm.ObjectiveMean {
 		s = 1 / float64(len(batch))
 	} else {
 		s = float64(e.n) / float64(len(batch))

@@ -41,7 +41,7 @@ func TestExtractThetaMatchesEmpiricalNTK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := NewExtractor(x, y, xt, Config{Loss: svm.Squared, Objective: svm.Sum})
+	e, err := NewExtractor(x, y, xt, Config{Loss: svm.Squared, Objective: svm.ObjectiveSum})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func extractGateMargin(net *ntk.Network[float64], x, xt linalg.Matrix[float64], 
 // f − f₀ outputs, so b = −(1 − e^{−λT})f₀ is exercised.
 func extractSmoothCfg(width int, lambda float64) Config {
 	rate, _ := DecayRate("paper", lambda, width)
-	return Config{Loss: svm.Logistic, Objective: svm.Sum, Decay: rate, Target: DecayToZero, SubtractInit: true}
+	return Config{Loss: svm.Logistic, Objective: svm.ObjectiveSum, Decay: rate, Target: DecayToZero, SubtractInit: true}
 }
 
 // TestExtractTrapezoidOrder observes one finely stepped GD run (close to
@@ -240,12 +240,12 @@ func TestExtractKernelRegression(t *testing.T) {
 	}
 	th0, _ := net.EmpiricalNTK(x, x)
 	th0t, _ := net.EmpiricalNTK(xt, x)
-	cfg := Config{Loss: svm.Squared, Objective: svm.Sum, SubtractInit: true}
+	cfg := Config{Loss: svm.Squared, Objective: svm.ObjectiveSum, SubtractInit: true}
 	e, err := NewExtractor(x, y, xt, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := newNetGD(net, x, y, svm.Squared, svm.Sum, 0, "none", true)
+	g, err := newNetGD(net, x, y, svm.Squared, svm.ObjectiveSum, 0, "none", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,11 +304,11 @@ func TestExtractSignBreak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := NewExtractor(x, y, linalg.Matrix[float64]{}, Config{Loss: svm.Squared, Objective: svm.Sum, SubtractInit: true})
+	e, err := NewExtractor(x, y, linalg.Matrix[float64]{}, Config{Loss: svm.Squared, Objective: svm.ObjectiveSum, SubtractInit: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := newNetGD(net, x, y, svm.Squared, svm.Sum, 0, "none", true)
+	g, _ := newNetGD(net, x, y, svm.Squared, svm.ObjectiveSum, 0, "none", true)
 	if err := g.run(0.01, 300, []observer[float64]{e}, []int{1}); err != nil {
 		t.Fatal(err)
 	}
@@ -333,12 +333,12 @@ func TestExtractHingeMargin(t *testing.T) {
 	for k, authors := range []bool{false, true} {
 		net, _ := ntk.NewNetwork[float64](3, 128, 1, 1, 0, 8)
 		rate, _ := DecayRate("paper", 0.1, 128)
-		cfg := Config{Loss: svm.Hinge, Objective: svm.Mean, Decay: rate, SubtractInit: true, AuthorsCode: authors}
+		cfg := Config{Loss: svm.Hinge, Objective: svm.ObjectiveMean, Decay: rate, SubtractInit: true, AuthorsCode: authors}
 		e, err := NewExtractor(x, y, xt, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, _ := newNetGD(net, x, y, svm.Hinge, svm.Mean, 0.1, "paper", true)
+		g, _ := newNetGD(net, x, y, svm.Hinge, svm.ObjectiveMean, 0.1, "paper", true)
 		if err := g.run(0.05, 400, []observer[float64]{e}, []int{1}); err != nil {
 			t.Fatal(err)
 		}
@@ -387,11 +387,11 @@ func extractMinibatchRun[T linalg.Float](t *testing.T, steps int, rule Quadratur
 		}
 	}
 	rate, _ := DecayRate("paper", 1, 256)
-	e, err := NewExtractor(x, y, linalg.Matrix[T]{}, Config{Loss: svm.Logistic, Objective: svm.Mean, Decay: rate, SubtractInit: true, Rule: rule})
+	e, err := NewExtractor(x, y, linalg.Matrix[T]{}, Config{Loss: svm.Logistic, Objective: svm.ObjectiveMean, Decay: rate, SubtractInit: true, Rule: rule})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := newNetGD(net, x, y, svm.Logistic, svm.Mean, 1, "paper", true)
+	g, _ := newNetGD(net, x, y, svm.Logistic, svm.ObjectiveMean, 1, "paper", true)
 	bs, _ := train.NewBatchStream(len(y), 3, 1)
 	batch, _ := bs.Next()
 	if err := e.Observe(net, 0, batch); err != nil {
@@ -453,8 +453,8 @@ func TestExtractTheoryMode(t *testing.T) {
 	for _, width := range []int{64, 1024} {
 		net, _ := ntk.NewNetwork[float64](3, width, 1, 1, 0, 6)
 		rate, _ := DecayRate("last-layer", 0.5, width)
-		e, _ := NewExtractor(x, y, xt, Config{Loss: svm.Logistic, Objective: svm.Sum, Decay: rate, Target: DecayToInit, SubtractInit: true})
-		g, _ := newNetGD(net, x, y, svm.Logistic, svm.Sum, 0.5, "theory", true)
+		e, _ := NewExtractor(x, y, xt, Config{Loss: svm.Logistic, Objective: svm.ObjectiveSum, Decay: rate, Target: DecayToInit, SubtractInit: true})
+		g, _ := newNetGD(net, x, y, svm.Logistic, svm.ObjectiveSum, 0.5, "theory", true)
 		if err := g.run(0.01, 200, []observer[float64]{e}, []int{1}); err != nil {
 			t.Fatal(err)
 		}
@@ -478,9 +478,9 @@ func TestExtractTheoryMode(t *testing.T) {
 // TestExtractErrors: bad input gives errors, not panics.
 func TestExtractErrors(t *testing.T) {
 	x, y, xt := extractData(1, 4, 2, 3)
-	ok := Config{Loss: svm.Hinge, Objective: svm.Mean}
+	ok := Config{Loss: svm.Hinge, Objective: svm.ObjectiveMean}
 	for name, c := range map[string]Config{
-		"loss":      {Objective: svm.Mean},
+		"loss":      {Objective: svm.ObjectiveMean},
 		"objective": {Loss: svm.Hinge, Objective: 9},
 		"decay":     {Loss: svm.Hinge, Decay: -1},
 		"decayNaN":  {Loss: svm.Hinge, Decay: math.NaN()},

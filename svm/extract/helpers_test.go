@@ -64,7 +64,7 @@ func (g *netGD[T]) step(eta float64, batch []int) error {
 			idx[i] = i
 		}
 	}
-	if g.obj == svm.Mean {
+	if g.obj == svm.ObjectiveMean {
 		s = 1 / float64(len(idx))
 	} else {
 		s = float64(n) / float64(len(idx)) // 1 for the full batch

@@ -65,8 +65,8 @@ func TestExtractMNISTFigB2(t *testing.T) {
 	// The authors' code (decay λ in its kernel, every |l'| = 1, b = 0)
 	// and the valid version (the network's true rate λ/m).
 	cfgs := []Config{
-		{Loss: svm.Hinge, Objective: svm.Mean, Decay: lambda, SubtractInit: true, AuthorsCode: true},
-		{Loss: svm.Hinge, Objective: svm.Mean, Decay: rate, SubtractInit: true},
+		{Loss: svm.Hinge, Objective: svm.ObjectiveMean, Decay: lambda, SubtractInit: true, AuthorsCode: true},
+		{Loss: svm.Hinge, Objective: svm.ObjectiveMean, Decay: rate, SubtractInit: true},
 	}
 	ex := make([]*Extractor[float64], len(cfgs))
 	obs := make([]observer[float64], len(cfgs))
@@ -76,7 +76,7 @@ func TestExtractMNISTFigB2(t *testing.T) {
 		}
 		obs[i] = ex[i]
 	}
-	g, err := newNetGD(net, tr.X, y, svm.Hinge, svm.Mean, lambda, "paper", true)
+	g, err := newNetGD(net, tr.X, y, svm.Hinge, svm.ObjectiveMean, lambda, "paper", true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,7 @@ func TestWatchModes(t *testing.T) {
 	const tol = 1.5e-2
 	for _, reg := range []network.Regularization{network.RegPaper, network.RegTheory, network.RegLastLayer, network.RegNone} {
 		for _, keep := range []bool{false, true} {
-			cfg := network.Config{Loss: svm.Logistic, Objective: svm.Sum, Lambda: 0.5, Reg: reg, KeepF0: keep}
+			cfg := network.Config{Loss: svm.Logistic, Objective: svm.ObjectiveSum, Lambda: 0.5, Reg: reg, KeepF0: keep}
 			r := observeRun(t, cfg, 256, 0, nil, Trapezoid, -1)
 			t.Logf("%v keepF0=%v: max|NN − KM| train %.2e test %.2e, run-dependent b %.2e", reg, keep, r.TrainMaxAbs, r.TestMaxAbs, r.DriftMaxAbs)
 			if !(r.TrainMaxAbs < tol && r.TestMaxAbs < tol) {
@@ -104,12 +104,12 @@ func TestWatchModes(t *testing.T) {
 			}
 		}
 	}
-	cfg := network.Config{Loss: svm.Squared, Objective: svm.Mean, Lambda: 1, Reg: network.RegTheory}
+	cfg := network.Config{Loss: svm.Squared, Objective: svm.ObjectiveMean, Lambda: 1, Reg: network.RegTheory}
 	r := observeRun(t, cfg, 256, 0.5, nil, Trapezoid, -1)
 	if !(r.TrainMaxAbs < tol && r.TestMaxAbs < tol) {
 		t.Errorf("theory with biases: max|NN − KM| = %.3g, %.3g", r.TrainMaxAbs, r.TestMaxAbs)
 	}
-	cfg = network.Config{Loss: svm.Logistic, Objective: svm.Sum, Lambda: 0.5, Reg: network.RegTheory}
+	cfg = network.Config{Loss: svm.Logistic, Objective: svm.ObjectiveSum, Lambda: 0.5, Reg: network.RegTheory}
 	wrong := observeRun(t, cfg, 256, 0, nil, Trapezoid, int(DecayToInit))
 	if wrong.TrainMaxAbs < 10*tol {
 		t.Errorf("theory mode with the last-layer drift only: max|NN − KM| = %.3g; the test does not tell the targets apart", wrong.TrainMaxAbs)
@@ -126,7 +126,7 @@ func TestWatchModes(t *testing.T) {
 // batch of the next update, so the Left rule follows SGD to O(η), for the
 // sum objective (scale n/|B|) as for the mean.
 func TestWatchMinibatch(t *testing.T) {
-	for _, obj := range []svm.Objective{svm.Sum, svm.Mean} {
+	for _, obj := range []svm.Objective{svm.ObjectiveSum, svm.ObjectiveMean} {
 		bs, err := train.NewBatchStream(12, 4, 3)
 		if err != nil {
 			t.Fatal(err)

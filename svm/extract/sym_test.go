@@ -217,11 +217,11 @@ func extractSymmetricMatchesFull[T linalg.Float](t *testing.T) {
 					rule   Quadrature
 					batch  bool
 				}{
-					{"zero", DecayToZero, 0.3, 0, svm.Squared, svm.Sum, Trapezoid, false},
-					{"zero/nodecay/bias", DecayToZero, 0, 0.5, svm.Squared, svm.Mean, Trapezoid, false},
-					{"init", DecayToInit, 0.2, 0, svm.Hinge, svm.Mean, Left, false},
-					{"initall/bias", DecayToInitAll, 0.5, 0.4, svm.Squared, svm.Sum, Trapezoid, false},
-					{"initall/minibatch", DecayToInitAll, 0.1, 0.4, svm.Logistic, svm.Mean, Left, true},
+					{"zero", DecayToZero, 0.3, 0, svm.Squared, svm.ObjectiveSum, Trapezoid, false},
+					{"zero/nodecay/bias", DecayToZero, 0, 0.5, svm.Squared, svm.ObjectiveMean, Trapezoid, false},
+					{"init", DecayToInit, 0.2, 0, svm.Hinge, svm.ObjectiveMean, Left, false},
+					{"initall/bias", DecayToInitAll, 0.5, 0.4, svm.Squared, svm.ObjectiveSum, Trapezoid, false},
+					{"initall/minibatch", DecayToInitAll, 0.1, 0.4, svm.Logistic, svm.ObjectiveMean, Left, true},
 				} {
 					name := fmt.Sprintf("n=%d/depth=%d/nt=%d/%s", n, depth, nt, c.name)
 					t.Run(name, func(t *testing.T) {
@@ -301,7 +301,7 @@ func TestExtractKernelSymmetric(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				e, err := NewExtractor(x, y, linalg.Matrix[float64]{}, Config{Loss: svm.Hinge, Objective: svm.Mean, AuthorsCode: true})
+				e, err := NewExtractor(x, y, linalg.Matrix[float64]{}, Config{Loss: svm.Hinge, Objective: svm.ObjectiveMean, AuthorsCode: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -313,7 +313,7 @@ func TestExtractKernelSymmetric(t *testing.T) {
 				if err := e.theta(net, p, p, e.xx, e.dd, e.aa, th); err != nil {
 					t.Fatal(err)
 				}
-				g, err := newNetGD(net, x, y, svm.Hinge, svm.Mean, 0, "none", false)
+				g, err := newNetGD(net, x, y, svm.Hinge, svm.ObjectiveMean, 0, "none", false)
 				if err != nil {
 					t.Fatal(err)
 				}

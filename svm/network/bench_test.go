@@ -39,7 +39,7 @@ func BenchmarkNetworkStep(b *testing.B) {
 	for _, reg := range []Regularization{RegPaper, RegTheory} {
 		b.Run(fmt.Sprintf("reg=%v/L=%d,m=%d,n=%d,d=%d", reg, depth, m, n, d), func(b *testing.B) {
 			s, err := NewStepper(net, x, y, linalg.Matrix[float32]{}, Config{
-				Loss: svm.Hinge, Lambda: 0.001, Objective: svm.Mean, Reg: reg})
+				Loss: svm.Hinge, Lambda: 0.001, Objective: svm.ObjectiveMean, Reg: reg})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -25,7 +25,7 @@ func ExampleStepper() {
 		panic(err)
 	}
 	s, err := network.NewStepper(net, x, y, linalg.Matrix[float64]{}, network.Config{
-		Loss: svm.Hinge, Lambda: 0.01, Objective: svm.Mean, Reg: network.RegTheory})
+		Loss: svm.Hinge, Lambda: 0.01, Objective: svm.ObjectiveMean, Reg: network.RegTheory})
 	if err != nil {
 		panic(err)
 	}

@@ -87,7 +87,7 @@ const DefaultMemCap = 8 << 30
 type Config struct {
 	Loss      svm.Loss
 	Lambda    float64        // λ ≥ 0, finite
-	Objective svm.Objective  // svm.Sum or svm.Mean, scaled per batch as svm.TrainSubgradient does
+	Objective svm.Objective  // svm.ObjectiveSum or svm.ObjectiveMean, scaled per batch as svm.TrainSubgradient does
 	Reg       Regularization // the penalty λ applies to
 	// KeepF0 turns the f₀ subtraction off: outputs, losses and their
 	// derivatives use f(x; W_t) itself instead of f(x; W_t) − f(x; W_0).
@@ -115,12 +115,12 @@ type Config struct {
 // construction for every training and evaluation point (as the authors'
 // train_sgd.py does; h = f with KeepF0), a step on batch B minimises
 //
-//	R(W) + s_B·Σ_{i∈B} l(h(xᵢ), yᵢ),  s_B = 1/|B| (svm.Mean) or n/|B| (svm.Sum),
+//	R(W) + s_B·Σ_{i∈B} l(h(xᵢ), yᵢ),  s_B = 1/|B| (svm.ObjectiveMean) or n/|B| (svm.ObjectiveSum),
 //
 // by W ← W − η·∇_W of it, with R the penalty of Config.Reg: every weight
 // and bias is updated, and the penalty acts on every step whatever the
-// batch. The full batch (B = 0…n−1) is the objective of paper eq. 7 (svm.Sum)
-// or eq. 11 (svm.Mean) with the network's penalty in place of λ/2‖β‖², and it
+// batch. The full batch (B = 0…n−1) is the objective of paper eq. 7 (svm.ObjectiveSum)
+// or eq. 11 (svm.ObjectiveMean) with the network's penalty in place of λ/2‖β‖², and it
 // is what Evaluate reports.
 //
 // # The kernel machine it matches
@@ -145,12 +145,12 @@ type Config struct {
 // the kernel machine svm.TrainSubgradient runs with K = Θ̂(W_0) (these N(0, 1) weights in
 // NTK parameterisation give the neural-tangents NTK scale, so the same η),
 // the same λ, the same Objective (the network trained with
-// λ/2‖W − W_0‖² + s·Σ l has dh/dt = −λh − s·Θ̂·l'), and Exact decay for
+// λ/2‖W − W_0‖² + s·Σ l has dh/dt = −λh − s·Θ̂·l'), and svm.DecayExact for
 // minibatches (a full batch decays every α anyway). Its objective, which
 // Evaluate reports, then also approximates the machine's: ‖W − W_0‖² is
 // ‖β‖² = αᵀKα of the linearised network. Under RegPaper the matching
 // machine has λ/m in place of λ (the authors' kernel machine used λ with
-// Lazy decay, so the two sides of their figures differ), and since the
+// svm.DecayLazy, so the two sides of their figures differ), and since the
 // decay acts on f = h + f₀ (exactly: f is homogeneous in W_last), h is
 // also pulled by −η(λ/m)·f₀ per step. RegNone matches the machine with
 // λ = 0 (kernel regression for the squared loss, paper Table 1).
@@ -240,7 +240,7 @@ func NewStepper[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], y []flo
 		return nil, inputErr("invalid loss %v", cfg.Loss)
 	case !(cfg.Lambda >= 0) || math.IsInf(cfg.Lambda, 0):
 		return nil, inputErr("λ = %v; want a finite λ ≥ 0", cfg.Lambda)
-	case cfg.Objective > svm.Mean:
+	case cfg.Objective > svm.ObjectiveMean:
 		return nil, inputErr("invalid objective %d", cfg.Objective)
 	case cfg.Reg > RegNone:
 		return nil, inputErr("invalid regularisation %d", cfg.Reg)
@@ -492,7 +492,7 @@ func (s *Stepper[T]) Step(batch []int, eta float64) error {
 		return fmt.Errorf("svm: network step %d: %w", step, err)
 	}
 	sB := 1 / float64(len(batch))
-	if s.cfg.Objective == svm.Sum {
+	if s.cfg.Objective == svm.ObjectiveSum {
 		sB = float64(n) / float64(len(batch))
 	}
 	c := s.c[:len(batch)]
@@ -788,8 +788,8 @@ func (s *Stepper[T]) outputs(dst []float64, x linalg.Matrix[T], f0 []float64) er
 
 // Evaluate implements Stepper: the outputs h = f(x; W_t) − f₀(x) (f with
 // KeepF0) on every training and evaluation point, by forward passes in row
-// blocks, and the full objective R(W_t) + s·Σᵢ l(h(xᵢ), yᵢ) (s = 1 for svm.Sum,
-// 1/n for svm.Mean) with the penalty R of Config.Reg (see
+// blocks, and the full objective R(W_t) + s·Σᵢ l(h(xᵢ), yᵢ) (s = 1 for svm.ObjectiveSum,
+// 1/n for svm.ObjectiveMean) with the penalty R of Config.Reg (see
 // Stepper). It returns an error if an output is NaN or ±Inf.
 func (s *Stepper[T]) Evaluate() (*train.Eval, error) {
 	if s.failed != nil {
@@ -815,7 +815,7 @@ func (s *Stepper[T]) Evaluate() (*train.Eval, error) {
 			return nil, fmt.Errorf("svm: network after step %d: output on evaluation point %d is %v", s.steps, i, h)
 		}
 	}
-	if s.cfg.Objective == svm.Mean {
+	if s.cfg.Objective == svm.ObjectiveMean {
 		loss /= float64(len(s.y))
 	}
 	s.ev.Objective = s.penalty() + loss

@@ -68,7 +68,7 @@ func objectiveAt(net *ntk.Network[float64], w0 *ntk.Network[float64], x linalg.M
 	}
 	n := x.Rows
 	sB := 1 / float64(len(batch))
-	if cfg.Objective == svm.Sum {
+	if cfg.Objective == svm.ObjectiveSum {
 		sB = float64(n) / float64(len(batch))
 	}
 	var loss float64
@@ -133,7 +133,7 @@ func TestNetworkStepGradient(t *testing.T) {
 			const n = 6
 			x, y := netData(rng, n, a.d, loss)
 			for _, reg := range []Regularization{RegPaper, RegTheory, RegLastLayer, RegNone} {
-				for _, obj := range []svm.Objective{svm.Sum, svm.Mean} {
+				for _, obj := range []svm.Objective{svm.ObjectiveSum, svm.ObjectiveMean} {
 					for _, batch := range [][]int{{0, 1, 2, 3, 4, 5}, {4, 1, 3}} {
 						for _, keep := range []bool{false, true} {
 							name := fmt.Sprintf("L=%d,sb=%v/%v/%v/%v/B=%d/keepF0=%v", a.L, a.sb, loss, reg, obj, len(batch), keep)
@@ -295,12 +295,12 @@ type gaps struct {
 }
 
 func gapRun(t *testing.T, loss svm.Loss, reg Regularization, m, steps int, eta float64) gaps {
-	return gapRunBatch(t, loss, reg, svm.Mean, 0, m, steps, eta)
+	return gapRunBatch(t, loss, reg, svm.ObjectiveMean, 0, m, steps, eta)
 }
 
 // gapRunBatch is gapRun with an objective and minibatches of the given
 // size (0: full batch) from one seeded stream per side, the kernel
-// machine with svm.Exact decay.
+// machine with svm.DecayExact.
 func gapRunBatch(t *testing.T, loss svm.Loss, reg Regularization, obj svm.Objective, batch, m, steps int, eta float64) gaps {
 	rng := rand.New(rand.NewPCG(17, 4))
 	const d, n, nt = 8, 24, 6
@@ -358,7 +358,7 @@ func gapRunBatch(t *testing.T, loss svm.Loss, reg Regularization, obj svm.Object
 	}
 	km := func(k, kt linalg.Matrix[float64]) [][]float64 {
 		var out [][]float64
-		cfg := svm.SubgradientConfig{Loss: loss, Lambda: lambda, Objective: obj, LR: eta, Steps: steps, Decay: svm.Exact,
+		cfg := svm.SubgradientConfig{Loss: loss, Lambda: lambda, Objective: obj, LR: eta, Steps: steps, Decay: svm.DecayExact,
 			Test: &svm.EvalSet{K: svm.NewDense(kt), Y: make([]float64, nt)}}
 		if loss.Classification() {
 			for i := range cfg.Test.Y {
@@ -403,7 +403,7 @@ func gapRunBatch(t *testing.T, loss svm.Loss, reg Regularization, obj svm.Object
 	if batch > 0 {
 		sB = 1 / float64(batch)
 	}
-	if obj == svm.Sum {
+	if obj == svm.ObjectiveSum {
 		sB *= n
 	}
 	for i := range n {
@@ -511,7 +511,7 @@ func stateRoundTrip[T linalg.Float](t *testing.T, sb float64, reg Regularization
 	for i := range xf.Data {
 		x.Data[i] = T(xf.Data[i])
 	}
-	cfg := Config{Loss: svm.Hinge, Lambda: 0.05, Objective: svm.Sum, Reg: reg, Batch: batch}
+	cfg := Config{Loss: svm.Hinge, Lambda: 0.05, Objective: svm.ObjectiveSum, Reg: reg, Batch: batch}
 	build := func(seed uint64) *Stepper[T] {
 		s, err := NewStepper(mustNet[T](t, d, m, 2, 1, sb, seed), x.Slice(0, n, 0, d), y[:n], x.Slice(n, n+nt, 0, d), cfg)
 		if err != nil {
@@ -889,7 +889,7 @@ func TestNetworkStepAllocs(t *testing.T) {
 func TestNetworkFloat32(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 1))
 	x, y := netData(rng, 12, 6, svm.Logistic)
-	cfg := Config{Loss: svm.Logistic, Lambda: 0.05, Reg: RegTheory, Objective: svm.Mean}
+	cfg := Config{Loss: svm.Logistic, Lambda: 0.05, Reg: RegTheory, Objective: svm.ObjectiveMean}
 	s64, err := NewStepper(mustNet[float64](t, 6, 256, 2, 1, 0, 5), x, y, linalg.Matrix[float64]{}, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -939,15 +939,15 @@ func TestNetworkSaveWeights(t *testing.T) {
 
 // TestNetworkMinibatchMatchesKernelMachine: on the same stream of
 // minibatches, with the sum objective (scaled n/|B| per batch), the wide
-// network follows the kernel machine with svm.Exact decay, and the gap shrinks
+// network follows the kernel machine with svm.DecayExact, and the gap shrinks
 // with the width (tolerance as in TestNetworkMatchesKernelMachine).
 func TestNetworkMinibatchMatchesKernelMachine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("wide networks")
 	}
-	const eta = 0.05 // Sum: n/|B| = 3 times the batch mean of 24 points
-	w := gapRunBatch(t, svm.Logistic, RegTheory, svm.Sum, 8, 1<<14, 100, eta)
-	nw := gapRunBatch(t, svm.Logistic, RegTheory, svm.Sum, 8, 1<<10, 100, eta)
+	const eta = 0.05 // svm.ObjectiveSum: n/|B| = 3 times the batch mean of 24 points
+	w := gapRunBatch(t, svm.Logistic, RegTheory, svm.ObjectiveSum, 8, 1<<14, 100, eta)
+	nw := gapRunBatch(t, svm.Logistic, RegTheory, svm.ObjectiveSum, 8, 1<<10, 100, eta)
 	tol := 2 / math.Sqrt(1<<14)
 	t.Logf("logistic, sum, batches of 8, η=%v, max |g| = %.3f; max |f − g|/max |g|: m=2^14 %.5f (tolerance %.5f), analytic NTK %.5f; m=2^10 %.5f",
 		eta, w.scale, w.emp, tol, w.an, nw.emp)

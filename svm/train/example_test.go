@@ -46,7 +46,7 @@ func ExampleDriver() {
 	gram := svm.NewDense(k)
 	var steppers []train.Stepper
 	for _, lambda := range []float64{0.01, 1} {
-		s, err := svm.NewKernelStepper(gram, y, svm.KernelStepperConfig{Loss: svm.Hinge, Lambda: lambda, Objective: svm.Mean})
+		s, err := svm.NewKernelStepper(gram, y, svm.KernelStepperConfig{Loss: svm.Hinge, Lambda: lambda, Objective: svm.ObjectiveMean})
 		if err != nil {
 			panic(err)
 		}
@@ -97,7 +97,7 @@ func ExampleDriver_resume() {
 		}
 	}
 	newDriver := func() (*train.Driver, *svm.KernelStepper) {
-		s, err := svm.NewKernelStepper(svm.NewDense(k), y, svm.KernelStepperConfig{Loss: svm.Hinge, Lambda: 0.1, Decay: svm.Exact})
+		s, err := svm.NewKernelStepper(svm.NewDense(k), y, svm.KernelStepperConfig{Loss: svm.Hinge, Lambda: 0.1, Decay: svm.DecayExact})
 		if err != nil {
 			panic(err)
 		}

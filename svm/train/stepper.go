@@ -25,7 +25,7 @@ type Stepper interface {
 	// indices batch. A full-batch step is handed every index 0…n−1 in
 	// order. The slice is owned by the caller, read-only (the Driver hands
 	// the same slice to every stepper) and valid during the call only. The
-	// stepper applies its own objective scaling (Sum or Mean, per-batch
+	// stepper applies its own objective scaling (svm.ObjectiveSum or svm.ObjectiveMean, per-batch
 	// means) and regularisation.
 	Step(batch []int, eta float64) error
 
@@ -51,8 +51,8 @@ type Stepper interface {
 // for a kernel machine, f(x; W_t) − f(x; W_0) for a network with f₀
 // subtraction.
 type Eval struct {
-	// Objective is the training objective λ/2‖β‖² + s·Σ l (s = 1 for Sum,
-	// 1/n for Mean) in the stepper's own units.
+	// Objective is the training objective λ/2‖β‖² + s·Σ l (s = 1 for svm.ObjectiveSum,
+	// 1/n for svm.ObjectiveMean) in the stepper's own units.
 	Objective float64
 	Train     []float64 // outputs on every training point, in index order
 	Test      []float64 // outputs on the evaluation set; nil without one

@@ -57,7 +57,7 @@ func main() {
 		debug.FreeOSMemory() // the inputs
 	}
 	t1 := time.Now()
-	c := svm.KRRShift(1, svm.Sum, n)
+	c := svm.KRRShift(1, svm.ObjectiveSum, n)
 	var m *svm.KernelMachine
 	switch *mode {
 	case "copy":

@@ -294,8 +294,8 @@ func table2SVM(ctx context.Context, env *Env, train, test *mnist.Task[float64], 
 	}
 	t0 := time.Now()
 	steps := t2SVMEpochs * ((train.X.Rows + t2Batch - 1) / t2Batch)
-	tr, err := svm.TrainSubgradient(ctx, svm.NewDense(k), train.Y, svm.SubgradientConfig{Loss: svm.Hinge, Lambda: t2Lambda, Objective: svm.Mean, LR: t2LR,
-		Batch: t2Batch, Decay: svm.Lazy, Steps: steps, Seed: t2Seed})
+	tr, err := svm.TrainSubgradient(ctx, svm.NewDense(k), train.Y, svm.SubgradientConfig{Loss: svm.Hinge, Lambda: t2Lambda, Objective: svm.ObjectiveMean, LR: t2LR,
+		Batch: t2Batch, Decay: svm.DecayLazy, Steps: steps, Seed: t2Seed})
 	if err != nil {
 		return err
 	}
@@ -361,7 +361,7 @@ func nnProgress(env *Env, width, from, total int, save func(step int, write func
 // newT2Stepper returns the float32 stepper of the recipe on x, y for net.
 func newT2Stepper(net *ntk.Network[float32], x linalg.Matrix[float32], y []float64, memCap int64) (*network.Stepper[float32], error) {
 	return network.NewStepper(net, x, y, linalg.Matrix[float32]{},
-		network.Config{Loss: svm.Hinge, Lambda: t2Lambda, Objective: svm.Mean, Reg: network.RegPaper, Batch: t2Batch, MemCap: memCap})
+		network.Config{Loss: svm.Hinge, Lambda: t2Lambda, Objective: svm.ObjectiveMean, Reg: network.RegPaper, Batch: t2Batch, MemCap: memCap})
 }
 
 // trainNN trains a network of the given width on task with the recipe for epochs
@@ -593,8 +593,8 @@ func estimateTable2(ctx context.Context, env *Env) (time.Duration, error) {
 	}
 	est := float64(time.Since(t0)) * float64(n) * float64(n) / (m * m)
 	t0 = time.Now()
-	if _, err := svm.TrainSubgradient(ctx, svm.NewDense(k), train.Y[:m], svm.SubgradientConfig{Loss: svm.Hinge, Lambda: t2Lambda, Objective: svm.Mean, LR: t2LR,
-		Batch: t2Batch, Decay: svm.Lazy, Steps: 200, Seed: t2Seed}); err != nil {
+	if _, err := svm.TrainSubgradient(ctx, svm.NewDense(k), train.Y[:m], svm.SubgradientConfig{Loss: svm.Hinge, Lambda: t2Lambda, Objective: svm.ObjectiveMean, LR: t2LR,
+		Batch: t2Batch, Decay: svm.DecayLazy, Steps: 200, Seed: t2Seed}); err != nil {
 		return 0, err
 	}
 	stepsPerEpoch := float64((n + t2Batch - 1) / t2Batch)

@@ -138,7 +138,7 @@ func runTable3(ctx context.Context, env *Env) (*Result, error) {
 			continue
 		}
 		t0 := time.Now()
-		km, err := svm.KRR(ctx, svm.NewDense(k), train.Y, svm.KRRShift(tr.lambda, svm.Sum, train.X.Rows))
+		km, err := svm.KRR(ctx, svm.NewDense(k), train.Y, svm.KRRShift(tr.lambda, svm.ObjectiveSum, train.X.Rows))
 		if err != nil {
 			return nil, fmt.Errorf("KRR λ = %g: %w", tr.lambda, err)
 		}

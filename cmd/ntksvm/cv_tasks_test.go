@@ -72,7 +72,7 @@ func cut(s string) string {
 func TestCVTasksRefused(t *testing.T) {
 	dir := t.TempDir()
 	csv := writeTable(t, dir, "iris.csv", 45, 3, 0)
-	grid := []string{"cv", "--data", csv, "--depth", "1-2", "--C", "1,10", "--folds", "3"}
+	grid := []string{"cv", "--data", csv, "--depth", "1-2", "--C", "1,10", "--folds", "3", "--sigma-b", "0"}
 	run := func(dir string, seed string, n int) {
 		for i := range n {
 			mustRun(t, append(append([]string{}, grid...), "--seed", seed, "--task", fmt.Sprintf("%d/%d", i, n), "--out", dir)...)

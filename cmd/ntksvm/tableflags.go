@@ -119,7 +119,7 @@ type gridFlags struct {
 func (g *gridFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&g.kinds, "kernel", "ntk", "kernels to try: ntk, nngp or ntk,nngp")
 	fs.StringVar(&g.depths, "depth", "1-5", "hidden layers to try: 3, 1-5 or 0,2,4 (0 is the input kernel)")
-	fs.StringVar(&g.sigmaB, "sigma-b", "0", "bias standard deviations σ_b to try, e.g. 0,0.5")
+	fs.StringVar(&g.sigmaB, "sigma-b", "0,0.5,1,2", "bias standard deviations σ_b to try (0: no bias)")
 	fs.StringVar(&g.cs, "C", "1e-2:1e4:7", "C values to try: a list (0.1,1,10) or LO:HI:N in log scale")
 }
 

@@ -27,10 +27,14 @@ type Grid struct {
 }
 
 // DefaultGrid is the grid used when Options.Grid is empty: the NTK of
-// depth 1…5 without bias and C = 10⁻²…10⁴, the grid of the NTK-SVM
-// literature on small tabular data (Arora et al., ICLR 2020).
+// depth 1…5 and C = 10⁻²…10⁴, the grid of the NTK-SVM literature on small
+// tabular data (Arora et al., ICLR 2020), and σ_b ∈ {0, 0.5, 1, 2}. The
+// bias makes the kernel depend on the inputs' norms beyond a factor (with
+// σ_b = 0 it is ‖x‖‖x'‖ times a function of their angle); on ten UCI and
+// scikit-learn datasets it raises the mean test accuracy of the default
+// protocol by about half a point, at four times the work.
 func DefaultGrid() Grid {
-	return Grid{Kinds: []ntk.Kind{ntk.KindNTK}, Depths: []int{1, 2, 3, 4, 5}, BiasStds: []float64{0},
+	return Grid{Kinds: []ntk.Kind{ntk.KindNTK}, Depths: []int{1, 2, 3, 4, 5}, BiasStds: []float64{0, 0.5, 1, 2},
 		Cs: LogGrid(1e-2, 1e4, 7)}
 }
 

@@ -105,7 +105,7 @@ leftover=$(ls -A "$tiles2" | grep -v -E '^(manifest\.json|block-[0-9]{4}\.(npy|j
 [ -z "$leftover" ] || say "  (the killed task left $leftover; collect ignores it)"
 
 say "3. cross-validation as an array: MNIST's first 1,000 points (10 classes), 2 depths × 3 C × 3 folds × 45 class pairs in 8 tasks, then collect + refit (afterok)"
-cv=(--data mnist --first 1000 --depth 1-2 --C 1e-1:1e1:3 --folds 3)
+cv=(--data mnist --first 1000 --depth 1-2 --C 1e-1:1e1:3 --folds 3 --sigma-b 0)
 (cd "$work" && "$NTKSVM" cv "${cv[@]}" --out "$work/ref-cv.model" >"$work/log/ref-cv.log" 2>&1) ||
 	fail "ntksvm cv: $(tail -3 "$work/log/ref-cv.log")"
 mkdir -p "$work/run3"

@@ -41,11 +41,15 @@ func runBench(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// benchRunner returns the run function of "ntksvm bench name": it parses
-// the command line into a new benchmark's flags and runs it.
-func benchRunner(name string, newBench func() bench.Benchmark) func(context.Context, *env, []string) error {
+// benchRunner returns the run function of "ntksvm bench name", whose
+// measurement is a B: it parses the command line into a new B's flags and
+// runs it.
+func benchRunner[B any, PB interface {
+	*B
+	bench.Benchmark
+}](name string) func(context.Context, *env, []string) error {
 	return func(ctx context.Context, e *env, args []string) error {
-		b := newBench()
+		b := PB(new(B))
 		fs := newFlagSet(e, "bench "+name, b.Usage())
 		b.Flags(fs)
 		if fs.Lookup("mnist-dir") != nil {
@@ -61,12 +65,3 @@ func benchRunner(name string, newBench func() bench.Benchmark) func(context.Cont
 		return err
 	}
 }
-
-var (
-	runGemmBench  = benchRunner("gemm", func() bench.Benchmark { return new(bench.Gemm) })
-	runMicroBench = benchRunner("micro", func() bench.Benchmark { return new(bench.Micro) })
-	runNTKBench   = benchRunner("ntk", func() bench.Benchmark { return new(bench.Ntk) })
-	runReluBench  = benchRunner("relu", func() bench.Benchmark { return new(bench.Relu) })
-	runSVMBench   = benchRunner("svm", func() bench.Benchmark { return new(bench.Svm) })
-	runTrainBench = benchRunner("train", func() bench.Benchmark { return new(bench.Train) })
-)

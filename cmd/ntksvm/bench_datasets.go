@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strings"
-	"time"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/experiment/bench"
 	"github.com/ntksvm/ntksvm/cmd/internal/experiment/benchdata"
@@ -38,10 +36,7 @@ func runBenchDatasets(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := benchdata.Config{Dir: dir, Options: o, OwnFolds: *ownFolds,
-		Progress: func(name string, k int, acc float64, took time.Duration) {
-			fmt.Fprintf(e.stderr, "%s split %d: test %.2f%% in %v\n", name, k, 100*acc, took.Round(time.Millisecond))
-		}}
+	cfg := benchdata.Config{Dir: dir, Options: o, OwnFolds: *ownFolds, Progress: bench.DatasetProgress(e.stderr)}
 	if *names != "" {
 		cfg.Names = strings.Split(*names, ",")
 	}

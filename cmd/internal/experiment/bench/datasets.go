@@ -7,12 +7,21 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/experiment/benchdata"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 )
 
 // The tables of "ntksvm bench datasets", whose runs benchdata.Run makes.
+
+// DatasetProgress returns the benchdata.Config.Progress that prints one
+// line per dataset and split to w.
+func DatasetProgress(w io.Writer) func(name string, k int, acc float64, took time.Duration) {
+	return func(name string, k int, acc float64, took time.Duration) {
+		fmt.Fprintf(w, "%s split %d: test %.2f%% in %v\n", name, k, 100*acc, took.Round(time.Millisecond))
+	}
+}
 
 // WriteDatasetFiles writes the rows as CSV (one line per dataset and
 // split) to csvOut and as indented JSON to jsonOut, each atomically;

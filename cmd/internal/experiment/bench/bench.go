@@ -8,10 +8,12 @@
 // Run in its own file here and one line in the command's list of
 // benchmarks (cmd/ntksvm/main.go).
 //
-// Every measurement is a median over timed runs after an untimed warm-up;
-// a measurement and its baseline (copy, the FMA peak, the bare GEMMs, a
-// streaming read) alternate within each run, so that a changing machine
-// load favours neither, and percentages are medians of per-run ratios.
+// Every measurement is a median over timed runs after an untimed warm-up.
+// Relu, Micro, Ntk, Svm and Train alternate the measurement with its
+// baseline (copy, the FMA peak, the bare Gram GEMM, a streaming read, the
+// bare GEMMs of the step) within each run, so that a changing machine load
+// favours neither, and their percentages are medians of per-run ratios;
+// Gemm times the FMA peak once before its shapes.
 package bench
 
 import (

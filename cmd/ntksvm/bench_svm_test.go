@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/cmd/internal/experiment/bench"
 )
 
 // TestBenchSVMStepJSON runs the step benchmark on a toy Gram and checks
@@ -35,38 +35,36 @@ func TestBenchSVMStepJSON(t *testing.T) {
 	}
 }
 
-// TestSVMReadRows checks that the bandwidth baseline reads every element
-// exactly once for any thread count and row grouping (small integers sum
-// exactly), never the padding.
-func TestSVMReadRows(t *testing.T) {
-	for _, c := range []struct{ rows, cols, stride int }{{1, 1, 1}, {7, 33, 40}, {50, 100, 100}, {9, 4099, 4104}} {
-		data32 := make([]float32, (c.rows-1)*c.stride+c.cols)
-		data64 := make([]float64, len(data32))
-		want := 0.0
-		for i := range data32 {
-			v := float64(i%13 - 6)
-			if i%c.stride >= c.cols {
-				v = 1e9 // padding: must not be read
-			} else {
-				want += v
-			}
-			data32[i], data64[i] = float32(v), v
-		}
-		k32, err := linalg.FromStrided(c.rows, c.cols, c.stride, data32)
-		if err != nil {
+// TestBenchSVM runs the steps and both exact solves on a toy Gram and
+// checks every line decodes into the row type, and that a bad --data is a
+// usage error.
+func TestBenchSVM(t *testing.T) {
+	code, out, errOut := runCLI(t, "bench", "svm", "--n", "64", "--runs", "1", "--threads", "2", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 { // float32 and float64 steps, two solves
+		t.Fatalf("%d lines, want 4:\n%s", len(lines), out)
+	}
+	for i, l := range lines {
+		var r bench.SvmRow
+		dec := json.NewDecoder(strings.NewReader(l))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&r); err != nil {
 			t.Fatal(err)
 		}
-		k64, err := linalg.FromStrided(c.rows, c.cols, c.stride, data64)
-		if err != nil {
-			t.Fatal(err)
+		if r.N != 64 || r.Threads != 2 || !(r.Seconds > 0) {
+			t.Errorf("line %d: %+v", i, r)
 		}
-		for _, th := range []int{1, 2, 3, 64} {
-			if got := svmReadRows(k32, th); got != want {
-				t.Errorf("%+v float32, %d threads: %v, want %v", c, th, got, want)
-			}
-			if got := svmReadRows(k64, th); got != want {
-				t.Errorf("%+v float64, %d threads: %v, want %v", c, th, got, want)
-			}
+		if r.Op == "step" && !(r.GBps > 0 && r.BaseGBps > 0 && r.Pct > 0) {
+			t.Errorf("line %d: no bandwidth: %+v", i, r)
 		}
+		if r.Op == "solve" && !(r.RelGap <= 1e-3) {
+			t.Errorf("line %d: gap %g", i, r.RelGap)
+		}
+	}
+	if code, _, _ := runCLI(t, "bench", "svm", "--data", "cifar"); code != 2 {
+		t.Errorf("bad --data: exit %d", code)
 	}
 }

@@ -31,6 +31,7 @@ import (
 	"syscall"
 
 	"github.com/ntksvm/ntksvm/asm"
+	"github.com/ntksvm/ntksvm/cmd/internal/experiment/bench"
 	"github.com/ntksvm/ntksvm/linalg/npy"
 )
 
@@ -63,12 +64,12 @@ var commands = []*command{
 // "ntksvm bench -h" lists them; defaultBenches run without a name.
 var benchmarks = []*command{
 	{"datasets", "the cross-validated NTK classifier on every dataset of a folder (CSV + NAME.splits.json)", runBenchDatasets},
-	{"gemm", "linalg GEMM and Gram GFLOP/s on the paper's shapes or a square sweep, against the measured peak", runGemmBench},
-	{"micro", "GEMM micro-kernel GFLOP/s in cache per kernel set, against the measured FMA peak", runMicroBench},
-	{"ntk", "NTK Gram matrix (GEMM + arc-cosine recursion) against the bare Gram GEMM of the same run", runNTKBench},
-	{"relu", "out-of-place ReLU bandwidth per kernel set, against copy() of the same size", runReluBench},
-	{"svm", "kernel-machine step K·α (GB/s vs. memory read baseline) and exact SVM solve time on an n×n Gram", runSVMBench},
-	{"train", "one training step (forward, backward, update) of the Fig. 1 network (L=2, m=10000, n=128) against its GEMMs run bare", runTrainBench},
+	{"gemm", "linalg GEMM and Gram GFLOP/s on the paper's shapes or a square sweep, against the measured peak", benchRunner[bench.Gemm]("gemm")},
+	{"micro", "GEMM micro-kernel GFLOP/s in cache per kernel set, against the measured FMA peak", benchRunner[bench.Micro]("micro")},
+	{"ntk", "NTK Gram matrix (GEMM + arc-cosine recursion) against the bare Gram GEMM of the same run", benchRunner[bench.Ntk]("ntk")},
+	{"relu", "out-of-place ReLU bandwidth per kernel set, against copy() of the same size", benchRunner[bench.Relu]("relu")},
+	{"svm", "kernel-machine step K·α (GB/s vs. memory read baseline) and exact SVM solve time on an n×n Gram", benchRunner[bench.Svm]("svm")},
+	{"train", "one training step (forward, backward, update) of the Fig. 1 network (L=2, m=10000, n=128) against its GEMMs run bare", benchRunner[bench.Train]("train")},
 }
 
 // defaultBenches run when "ntksvm bench" gets no benchmark name (or only

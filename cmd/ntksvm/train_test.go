@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -301,37 +300,6 @@ func TestExportLIBSVMSparse(t *testing.T) {
 		if err != nil || label != y[i] || x2 != x.At(i, 2) {
 			t.Fatalf("row %d differs", i)
 		}
-	}
-}
-
-func TestBenchSVM(t *testing.T) {
-	code, out, errOut := runCLI(t, "bench", "svm", "--n", "64", "--runs", "1", "--threads", "2", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 4 { // float32 and float64 steps, two solves
-		t.Fatalf("%d lines, want 4:\n%s", len(lines), out)
-	}
-	for i, l := range lines {
-		var r svmBenchRow
-		dec := json.NewDecoder(strings.NewReader(l))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&r); err != nil {
-			t.Fatal(err)
-		}
-		if r.N != 64 || r.Threads != 2 || !(r.Seconds > 0) {
-			t.Errorf("line %d: %+v", i, r)
-		}
-		if r.Op == "step" && !(r.GBps > 0 && r.BaseGBps > 0 && r.Pct > 0) {
-			t.Errorf("line %d: no bandwidth: %+v", i, r)
-		}
-		if r.Op == "solve" && !(r.RelGap <= 1e-3) {
-			t.Errorf("line %d: gap %g", i, r.RelGap)
-		}
-	}
-	if code, _, _ := runCLI(t, "bench", "svm", "--data", "cifar"); code != 2 {
-		t.Errorf("bad --data: exit %d", code)
 	}
 }
 

@@ -27,8 +27,8 @@
 //     commands and the Gram tiles of cluster jobs.
 //   - cmd/internal/experiment and cmd/internal/experiment/*: the skeleton
 //     every experiment shares, and the experiments (equiv, genbound,
-//     reproduce, benchdata), which wire files to models; cmd/ntksvm, the
-//     command.
+//     reproduce, benchdata, bench), which wire files to models;
+//     cmd/ntksvm, the command.
 //
 // A new package goes into the table in deps_test.go with the imports it
 // needs, in the lowest layer that has them.

@@ -1,6 +1,7 @@
-package main
+package bench
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -76,13 +77,13 @@ func parseGemmShapes(s string) ([]gemmShape, error) {
 			want = 2
 		}
 		if len(parts) != want {
-			return nil, usageError("--shapes entry %q: want MxKxN, gram:NxK or syrk:NxK", f)
+			return nil, usage("--shapes entry %q: want MxKxN, gram:NxK or syrk:NxK", f)
 		}
 		v := make([]int, want)
 		for i, p := range parts {
 			n, err := strconv.Atoi(p)
 			if err != nil || n < 1 || n > 1<<20 {
-				return nil, usageError("--shapes entry %q: dimension %q is not an integer in 1…%d", f, p, 1<<20)
+				return nil, usage("--shapes entry %q: dimension %q is not an integer in 1…%d", f, p, 1<<20)
 			}
 			v[i] = n
 		}
@@ -93,7 +94,7 @@ func parseGemmShapes(s string) ([]gemmShape, error) {
 			sh = gemmShape{"gemm", "", v[0], v[1], v[2]}
 		}
 		if sh.m*sh.k > maxGemmElems || sh.k*sh.n > maxGemmElems || sh.m*sh.n > maxGemmElems {
-			return nil, usageError("--shapes entry %q: an operand has more than %d elements", f, maxGemmElems)
+			return nil, usage("--shapes entry %q: an operand has more than %d elements", f, maxGemmElems)
 		}
 		for _, dt := range []string{"float32", "float64"} {
 			sh.dtype = dt
@@ -104,13 +105,14 @@ func parseGemmShapes(s string) ([]gemmShape, error) {
 }
 
 // gemmCases returns the shapes "bench gemm" runs, refusing flag
-// combinations and shapes whose operands exceed the available memory.
-func gemmCases(sweep bool, shapes string, f32, f64 bool) ([]gemmShape, error) {
+// combinations and shapes whose operands exceed the memory env reports
+// available.
+func gemmCases(sweep bool, shapes string, f32, f64 bool, env Env) ([]gemmShape, error) {
 	if sweep && shapes != "" {
-		return nil, usageError("--sweep and --shapes are exclusive")
+		return nil, usage("--sweep and --shapes are exclusive")
 	}
 	if f32 && f64 {
-		return nil, usageError("--float32 and --float64 are exclusive; give neither for both")
+		return nil, usage("--float32 and --float64 are exclusive; give neither for both")
 	}
 	var cases []gemmShape
 	switch {
@@ -129,13 +131,16 @@ func gemmCases(sweep bool, shapes string, f32, f64 bool) ([]gemmShape, error) {
 		cases = paperShapes
 	}
 	cases = filterDtype(cases, f32, f64)
-	if avail, ok := availableMemory(); ok {
+	if avail, ok := env.available(); ok {
 		for _, s := range cases {
 			if need := s.bytes(); need > avail {
-				return nil, usageError("%s %d×%d×%d %s: the operands need %s, more than the %s of memory available",
+				return nil, usage("%s %d×%d×%d %s: the operands need %s, more than the %s of memory available",
 					s.op, s.m, s.k, s.n, s.dtype, gib(need), gib(avail))
 			}
 		}
 	}
 	return cases, nil
 }
+
+// gib formats a byte count in GiB for messages.
+func gib(n uint64) string { return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30)) }

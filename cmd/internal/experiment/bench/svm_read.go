@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"sync"
@@ -7,10 +7,10 @@ import (
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
-// svmSink keeps the baseline's sums alive.
-var svmSink float64
+// readSink keeps the baseline's sums alive.
+var readSink float64
 
-// svmReadRows reads every row of k once on threads goroutines, each its
+// readRows reads every row of k once on threads goroutines, each its
 // own contiguous block of rows as in the step (linalg.Gemv splits the rows
 // the same way), four rows side by side as the step reads them
 // (asm.Sum32Rows4 and asm.Sum64Rows4, the pattern of
@@ -19,7 +19,7 @@ var svmSink float64
 // keep more cache-line requests in flight than one, so a one-row-at-a-time
 // baseline could be beaten by the step it measures. It returns the sum of
 // the sums.
-func svmReadRows[T linalg.Float](k linalg.Matrix[T], threads int) float64 {
+func readRows[T linalg.Float](k linalg.Matrix[T], threads int) float64 {
 	threads = max(1, min(threads, k.Rows))
 	sums := make([]float64, threads)
 	var wg sync.WaitGroup
@@ -28,7 +28,7 @@ func svmReadRows[T linalg.Float](k linalg.Matrix[T], threads int) float64 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sums[w] = svmSumRows(k, lo, hi)
+			sums[w] = sumRows(k, lo, hi)
 		}()
 	}
 	wg.Wait()
@@ -39,8 +39,8 @@ func svmReadRows[T linalg.Float](k linalg.Matrix[T], threads int) float64 {
 	return t
 }
 
-// svmSumRows is the sum of rows lo…hi-1 of k, four at a time.
-func svmSumRows[T linalg.Float](k linalg.Matrix[T], lo, hi int) float64 {
+// sumRows is the sum of rows lo…hi-1 of k, four at a time.
+func sumRows[T linalg.Float](k linalg.Matrix[T], lo, hi int) float64 {
 	var s float64
 	switch d := any(k.Data).(type) {
 	case []float32:

@@ -1,7 +1,8 @@
-package main
+package bench
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -11,60 +12,77 @@ import (
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
-// "ntksvm bench gemm": linalg.Gemm and linalg.Gram on the shapes the paper's
-// experiments run (network layers on MNIST batches, the NTK Gram matrix of
-// the 12,665-point 0/1 training set) or on a square sweep, against the FMA
-// peak measured in the same run.
-
 // peakTime is how long the FMA peak loop is timed; a variable so that tests
 // can shorten it.
 var peakTime = 200 * time.Millisecond
 
-func runGemmBench(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "bench gemm", "[--sweep | --shapes MxKxN,…] [--float32 | --float64] [--threads T] [--runs R] [--json]")
-	sweep := fs.Bool("sweep", false, "square sizes 64…4096 instead of the paper's shapes")
-	shapes := fs.String("shapes", "", "comma-separated GEMM shapes MxKxN (op(A) is M×K, op(B) K×N), gram:NxK or syrk:NxK")
-	f32 := fs.Bool("float32", false, "only float32")
-	f64 := fs.Bool("float64", false, "only float64")
-	c := addCommonFlags(fs)
-	if err := c.parse(fs, args); err != nil {
+// Gemm is "ntksvm bench gemm": linalg.Gemm and linalg.Gram on the shapes
+// the paper's experiments run (network layers on MNIST batches, the NTK
+// Gram matrix of the 12,665-point 0/1 training set) or on a square sweep,
+// against the FMA peak measured in the same run.
+type Gemm struct {
+	Common
+	Sweep       bool   // square sizes instead of the paper's shapes
+	Shapes      string // --shapes: MxKxN, gram:NxK, syrk:NxK, comma-separated
+	Float32Only bool
+	Float64Only bool
+}
+
+// Flags registers the shape and dtype flags and the common flags.
+func (b *Gemm) Flags(fs *flag.FlagSet) {
+	fs.BoolVar(&b.Sweep, "sweep", false, "square sizes 64…4096 instead of the paper's shapes")
+	fs.StringVar(&b.Shapes, "shapes", "", "comma-separated GEMM shapes MxKxN (op(A) is M×K, op(B) K×N), gram:NxK or syrk:NxK")
+	fs.BoolVar(&b.Float32Only, "float32", false, "only float32")
+	fs.BoolVar(&b.Float64Only, "float64", false, "only float64")
+	b.addFlags(fs)
+}
+
+// Usage is the synopsis of the flags.
+func (b *Gemm) Usage() string {
+	return "[--sweep | --shapes MxKxN,…] [--float32 | --float64] [--threads T] [--runs R] [--json]"
+}
+
+// Run times every case on --threads threads, printing each row as it is
+// measured.
+func (b *Gemm) Run(ctx context.Context, env Env) error {
+	if err := b.check(); err != nil {
 		return err
 	}
-	cases, err := gemmCases(*sweep, *shapes, *f32, *f64)
+	cases, err := gemmCases(b.Sweep, b.Shapes, b.Float32Only, b.Float64Only, env)
 	if err != nil {
 		return err
 	}
-	linalg.SetThreads(c.threads)
+	linalg.SetThreads(b.Threads)
 	defer linalg.SetThreads(0)
 	ks := asm.Active()
 	peak := map[string]float64{
-		"float32": measurePeak(ks.PeakFMA32) * float64(c.threads),
-		"float64": measurePeak(ks.PeakFMA64) * float64(c.threads),
+		"float32": measurePeak(ks.PeakFMA32) * float64(b.Threads),
+		"float64": measurePeak(ks.PeakFMA64) * float64(b.Threads),
 	}
-	if !c.json {
-		printGemmHeader(e.stdout, c.runs)
+	if !b.JSON {
+		printGemmHeader(env.Stdout, b.Runs)
 	}
 	for _, s := range cases {
 		var secs float64
 		var err error
 		if s.dtype == "float32" {
-			secs, err = timeGemm[float32](ctx, s, c.runs)
+			secs, err = timeGemm[float32](ctx, s, b.Runs)
 		} else {
-			secs, err = timeGemm[float64](ctx, s, c.runs)
+			secs, err = timeGemm[float64](ctx, s, b.Runs)
 		}
 		if err != nil {
 			return err
 		}
 		g := 2 * float64(s.m) * float64(s.k) * float64(s.n) / secs / 1e9
 		p := peak[s.dtype]
-		row := gflopsRow{s.op, s.dtype, ks.Name(), c.threads, s.m, s.k, s.n, g, p, 100 * g / p, secs}
-		if c.json {
-			if err := output.WriteJSONLine(e.stdout, row); err != nil {
+		row := GflopsRow{s.op, s.dtype, ks.Name(), b.Threads, s.m, s.k, s.n, g, p, 100 * g / p, secs}
+		if b.JSON {
+			if err := output.WriteJSONLine(env.Stdout, row); err != nil {
 				return err
 			}
 			continue
 		}
-		if _, err := fmt.Fprintf(e.stdout, gemmRowFormat, row.Op, row.Dtype, row.M, row.K, row.N, row.Threads,
+		if _, err := fmt.Fprintf(env.Stdout, gemmRowFormat, row.Op, row.Dtype, row.M, row.K, row.N, row.Threads,
 			row.Impl, row.GFlops, row.PeakGFlops, row.Pct, row.Seconds); err != nil {
 			return err
 		}

@@ -1,30 +1,22 @@
-package main
+package bench
 
 import (
 	"context"
+	"flag"
 	"fmt"
-	"io"
-	"runtime"
-	"strings"
 	"sync"
 	"text/tabwriter"
 	"unsafe"
 
-	"github.com/klauspost/cpuid/v2"
 	"github.com/ntksvm/ntksvm/asm"
 	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
 )
 
-// "ntksvm bench relu": memory bandwidth of out-of-place ReLU against copy.
-// Like "micro" (bench_micro.go), it runs every kernel set this CPU can run,
-// so that one command line compares them on the same machine in the same
-// run.
-
 // maxReluN bounds --n: the float64 run needs 16·n bytes.
 const maxReluN = 1 << 30
 
-// reluRow is one result of "ntksvm bench relu"; it is also the JSON line.
-type reluRow struct {
+// ReluRow is one result of "ntksvm bench relu"; it is also the JSON line.
+type ReluRow struct {
 	Op       string  `json:"op"`
 	Dtype    string  `json:"dtype"`
 	Impl     string  `json:"impl"`
@@ -35,32 +27,49 @@ type reluRow struct {
 	Pct      float64 `json:"pct"`
 }
 
-func runReluBench(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "bench relu", "[--n N] [--threads T] [--runs R] [--json]")
-	n := fs.Int("n", 100_000_000, "number of elements (float32 and float64 runs; needs 16·n bytes)")
-	c := addCommonFlags(fs)
-	if err := c.parse(fs, args); err != nil {
+// Relu is "ntksvm bench relu": the memory bandwidth of out-of-place ReLU
+// against copy(). Like Micro, it runs every kernel set this CPU can run,
+// so that one command line compares them on the same machine in the same
+// run.
+type Relu struct {
+	Common
+	N int // elements of the float32 and float64 runs
+}
+
+// Flags registers --n and the common flags.
+func (b *Relu) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&b.N, "n", 100_000_000, "number of elements (float32 and float64 runs; needs 16·n bytes)")
+	b.addFlags(fs)
+}
+
+// Usage is the synopsis of the flags.
+func (b *Relu) Usage() string { return "[--n N] [--threads T] [--runs R] [--json]" }
+
+// Run measures every kernel set and dtype on 1 and --threads threads.
+func (b *Relu) Run(ctx context.Context, env Env) error {
+	if err := b.check(); err != nil {
 		return err
 	}
-	if *n < 1 || *n > maxReluN {
-		return usageError("--n %d: want 1…%d elements", *n, maxReluN)
+	n := b.N
+	if n < 1 || n > maxReluN {
+		return usage("--n %d: want 1…%d elements", n, maxReluN)
 	}
 	// One pair of float64 buffers; the float32 runs use their first halves.
-	x := make([]float64, *n)
-	dst := make([]float64, *n)
-	x32 := unsafe.Slice((*float32)(unsafe.Pointer(&x[0])), *n)
-	dst32 := unsafe.Slice((*float32)(unsafe.Pointer(&dst[0])), *n)
+	x := make([]float64, n)
+	dst := make([]float64, n)
+	x32 := unsafe.Slice((*float32)(unsafe.Pointer(&x[0])), n)
+	dst32 := unsafe.Slice((*float32)(unsafe.Pointer(&dst[0])), n)
 
-	var rows []reluRow
-	for _, threads := range threadCounts(c.threads) {
+	var rows []ReluRow
+	for _, threads := range threadCounts(b.Threads) {
 		for _, dtype := range []string{"float32", "float64"} {
-			rs, err := reluOne(ctx, dtype, threads, c.runs, x, dst, x32, dst32)
+			rs, err := reluOne(ctx, dtype, threads, b.Runs, x, dst, x32, dst32)
 			if err != nil {
 				return err
 			}
 			for _, row := range rs {
-				if c.json {
-					if err := output.WriteJSONLine(e.stdout, row); err != nil {
+				if b.JSON {
+					if err := output.WriteJSONLine(env.Stdout, row); err != nil {
 						return err
 					}
 				}
@@ -68,13 +77,14 @@ func runReluBench(ctx context.Context, e *env, args []string) error {
 			rows = append(rows, rs...)
 		}
 	}
-	if c.json {
+	if b.JSON {
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "relu: out-of-place ReLU on n=%d elements, GB/s counting read+write, median of %d runs;\n"+
-		"each run times copy() and then every set; %% = median of the per-run ratios to copy\n", *n, c.runs)
-	printCPU(e.stdout)
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	w := env.Stdout
+	fmt.Fprintf(w, "relu: out-of-place ReLU on n=%d elements, GB/s counting read+write, median of %d runs;\n"+
+		"each run times copy() and then every set; %% = median of the per-run ratios to copy\n", n, b.Runs)
+	printCPU(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "dtype\timpl\tthreads\tGB/s\tcopy GB/s\t% of copy\t")
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%.1f\t%.0f%%\t\n", r.Dtype, r.Impl, r.Threads, r.GBps, r.CopyGBps, r.Pct)
@@ -85,7 +95,7 @@ func runReluBench(ctx context.Context, e *env, args []string) error {
 // reluOne measures every kernel set on one dtype and thread count. Each
 // run times copy() and then each set, after one untimed round, so that the
 // ratios compare measurements taken moments apart on a busy machine.
-func reluOne(ctx context.Context, dtype string, threads, runs int, x, dst []float64, x32, dst32 []float32) ([]reluRow, error) {
+func reluOne(ctx context.Context, dtype string, threads, runs int, x, dst []float64, x32, dst32 []float32) ([]ReluRow, error) {
 	n := len(x)
 	esz := 8
 	fns := []func(lo, hi int){func(lo, hi int) { copy(dst[lo:hi], x[lo:hi]) }}
@@ -121,7 +131,7 @@ func reluOne(ctx context.Context, dtype string, threads, runs int, x, dst []floa
 	}
 	bytes := float64(2 * n * esz) // read x, write dst
 	copyGBps := bytes / median(times[0]) / 1e9
-	rows := make([]reluRow, len(sets))
+	rows := make([]ReluRow, len(sets))
 	for i, k := range sets {
 		gbps := bytes / median(times[i+1]) / 1e9
 		// pct is the median of the per-run ratios to that run's copy.
@@ -129,18 +139,9 @@ func reluOne(ctx context.Context, dtype string, threads, runs int, x, dst []floa
 		for r := range ratios {
 			ratios[r] = times[0][r] / times[i+1][r]
 		}
-		rows[i] = reluRow{"relu", dtype, k.Name(), threads, n, gbps, copyGBps, 100 * median(ratios)}
+		rows[i] = ReluRow{"relu", dtype, k.Name(), threads, n, gbps, copyGBps, 100 * median(ratios)}
 	}
 	return rows, nil
-}
-
-// threadCounts is 1 and, if larger, t: the single-core figure is always
-// shown beside the aggregate one.
-func threadCounts(t int) []int {
-	if t > 1 {
-		return []int{1, t}
-	}
-	return []int{1}
 }
 
 // parallelRange calls fn on threads contiguous chunks of [0, n), in
@@ -162,16 +163,4 @@ func parallelRange(n, threads int, fn func(lo, hi int)) {
 		}()
 	}
 	wg.Wait()
-}
-
-// printCPU writes the CPU model and clock, the line every benchmark table
-// starts with.
-func printCPU(w io.Writer) {
-	c := &cpuid.CPU
-	ghz := ""
-	if c.Hz > 0 {
-		ghz = fmt.Sprintf(", %.2f GHz", float64(c.Hz)/1e9)
-	}
-	fmt.Fprintf(w, "cpu: %s (%s/%s, %d logical CPUs%s)\n",
-		nonEmpty(strings.TrimSpace(c.BrandName), "unknown"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), ghz)
 }

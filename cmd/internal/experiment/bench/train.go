@@ -1,7 +1,8 @@
-package main
+package bench
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -15,12 +16,8 @@ import (
 	"github.com/ntksvm/ntksvm/svm/network"
 )
 
-// "ntksvm bench train": one training step of the Fig. 1 network (forward,
-// backward, update with the penalty) against the GEMMs of its forward and
-// backward passes run bare.
-
-// trainBenchRow is one line of "ntksvm bench train --json".
-type trainBenchRow struct {
+// TrainRow is one line of "ntksvm bench train --json".
+type TrainRow struct {
 	Op          string  `json:"op"`
 	N           int     `json:"n"`
 	D           int     `json:"d"`
@@ -38,40 +35,61 @@ type trainBenchRow struct {
 	Lambda      float64 `json:"lambda"`
 }
 
-func runTrainBench(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "bench train", "[--n 128] [--d 784] [--width 10000] [--depth 2] [--reg paper|theory|lastlayer|none] [--lambda λ] [--float64] [--threads T] [--runs R] [--json]")
-	n := fs.Int("n", 128, "batch size (rows of X)")
-	d := fs.Int("d", 784, "input dimension")
-	m := fs.Int("width", 10000, "hidden width m")
-	depth := fs.Int("depth", 2, "hidden layers L (Fig. 1 is L = 2)")
-	f64 := fs.Bool("float64", false, "float64 network (default float32, as PyTorch)")
-	regName := fs.String("reg", "paper", "penalty of the update: paper, theory, lastlayer or none")
-	lambda := fs.Float64("lambda", 0.001, "λ of the penalty")
-	c := addCommonFlags(fs)
-	if err := c.parse(fs, args); err != nil {
-		return err
-	}
-	reg, err := network.ParseRegularization(*regName)
-	if err != nil {
-		return usageError("--reg: %v", err)
-	}
-	if !(*lambda >= 0) || math.IsInf(*lambda, 0) {
-		return usageError("--lambda %v: want a finite λ ≥ 0", *lambda)
-	}
-	if *n < 1 || *d < 1 || *m < 1 || *depth < 1 || *depth > 100 || *n > 1<<20 {
-		return usageError("--n %d --d %d --width %d --depth %d: want positive sizes and depth ≤ 100", *n, *d, *m, *depth)
-	}
-	if *f64 {
-		return trainBench[float64](ctx, e, c, *n, *d, *m, *depth, reg, *lambda)
-	}
-	return trainBench[float32](ctx, e, c, *n, *d, *m, *depth, reg, *lambda)
+// Train is "ntksvm bench train": one training step of the Fig. 1 network
+// (forward, backward, update with the penalty) against the GEMMs of its
+// forward and backward passes run bare.
+type Train struct {
+	Common
+	N, D, Width, Depth int
+	Float64            bool    // a float64 network (default float32, as PyTorch)
+	Reg                string  // penalty of the update (network.ParseRegularization)
+	Lambda             float64 // λ of the penalty
 }
 
-// trainBench times one full training step of the network, svm.
+// Flags registers the network and penalty flags and the common flags.
+func (b *Train) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&b.N, "n", 128, "batch size (rows of X)")
+	fs.IntVar(&b.D, "d", 784, "input dimension")
+	fs.IntVar(&b.Width, "width", 10000, "hidden width m")
+	fs.IntVar(&b.Depth, "depth", 2, "hidden layers L (Fig. 1 is L = 2)")
+	fs.BoolVar(&b.Float64, "float64", false, "float64 network (default float32, as PyTorch)")
+	fs.StringVar(&b.Reg, "reg", "paper", "penalty of the update: paper, theory, lastlayer or none")
+	fs.Float64Var(&b.Lambda, "lambda", 0.001, "λ of the penalty")
+	b.addFlags(fs)
+}
+
+// Usage is the synopsis of the flags.
+func (b *Train) Usage() string {
+	return "[--n 128] [--d 784] [--width 10000] [--depth 2] [--reg paper|theory|lastlayer|none] [--lambda λ] [--float64] [--threads T] [--runs R] [--json]"
+}
+
+// Run validates the flags and times the step against its GEMMs.
+func (b *Train) Run(ctx context.Context, env Env) error {
+	if err := b.check(); err != nil {
+		return err
+	}
+	reg, err := network.ParseRegularization(b.Reg)
+	if err != nil {
+		return usage("--reg: %v", err)
+	}
+	if !(b.Lambda >= 0) || math.IsInf(b.Lambda, 0) {
+		return usage("--lambda %v: want a finite λ ≥ 0", b.Lambda)
+	}
+	if b.N < 1 || b.D < 1 || b.Width < 1 || b.Depth < 1 || b.Depth > 100 || b.N > 1<<20 {
+		return usage("--n %d --d %d --width %d --depth %d: want positive sizes and depth ≤ 100", b.N, b.D, b.Width, b.Depth)
+	}
+	if b.Float64 {
+		return trainBench[float64](ctx, env, b, reg)
+	}
+	return trainBench[float32](ctx, env, b, reg)
+}
+
+// trainBench times one full training step of the network,
 // network.Stepper.Step on a batch of n (forward, backward and the update
 // with the penalty reg), against the bare GEMMs of its forward and
 // backward passes, alternated.
-func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, d, m, depth int, reg network.Regularization, lambda float64) error {
+func trainBench[T linalg.Float](ctx context.Context, env Env, b *Train, reg network.Regularization) error {
+	n, d, m, depth, lambda := b.N, b.D, b.Width, b.Depth, b.Lambda
 	net, err := ntk.NewNetwork[T](d, m, depth, 1, 0, 1)
 	if err != nil {
 		return err
@@ -88,16 +106,16 @@ func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, 
 		batch[i] = i
 	}
 	old := linalg.Threads()
-	linalg.SetThreads(c.threads)
+	linalg.SetThreads(b.Threads)
 	defer linalg.SetThreads(old)
 	st, err := network.NewStepper(net, x, y, linalg.Matrix[T]{}, network.Config{
 		Loss: svm.Hinge, Lambda: lambda, Objective: svm.ObjectiveMean, Reg: reg})
 	if err != nil {
 		return err
 	}
-	calls, flops := trainBenchGemms[T](rng, n, d, m, depth)
+	calls, flops := trainGemms[T](rng, n, d, m, depth)
 	var ferr error
-	secs, gemm, err := pairedMedians(ctx, c.runs, func() {
+	secs, gemm, err := pairedMedians(ctx, b.Runs, func() {
 		if err := st.Step(batch, 1e-3); err != nil && ferr == nil {
 			ferr = err
 		}
@@ -114,29 +132,18 @@ func trainBench[T linalg.Float](ctx context.Context, e *env, c *benchCommon, n, 
 	if ferr != nil {
 		return ferr
 	}
-	row := trainBenchRow{Op: "train", N: n, D: d, Width: m, Depth: depth, Dtype: dtypeName[T](), Threads: c.threads,
+	row := TrainRow{Op: "train", N: n, D: d, Width: m, Depth: depth, Dtype: dtypeName[T](), Threads: b.Threads,
 		Impl: asm.Implementation(), Seconds: secs, GFlops: flops / secs / 1e9, GemmSeconds: gemm, GemmGFlops: flops / gemm / 1e9}
 	row.Pct = 100 * row.GFlops / row.GemmGFlops
 	row.Reg, row.Lambda = reg.String(), lambda
-	if c.json {
-		return output.WriteJSONLine(e.stdout, row)
+	if b.JSON {
+		return output.WriteJSONLine(env.Stdout, row)
 	}
-	fmt.Fprintf(e.stdout, "training step (forward, backward, update with --reg %v, λ = %g), %d→%s→1, batch %d, %s, %d threads, kernels %s, median of %d:\n",
-		reg, lambda, d, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("%d×", m), depth), "×"), n, row.Dtype, c.threads, row.Impl, c.runs)
-	fmt.Fprintf(e.stdout, "  step     %8.3f s  %7.1f GFLOP/s (GEMM flops of forward and backward)\n  GEMMs    %8.3f s  %7.1f GFLOP/s (same shapes, bare)\n  %.0f%% of the GEMM rate\n",
+	fmt.Fprintf(env.Stdout, "training step (forward, backward, update with --reg %v, λ = %g), %d→%s→1, batch %d, %s, %d threads, kernels %s, median of %d:\n",
+		reg, lambda, d, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("%d×", m), depth), "×"), n, row.Dtype, b.Threads, row.Impl, b.Runs)
+	fmt.Fprintf(env.Stdout, "  step     %8.3f s  %7.1f GFLOP/s (GEMM flops of forward and backward)\n  GEMMs    %8.3f s  %7.1f GFLOP/s (same shapes, bare)\n  %.0f%% of the GEMM rate\n",
 		secs, row.GFlops, gemm, row.GemmGFlops, row.Pct)
 	return nil
-}
-
-// pairedMedians times a and b alternately (roundTimes), runs times each
-// after one untimed warm-up of each, and returns their median wall times
-// in seconds.
-func pairedMedians(ctx context.Context, runs int, a, b func()) (ta, tb float64, err error) {
-	times, err := roundTimes(ctx, runs, a, b)
-	if err != nil {
-		return 0, 0, err
-	}
-	return median(times[0]), median(times[1]), nil
 }
 
 // gemmCall is one bare GEMM of the network benchmark.
@@ -145,9 +152,9 @@ type gemmCall[T linalg.Float] struct {
 	a, b, c linalg.Matrix[T]
 }
 
-// trainBenchGemms returns the GEMMs of one forward and backward pass,
+// trainGemms returns the GEMMs of one forward and backward pass,
 // bare, on preallocated operands, and their flops.
-func trainBenchGemms[T linalg.Float](rng *rand.Rand, n, d, m, depth int) ([]gemmCall[T], float64) {
+func trainGemms[T linalg.Float](rng *rand.Rand, n, d, m, depth int) ([]gemmCall[T], float64) {
 	// Forward z_l = a_l·W_lᵀ, backward dW_l = g_lᵀ·a_l and (l ≥ 1) g·W_l.
 	var calls []gemmCall[T]
 	var flops float64

@@ -1,7 +1,8 @@
-package main
+package bench
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"runtime"
 	"sync"
@@ -11,9 +12,6 @@ import (
 	"github.com/ntksvm/ntksvm/asm"
 	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
 )
-
-// "ntksvm bench micro": GEMM micro-kernel GFLOP/s in cache, per kernel set,
-// against the measured FMA peak.
 
 // maxMicroK bounds --k: the packed panels (1.3 MiB at k = 1024 with
 // the AVX-512 float64 tile) should stay in L2.
@@ -26,26 +24,41 @@ var microRunTime = 40 * time.Millisecond
 // microSlices is the number of alternating peak and kernel slices in a run.
 const microSlices = 8
 
-func runMicroBench(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "bench micro", "[--k K] [--threads T] [--runs R] [--json]")
-	k := fs.Int("k", 256, "depth of the packed panels (the GEMM kc)")
-	c := addCommonFlags(fs)
-	if err := c.parse(fs, args); err != nil {
+// Micro is "ntksvm bench micro": the GEMM micro-kernel's GFLOP/s over
+// packed panels in cache, per kernel set, against the FMA peak of the same
+// set measured in the same runs.
+type Micro struct {
+	Common
+	K int // depth of the packed panels (the GEMM kc)
+}
+
+// Flags registers --k and the common flags.
+func (b *Micro) Flags(fs *flag.FlagSet) {
+	fs.IntVar(&b.K, "k", 256, "depth of the packed panels (the GEMM kc)")
+	b.addFlags(fs)
+}
+
+// Usage is the synopsis of the flags.
+func (b *Micro) Usage() string { return "[--k K] [--threads T] [--runs R] [--json]" }
+
+// Run measures every kernel set and dtype on 1 and --threads threads.
+func (b *Micro) Run(ctx context.Context, env Env) error {
+	if err := b.check(); err != nil {
 		return err
 	}
-	if *k < 1 || *k > maxMicroK {
-		return usageError("--k %d: want 1…%d", *k, maxMicroK)
+	if b.K < 1 || b.K > maxMicroK {
+		return usage("--k %d: want 1…%d", b.K, maxMicroK)
 	}
-	var rows []gflopsRow
-	for _, threads := range threadCounts(c.threads) {
+	var rows []GflopsRow
+	for _, threads := range threadCounts(b.Threads) {
 		for _, ks := range asm.Available() {
 			for _, dtype := range []string{"float32", "float64"} {
-				row, err := microOne(ctx, ks, dtype, *k, threads, c.runs)
+				row, err := microOne(ctx, ks, dtype, b.K, threads, b.Runs)
 				if err != nil {
 					return err
 				}
-				if c.json {
-					if err := output.WriteJSONLine(e.stdout, row); err != nil {
+				if b.JSON {
+					if err := output.WriteJSONLine(env.Stdout, row); err != nil {
 						return err
 					}
 				}
@@ -53,13 +66,14 @@ func runMicroBench(ctx context.Context, e *env, args []string) error {
 			}
 		}
 	}
-	if c.json {
+	if b.JSON {
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "micro: GEMM micro-kernel over packed panels in cache (k=%d), median of %d runs;\n"+
-		"peak = FMA loop of the same set, alternating with the kernel within each run; %% = median of the per-run ratios\n", *k, c.runs)
-	printCPU(e.stdout)
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	w := env.Stdout
+	fmt.Fprintf(w, "micro: GEMM micro-kernel over packed panels in cache (k=%d), median of %d runs;\n"+
+		"peak = FMA loop of the same set, alternating with the kernel within each run; %% = median of the per-run ratios\n", b.K, b.Runs)
+	printCPU(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "dtype\timpl\tthreads\ttile\tGFLOP/s\tpeak GFLOP/s\t% of peak\t")
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d×%d\t%.1f\t%.1f\t%.0f%%\t\n", r.Dtype, r.Impl, r.Threads, r.M, r.N, r.GFlops, r.PeakGFlops, r.Pct)
@@ -104,7 +118,7 @@ func microSweep[T float32 | float64](tile func(kc, m, n int, a, b, c []T, ldc in
 // microOne measures one kernel set and dtype: in each run, the FMA peak
 // and then the micro-kernel, each on threads locked goroutines with their
 // own data; the medians give the row.
-func microOne(ctx context.Context, ks *asm.Kernels, dtype string, kc, threads, runs int) (gflopsRow, error) {
+func microOne(ctx context.Context, ks *asm.Kernels, dtype string, kc, threads, runs int) (GflopsRow, error) {
 	peak := ks.PeakFMA32
 	mr, nr := ks.Tile32()
 	if dtype == "float64" {
@@ -131,7 +145,7 @@ func microOne(ctx context.Context, ks *asm.Kernels, dtype string, kc, threads, r
 	var kern, top, ratio []float64
 	for r := -1; r < runs; r++ { // run -1 is the warm-up
 		if err := ctx.Err(); err != nil {
-			return gflopsRow{}, err
+			return GflopsRow{}, err
 		}
 		// A run alternates short slices of peak loop and kernel, so that
 		// both see the same clock speed and the same share of a busy
@@ -156,7 +170,7 @@ func microOne(ctx context.Context, ks *asm.Kernels, dtype string, kc, threads, r
 		}
 	}
 	// pct is the median of the per-run ratios.
-	return gflopsRow{"micro", dtype, ks.Name(), threads, mr, kc, nr, median(kern), median(top), 100 * median(ratio), 0}, nil
+	return GflopsRow{"micro", dtype, ks.Name(), threads, mr, kc, nr, median(kern), median(top), 100 * median(ratio), 0}, nil
 }
 
 // calibrate returns how many repetitions of fn take about one slice,

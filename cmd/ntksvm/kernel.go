@@ -8,12 +8,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unsafe"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
+	"github.com/ntksvm/ntksvm/internal/membudget"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/ntk"
@@ -123,7 +123,7 @@ func checkKernelFlags(d *dataFlags, k *kernelFlags, test, out, memCap string) (n
 	if err != nil {
 		return ntk.Spec{}, 0, err
 	}
-	capBytes, err := parseBytes(memCap)
+	capBytes, err := membudget.ParseSize(memCap)
 	if err != nil {
 		return ntk.Spec{}, 0, usageError("--mem-cap: %v", err)
 	}
@@ -216,33 +216,4 @@ func writeKernelNpy[T linalg.Float](ctx context.Context, path string, s ntk.Spec
 		return err
 	}
 	return f.CommitContext(ctx)
-}
-
-// parseBytes parses a size such as 4GiB, 512MiB, 2G, 100k or 1000000 (bytes).
-// SI suffixes (k, M, G, T) are powers of 1000, binary ones (KiB, MiB, GiB,
-// TiB) powers of 1024; a trailing B is optional.
-func parseBytes(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	i := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' })
-	num, unit := t, ""
-	if i >= 0 {
-		num, unit = t[:i], strings.TrimSpace(t[i:])
-	}
-	v, err := strconv.ParseFloat(num, 64)
-	if err != nil || v < 0 {
-		return 0, fmt.Errorf("%q is not a size (e.g. 4GiB, 512MiB, 1000000)", s)
-	}
-	mult := map[string]float64{
-		"": 1, "b": 1,
-		"k": 1e3, "kb": 1e3, "m": 1e6, "mb": 1e6, "g": 1e9, "gb": 1e9, "t": 1e12, "tb": 1e12,
-		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
-		"ki": 1 << 10, "mi": 1 << 20, "gi": 1 << 30, "ti": 1 << 40,
-	}[strings.ToLower(unit)]
-	if mult == 0 {
-		return 0, fmt.Errorf("%q: unknown unit %q (use B, k, M, G, T, KiB, MiB, GiB, TiB)", s, unit)
-	}
-	if v*mult > 1<<62 {
-		return 0, fmt.Errorf("%q is too large", s)
-	}
-	return int64(v * mult), nil
 }

@@ -116,23 +116,6 @@ func TestKernelCommandErrors(t *testing.T) {
 	checkNoOutput(t, out)
 }
 
-func TestParseBytes(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want int64
-		ok   bool
-	}{
-		{"4GiB", 4 << 30, true}, {"512MiB", 512 << 20, true}, {"2G", 2e9, true}, {"100k", 1e5, true},
-		{"1000000", 1e6, true}, {"1.5GiB", 3 << 29, true}, {"7B", 7, true},
-		{"", 0, false}, {"-1", 0, false}, {"4XB", 0, false}, {"GiB", 0, false}, {"1e30", 0, false},
-	} {
-		got, err := parseBytes(tc.in)
-		if (err == nil) != tc.ok || got != tc.want {
-			t.Errorf("parseBytes(%q) = %d, %v; want %d, ok=%v", tc.in, got, err, tc.want, tc.ok)
-		}
-	}
-}
-
 func TestBenchNTKAndTrain(t *testing.T) {
 	code, out, stderr := runCLI(t, "bench", "ntk", "--n", "70", "--d", "9", "--depth", "2", "--runs", "1", "--json", "--float32")
 	if code != 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
 	"github.com/ntksvm/ntksvm/cmd/internal/tiles"
+	"github.com/ntksvm/ntksvm/internal/membudget"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
@@ -135,7 +136,7 @@ func collectTiles(e *env, d *dataFlags, k *kernelFlags, dir, test, out, memCap s
 	if err := checkOutputs(outPath("--out", out), append(inputs("--data", d.data), inputs("--test", test)...)...); err != nil {
 		return err
 	}
-	capBytes, err := parseBytes(memCap)
+	capBytes, err := membudget.ParseSize(memCap)
 	if err != nil {
 		return usageError("--mem-cap: %v", err)
 	}

@@ -7,9 +7,9 @@ import (
 )
 
 // ExampleCheck refuses, before allocating, a dense float64 Gram of 60,000
-// points under a 4 GiB budget (--mem 4G), saying what it needs.
+// points under a 4 GiB budget (--mem 4GiB), saying what it needs.
 func ExampleCheck() {
-	budget, err := membudget.ParseSize("4G")
+	budget, err := membudget.ParseSize("4GiB")
 	if err != nil {
 		panic(err)
 	}

@@ -91,28 +91,35 @@ func Default() (int64, bool) {
 	return int64(float64(a) * DefaultShare), true
 }
 
-// ParseSize parses a size in bytes: a number with an optional unit, K, M,
-// G or T (powers of 1024; "KiB", "KB", "k" and so on are read alike), as in
-// --mem 4G or --mem 512MiB. It returns an error for anything else, a size
-// below one byte or one beyond 2⁶³.
+// ParseSize parses a size in bytes such as 4GiB, 512MiB, 2G, 100k or
+// 1000000: SI units (k, M, G, T) are powers of 1000, binary ones (KiB, MiB,
+// GiB, TiB, or Ki, Mi, …) powers of 1024, a trailing B is optional and
+// case does not matter. 0 is a size; what it means (no cap, say) is the
+// caller's to decide. Negative sizes and sizes past 2⁶² are errors.
 func ParseSize(s string) (int64, error) {
 	t := strings.TrimSpace(s)
-	k := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
-	if k < 0 {
-		k = len(t)
+	i := strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	num, unit := t, ""
+	if i >= 0 {
+		num, unit = t[:i], strings.TrimSpace(t[i:])
 	}
-	unit := strings.ToUpper(strings.TrimSpace(t[k:]))
-	unit = strings.TrimSuffix(strings.TrimSuffix(unit, "B"), "I")
-	mult := map[string]float64{"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}[unit]
-	v, err := strconv.ParseFloat(t[:k], 64)
-	if err != nil || mult == 0 {
-		return 0, fmt.Errorf("memory size %q: want a number with an optional unit K, M, G or T (e.g. 4G)", s)
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("%q is not a size (e.g. 4GiB, 512MiB, 1000000)", s)
 	}
-	b := v * mult
-	if !(b >= 1) || b >= math.MaxInt64 {
-		return 0, fmt.Errorf("memory size %q: want at least one byte and less than 2⁶³", s)
+	mult := map[string]float64{
+		"": 1, "b": 1,
+		"k": 1e3, "kb": 1e3, "m": 1e6, "mb": 1e6, "g": 1e9, "gb": 1e9, "t": 1e12, "tb": 1e12,
+		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
+		"ki": 1 << 10, "mi": 1 << 20, "gi": 1 << 30, "ti": 1 << 40,
+	}[strings.ToLower(unit)]
+	if mult == 0 {
+		return 0, fmt.Errorf("%q: unknown unit %q (use B, k, M, G, T, KiB, MiB, GiB, TiB)", s, unit)
 	}
-	return int64(b), nil
+	if v*mult > 1<<62 {
+		return 0, fmt.Errorf("%q is too large", s)
+	}
+	return int64(v * mult), nil
 }
 
 // NeedError is a run refused because it would not fit its budget.

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/svm"
 	"github.com/ntksvm/ntksvm/svm/classify"
@@ -31,57 +32,8 @@ func reportClasses(ctx context.Context, w io.Writer, c *classify.Classifier, d *
 	if err != nil {
 		return err
 	}
-	printClassReport(w, c.Classes, d, pred, name)
+	output.ClassReport(w, name, c.Classes, d.Labels(), pred)
 	return nil
-}
-
-// printClassReport prints the accuracy, the confusion matrix (rows: true
-// class, columns: predicted) and the recall of each class. A true class the
-// model does not know gets a row of its own and counts as wrong.
-func printClassReport(w io.Writer, classes []string, d *data.Dataset, pred []string, name string) {
-	index := map[string]int{}
-	for i, c := range classes {
-		index[c] = i
-	}
-	names := append([]string(nil), classes...)
-	truth, p := make([]int, len(pred)), make([]int, len(pred))
-	right := 0
-	for i := range pred {
-		t := d.Classes[d.Y[i]]
-		k, ok := index[t]
-		if !ok {
-			k = len(names)
-			index[t], names = k, append(names, t)
-		}
-		truth[i], p[i] = k, index[pred[i]]
-		if t == pred[i] {
-			right++
-		}
-	}
-	fmt.Fprintf(w, "%s: accuracy %.2f%% (%d of %d)\n", name, 100*float64(right)/float64(len(pred)), right, len(pred))
-	conf := classify.Confusion(truth, p, len(names))
-	width := 6
-	for _, n := range names {
-		width = max(width, len(n))
-	}
-	fmt.Fprintf(w, "%*s", width+2, "true\\pred")
-	for _, n := range names {
-		fmt.Fprintf(w, " %*s", width, n)
-	}
-	fmt.Fprintf(w, " %8s\n", "recall")
-	for t, row := range conf {
-		fmt.Fprintf(w, "%*s", width+2, names[t])
-		total := 0
-		for _, v := range row {
-			fmt.Fprintf(w, " %*d", width, v)
-			total += v
-		}
-		if total > 0 {
-			fmt.Fprintf(w, " %7.2f%%\n", 100*float64(row[t])/float64(total))
-		} else {
-			fmt.Fprintf(w, " %8s\n", "-")
-		}
-	}
 }
 
 // predictClasses is predict for a multi-class model: it prints the report
@@ -111,13 +63,13 @@ func predictClasses(ctx context.Context, e *env, m *svm.Model, tf *tableFlags, d
 	for i, k := range idx {
 		pred[i] = c.Classes[k]
 	}
-	printClassReport(e.stdout, c.Classes, d, pred, dataPath)
+	output.ClassReport(e.stdout, dataPath, c.Classes, d.Labels(), pred)
 	if out == "" {
 		return nil
 	}
 	err = atomicfile.WriteFileContext(ctx, out, false, func(w io.Writer) error {
 		for i, p := range pred {
-			line := []string{strconv.Itoa(d.Rows[i]), csvField(p)}
+			line := []string{strconv.Itoa(d.Rows[i]), output.CSVField(p)}
 			if decision {
 				for _, v := range dec.Row(i) {
 					line = append(line, strconv.FormatFloat(v, 'g', 17, 64))
@@ -133,14 +85,6 @@ func predictClasses(ctx context.Context, e *env, m *svm.Model, tf *tableFlags, d
 		fmt.Fprintf(e.stderr, "wrote %s (row, predicted class%s)\n", out, map[bool]string{true: ", decision values", false: ""}[decision])
 	}
 	return err
-}
-
-// csvField quotes s for a CSV line when it needs it.
-func csvField(s string) string {
-	if strings.ContainsAny(s, ",\"\r\n") {
-		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-	}
-	return s
 }
 
 // isClassModel reports whether the model file at path is a multi-class

@@ -54,6 +54,15 @@ func (d *Dataset) N() int { return d.X.Rows }
 // D returns the number of features.
 func (d *Dataset) D() int { return d.X.Cols }
 
+// Labels returns the class name of every example.
+func (d *Dataset) Labels() []string {
+	out := make([]string, len(d.Y))
+	for i, c := range d.Y {
+		out[i] = d.Classes[c]
+	}
+	return out
+}
+
 // Counts returns the number of examples of each class.
 func (d *Dataset) Counts() []int {
 	c := make([]int, len(d.Classes))

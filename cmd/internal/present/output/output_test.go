@@ -101,3 +101,21 @@ func TestRemoveMatching(t *testing.T) {
 		t.Error("a malformed pattern gave no error")
 	}
 }
+
+func TestClassReport(t *testing.T) {
+	var b strings.Builder
+	ClassReport(&b, "test.csv", []string{"a", "b"}, []string{"a", "b", "b", "c"}, []string{"a", "b", "a", "a"})
+	want := "test.csv: accuracy 50.00% (2 of 4)\n" +
+		"true\\pred      a      b      c   recall\n" +
+		"       a      1      0      0  100.00%\n" +
+		"       b      1      1      0   50.00%\n" +
+		"       c      1      0      0    0.00%\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	for in, want := range map[string]string{"x": "x", "a,b": `"a,b"`, `say "hi"`: `"say ""hi"""`} {
+		if got := CSVField(in); got != want {
+			t.Errorf("CSVField(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

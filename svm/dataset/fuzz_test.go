@@ -3,6 +3,8 @@ package dataset
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -76,6 +78,33 @@ func FuzzSplits(f *testing.F) {
 				if r < 0 || r >= s.NRows {
 					t.Fatalf("split %d names row %d of %d", k, r, s.NRows)
 				}
+			}
+		}
+	})
+}
+
+// FuzzLabelLines reads arbitrary bytes as the labels text file of
+// "X.npy,labels.txt" (one label per line) for a 3-row X: it must never
+// panic, and labels it accepts are 3 non-empty ones.
+func FuzzLabelLines(f *testing.F) {
+	f.Add([]byte("a\nb\r\n\n c \n"))
+	f.Add([]byte("\ufeff1\n2\n3\n4\n"))
+	f.Add([]byte(strings.Repeat("x", 70000) + "\n"))
+	path := filepath.Join(f.TempDir(), "labels.txt")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		labels, err := readLabelLines(path, 3)
+		if err != nil {
+			return
+		}
+		if len(labels) != 3 {
+			t.Fatalf("%d labels for 3 rows", len(labels))
+		}
+		for i, l := range labels {
+			if l == "" {
+				t.Fatalf("label %d is empty", i)
 			}
 		}
 	})

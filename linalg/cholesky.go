@@ -158,9 +158,19 @@ func cholFactor[T Float](ctx context.Context, a Matrix[T], off int, diag []float
 		x := Matrix[T]{Rows: m, Cols: kb, Stride: xs, Data: xbuf[:minLen(m, kb, xs)]}
 		triTransposePar(x, y)
 		cholCopyPar(a21, x)
-		// Trailing update of the lower triangle: A22 -= L21·L21ᵀ.
-		if err := SyrkLower(-1, x, 1, a.Slice(k+kb, n, k+kb, n)); err != nil {
-			panic("linalg: Cholesky: " + err.Error()) // shapes and storage are ours
+		// Trailing update of the lower triangle: A22 -= L21·L21ᵀ, in strips
+		// that check ctx when it can be cancelled (the update of a large
+		// matrix takes seconds), each element computed as SyrkLower does.
+		a22 := a.Slice(k+kb, n, k+kb, n)
+		if ctx.Done() == nil {
+			if err := SyrkLower(-1, x, 1, a22); err != nil {
+				panic("linalg: Cholesky: " + err.Error()) // shapes and storage are ours
+			}
+		} else if err := SyrkLowerContext(ctx, -1, x, 1, a22); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			panic("linalg: Cholesky: " + err.Error())
 		}
 	}
 	return nil

@@ -3,6 +3,7 @@ package linalg
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -23,5 +24,42 @@ func TestCholeskyContextCancelled(t *testing.T) {
 	}
 	if err := SolveSPDContext(context.Background(), a, b); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCholeskyContextBits: with a context that can be cancelled, the
+// trailing updates run in strips that check it; the factor is still, bit
+// for bit, that of Cholesky, for sizes around the block and strip edges.
+func TestCholeskyContextBits(t *testing.T) {
+	for _, n := range []int{1, 100, 257, 700} {
+		for _, f32 := range []bool{false, true} {
+			a := spdMatrix[float64](rand.New(rand.NewPCG(uint64(n), 1)), n, 1)
+			want := a.Clone()
+			if err := Cholesky(want); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			got := a.Clone()
+			if f32 {
+				w32, g32 := Convert[float32, float64](a), Convert[float32, float64](a)
+				if err := Cholesky(w32); err != nil {
+					t.Fatal(err)
+				}
+				if err := CholeskyContext(ctx, g32); err != nil {
+					t.Fatal(err)
+				}
+				if bitsDiffer(g32.Data, w32.Data) {
+					t.Errorf("n=%d float32: CholeskyContext's factor differs from Cholesky's", n)
+				}
+			} else {
+				if err := CholeskyContext(ctx, got); err != nil {
+					t.Fatal(err)
+				}
+				if bitsDiffer(got.Data, want.Data) {
+					t.Errorf("n=%d: CholeskyContext's factor differs from Cholesky's", n)
+				}
+			}
+			cancel()
+		}
 	}
 }

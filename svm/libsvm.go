@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ntksvm/ntksvm/internal/membudget"
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
@@ -80,7 +81,7 @@ func ReadPrecomputed(r io.Reader, name string) ([]float64, linalg.Matrix[float64
 	var y []float64
 	var data []float64
 	n := -1
-	err := eachLine(r, func(line int, text string) error {
+	err := eachLine(r, name, maxLineBytes(), func(line int, text string) error {
 		fields := strings.Fields(text)
 		if len(fields) < 2 {
 			return fmt.Errorf("%s:%d: want \"label 0:serial 1:K …\"", name, line)
@@ -125,19 +126,44 @@ func ReadPrecomputed(r io.Reader, name string) ([]float64, linalg.Matrix[float64
 	return y, k, err
 }
 
+// maxLineBytes bounds a line of a LIBSVM file: a fifth of the memory
+// budget (the line, its fields and its parsed row take about five times
+// its bytes), or 64 MiB where the system does not say what is available.
+func maxLineBytes() int {
+	if b, ok := membudget.Default(); ok {
+		return int(min(max(b/5, 1<<16), math.MaxInt32))
+	}
+	return 1 << 26
+}
+
 // eachLine calls fn for every line of r (1-based numbers, without the
-// line end; a final line without a newline counts).
-func eachLine(r io.Reader, fn func(line int, text string) error) error {
+// line end; a final line without a newline counts). A line longer than
+// limit bytes is an error naming it, found before more than about limit
+// bytes of it are held.
+func eachLine(r io.Reader, name string, limit int, fn func(line int, text string) error) error {
 	br := bufio.NewReaderSize(r, 1<<20)
+	var buf []byte
 	for line := 1; ; line++ {
-		text, err := br.ReadString('\n')
+		buf = buf[:0]
+		var err error
+		for {
+			var frag []byte
+			frag, err = br.ReadSlice('\n')
+			if len(buf)+len(frag) > limit {
+				return fmt.Errorf("%s:%d: the line is longer than %s, the most the memory budget allows for one line (a fifth of it)", name, line, membudget.Format(int64(limit)))
+			}
+			buf = append(buf, frag...)
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				break
+			}
+		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return err
 		}
-		if len(text) == 0 && err != nil {
+		if len(buf) == 0 && err != nil {
 			return nil
 		}
-		text = strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r")
+		text := strings.TrimSuffix(strings.TrimSuffix(string(buf), "\n"), "\r")
 		if ferr := fn(line, text); ferr != nil {
 			return ferr
 		}

@@ -391,8 +391,13 @@ func (s *smo) status(t int) {
 func (s *smo) run(ctx context.Context, eps float64, maxIter int) error {
 	shrinkEvery := min(s.nv, 1000)
 	counter := shrinkEvery
+	// ctx is checked every pollWork variables scanned (a step scans the
+	// active set twice): about a millisecond of work, whatever n is.
+	const pollWork = 1 << 18
+	work := pollWork
 	for s.iter < maxIter {
-		if s.iter%1024 == 0 {
+		if work += len(s.active); work >= pollWork {
+			work = 0
 			if err := ctx.Err(); err != nil {
 				return err
 			}

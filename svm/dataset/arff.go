@@ -3,9 +3,12 @@ package dataset
 import (
 	"bufio"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/ntksvm/ntksvm/internal/membudget"
 )
 
 // arffAttr is one @attribute: numeric, or nominal with its values.
@@ -23,7 +26,8 @@ type arffAttr struct {
 // refused.
 func ReadARFF(r io.Reader, name string, o Options) (*Dataset, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<16), 1<<26)
+	limit := maxLineBytes(o)
+	sc.Buffer(make([]byte, 0, min(1<<16, limit)), limit)
 	var attrs []arffAttr
 	line := 0
 	inData := false
@@ -97,6 +101,9 @@ func ReadARFF(r io.Reader, name string, o Options) (*Dataset, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("%w: %s: line %d is longer than %s, the most the memory budget allows for one line (a fifth of it)", ErrData, name, line+1, membudget.Format(int64(limit)))
+		}
 		return nil, fmt.Errorf("dataset: %s: line %d: %w", name, line+1, err)
 	}
 	if !inData {

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ntksvm/ntksvm/internal/membudget"
 	"github.com/ntksvm/ntksvm/linalg/npy"
 )
 
@@ -119,7 +121,9 @@ func readLabelLines(path string, want int) ([]string, error) {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	var labels []string
+	line := 0
 	for sc.Scan() {
+		line++
 		s := strings.TrimSpace(strings.TrimPrefix(sc.Text(), "\ufeff"))
 		if s == "" {
 			continue
@@ -130,6 +134,9 @@ func readLabelLines(path string, want int) ([]string, error) {
 		labels = append(labels, s)
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("%w: %s: line %d is longer than %d KiB: not a label", ErrData, path, line+1, bufio.MaxScanTokenSize>>10)
+		}
 		return nil, fmt.Errorf("dataset: %s: %w", path, err)
 	}
 	if len(labels) != want {
@@ -140,6 +147,25 @@ func readLabelLines(path string, want int) ([]string, error) {
 
 // maxFeatureIndex bounds the feature indices accepted from a LIBSVM file.
 const maxFeatureIndex = 1 << 30
+
+// maxLineBytes bounds a line of a text file: a fifth of o.MaxBytes (a
+// line, its fields and its parsed values take about five times its
+// bytes), or 64 MiB without a budget.
+func maxLineBytes(o Options) int {
+	if o.MaxBytes <= 0 {
+		return 1 << 26
+	}
+	return int(min(max(o.MaxBytes/5, 1<<16), math.MaxInt32))
+}
+
+// checkEntries refuses LIBSVM entries (index and value, 16 bytes each)
+// over o.MaxBytes, read up to line.
+func checkEntries(name string, o Options, line, entries int) error {
+	if need := int64(entries) * 16; o.MaxBytes > 0 && need > o.MaxBytes {
+		return fmt.Errorf("%w: %s: the %d features given up to line %d need %d MiB, more than the %d MiB allowed", ErrData, name, entries, line, need>>20, o.MaxBytes>>20)
+	}
+	return nil
+}
 
 // ReadLIBSVM reads the LIBSVM/svmlight text format "label idx:value …"
 // (1-based strictly increasing indices up to 2³⁰, absent features 0,
@@ -152,11 +178,12 @@ func ReadLIBSVM(r io.Reader, name string, o Options) (*Dataset, error) {
 		j int
 		v float64
 	}
+	limit := maxLineBytes(o)
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<16), 1<<26)
+	sc.Buffer(make([]byte, 0, min(1<<16, limit)), limit)
 	var rows [][]entry
 	var labels []string
-	dim, line := 0, 0
+	dim, line, entries := 0, 0, 0
 	for sc.Scan() {
 		line++
 		s := sc.Text()
@@ -186,14 +213,24 @@ func ReadLIBSVM(r io.Reader, name string, o Options) (*Dataset, error) {
 			row = append(row, entry{j - 1, v})
 		}
 		rows, labels = append(rows, row), append(labels, f[0])
-		if len(rows)%4096 == 0 {
+		entries += len(row)
+		if len(rows)%4096 == 0 || len(row) > 1<<16 {
 			if err := checkMemory(name, o, len(rows), dim); err != nil {
+				return nil, err
+			}
+			if err := checkEntries(name, o, line, entries); err != nil {
 				return nil, err
 			}
 		}
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("%w: %s: line %d is longer than %s, the most the memory budget allows for one line (a fifth of it)", ErrData, name, line+1, membudget.Format(int64(limit)))
+		}
 		return nil, fmt.Errorf("dataset: %s: line %d: %w", name, line+1, err)
+	}
+	if err := checkEntries(name, o, line, entries); err != nil {
+		return nil, err
 	}
 	if err := checkMemory(name, o, len(rows), dim); err != nil {
 		return nil, err

@@ -31,6 +31,11 @@ func SplitRows(m, tiles int) ([][2]int, error) {
 	return split(m, tiles, func(k int) float64 { return float64(m) * float64(k) / float64(tiles) })
 }
 
+// MaxTiles bounds the tiles of a plan, so that a manifest that declares
+// more (edited or corrupt) is refused before its bands are allocated; it
+// allows Grams of over eight million points.
+const MaxTiles = 1 << 16
+
 // split returns tiles bands of n rows whose k-th inner edge is ideal(k)
 // rounded to the nearest multiple of Unit, kept at least one Unit from
 // its neighbours.
@@ -41,6 +46,9 @@ func split(n, tiles int, ideal func(k int) float64) ([][2]int, error) {
 	}
 	if tiles < 1 || tiles > units {
 		return nil, fmt.Errorf("%d tiles for %d rows: want 1…%d (a tile holds at least %d rows)", tiles, n, units, Unit)
+	}
+	if tiles > MaxTiles {
+		return nil, fmt.Errorf("%d tiles: want at most %d", tiles, MaxTiles)
 	}
 	bands := make([][2]int, tiles)
 	prev := 0 // edge of the previous band, in units

@@ -25,8 +25,13 @@ func RoundDuration(d time.Duration) time.Duration {
 
 // Bar reports how far a long job has got: on a terminal, a bar redrawn in
 // place at most ten times a second; otherwise (a log, a pipe) one plain
-// line per tenth of the total, or every logInterval when the total is
-// unknown, so logs stay short. It is safe for concurrent use.
+// line per tenth of the total and, whenever no line has been written for
+// a while (logGap: a second at first, a fifth of the elapsed time later,
+// a minute at most), a line with the elapsed time, written by a timer even while
+// the job reports nothing (a long matrix product before the first row is
+// done). Each line is one Write, so a log shows progress as it is made,
+// not in a burst at the end, and stays short. It is safe for concurrent
+// use; Done stops the timer.
 //
 //	p := progress.New(os.Stderr, tty, "train-images-idx3-ubyte.gz", size).Bytes()
 //	… p.Add(n) as work is done …
@@ -47,13 +52,22 @@ type Bar struct {
 	logged   int64     // tenths of the total already logged
 	finished bool
 	now      func() time.Time
+	timer    *time.Timer // the log's timer (not on a terminal); nil once done
 }
 
 // Intervals between updates.
 const (
 	drawInterval = 100 * time.Millisecond // terminal redraws
-	logInterval  = 10 * time.Second       // log lines when the total is unknown
+	minLogGap    = time.Second            // a log's first timed line
+	maxLogGap    = time.Minute            // the longest silence of a log
 )
+
+// logGap is how long a log may go without a line, elapsed into the job: a
+// fifth of the elapsed time, within [minLogGap, maxLogGap], so a job of
+// seconds writes a line a second and an hour's job about ninety lines.
+func logGap(elapsed time.Duration) time.Duration {
+	return min(max(elapsed/5, minLogGap), maxLogGap)
+}
 
 // New starts a progress report on w for label out of total units (≤ 0 if
 // unknown); tty says w is a terminal.
@@ -61,11 +75,51 @@ func New(w io.Writer, tty bool, label string, total int64) *Bar {
 	p := &Bar{w: w, tty: tty, label: label, total: total, now: time.Now}
 	p.start = p.now()
 	p.drawn = p.start
+	if !tty {
+		p.mu.Lock() // the timer's first tick must see p.timer set
+		p.timer = time.AfterFunc(minLogGap, p.tick)
+		p.mu.Unlock()
+	}
 	return p
+}
+
+// tick writes a timed line if the log has been silent for logGap, and
+// sets the timer for the next check.
+func (p *Bar) tick() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.finished || p.timer == nil {
+		return
+	}
+	t := p.now()
+	gap := logGap(t.Sub(p.start))
+	if wait := gap - t.Sub(p.drawn); wait > 0 {
+		p.timer.Reset(wait)
+		return
+	}
+	p.logLine(t)
+	p.timer.Reset(logGap(t.Sub(p.start)))
+}
+
+// stopTimer stops the log's timer, if any; p.mu is held.
+func (p *Bar) stopTimer() {
+	if p.timer != nil {
+		p.timer.Stop()
+		p.timer = nil
+	}
+}
+
+// logLine writes the current state as a log line at time t, with the
+// elapsed time.
+func (p *Bar) logLine(t time.Time) {
+	p.drawn = t
+	fmt.Fprintf(p.w, "%s (%s)\n", p.line(false), RoundDuration(t.Sub(p.start)).Round(100*time.Millisecond))
 }
 
 // Bytes makes p show its counts as bytes (kB, MB, …); it returns p.
 func (p *Bar) Bytes() *Bar {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.asBytes = true
 	return p
 }
@@ -74,6 +128,8 @@ func (p *Bar) Bytes() *Bar {
 // steps" and, once the count has moved, the rate and the estimated time
 // left. It returns p.
 func (p *Bar) Unit(name string) *Bar {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.unit = name
 	return p
 }
@@ -81,6 +137,8 @@ func (p *Bar) Unit(name string) *Bar {
 // From starts the count at n units already done (a resumed run): the rate
 // and the time left count only what is done after. It returns p.
 func (p *Bar) From(n int64) *Bar {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.n, p.first = n, n
 	p.logged = 0
 	if p.total > 0 {
@@ -91,16 +149,25 @@ func (p *Bar) From(n int64) *Bar {
 
 // ETA replaces the estimate of the time left (by default the units left
 // at the rate so far) with eta, for jobs whose units do not cost alike; it
-// returns p.
+// returns p. The estimate is read on Add and Set only (a Bar with its own
+// estimate has no timer: eta may read state of the job's goroutine), so
+// timed log lines then come with the updates.
 func (p *Bar) ETA(eta func() time.Duration) *Bar {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.eta = eta
+	p.stopTimer()
 	return p
 }
 
 // Clock replaces the clock (time.Now) the report reads, for tests; it
-// returns p.
+// returns p. Like ETA, it stops the timer: the lines then depend on the
+// updates and that clock alone.
 func (p *Bar) Clock(now func() time.Time) *Bar {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.now = now
+	p.stopTimer()
 	p.start = now()
 	p.drawn = p.start
 	return p
@@ -136,11 +203,13 @@ func (p *Bar) update(n int64) {
 	if p.total > 0 {
 		if tenth := min(10*p.n/p.total, 10); tenth > p.logged && tenth < 10 {
 			p.logged = tenth
+			p.drawn = t
 			fmt.Fprintln(p.w, p.line(false))
+			return
 		}
-	} else if t.Sub(p.drawn) >= logInterval {
-		p.drawn = t
-		fmt.Fprintln(p.w, p.line(false))
+	}
+	if t.Sub(p.drawn) >= logGap(t.Sub(p.start)) {
+		p.logLine(t)
 	}
 }
 
@@ -153,6 +222,7 @@ func (p *Bar) Done() {
 		return
 	}
 	p.finished = true
+	p.stopTimer()
 	if p.tty {
 		fmt.Fprint(p.w, "\r\033[K")
 	}

@@ -3,6 +3,7 @@ package progress
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -15,8 +16,11 @@ func TestProgress(t *testing.T) {
 		want  []string // substrings, in order
 		lines int      // newline count
 	}{
-		{"log", false, 1000, []string{"x: 10% 100/1000\n", "x: 50% 500/1000\n", "x: 90% 900/1000\n", "x: 100% 1000/1000 in 25.0s\n"}, 10},
-		{"log unknown total", false, 0, []string{"x: 350\n", "x: 750\n", "x: 1000 in 25.0s\n"}, 3},
+		// A line per tenth, and a timed line when the log has been silent
+		// for a fifth of the elapsed time (at least a second).
+		{"log", false, 1000, []string{"x: 5% 50/1000 (2.5s)\n", "x: 10% 100/1000\n", "x: 45% 450/1000 (12.5s)\n", "x: 50% 500/1000\n",
+			"x: 60% 600/1000\n", "x: 90% 900/1000\n", "x: 100% 1000/1000 in 25.0s\n"}, 15},
+		{"log unknown total", false, 0, []string{"x: 50 (2.5s)\n", "x: 450 (12.5s)\n", "x: 650 (17.5s)\n", "x: 850 (22.5s)\n", "x: 1000 in 25.0s\n"}, 8},
 		{"terminal", true, 1000, []string{"\r\033[Kx: [#....", "]   5% 50/1000", "]  95% 950/1000", "\r\033[Kx: 100% 1000/1000 in 25.0s\n"}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -63,10 +67,60 @@ func TestBarUnitRateETA(t *testing.T) {
 	p.Set(19) // 9 steps in 9 s: 1 step/s, 81 left
 	p.Set(20)
 	p.Done()
-	want := "train: 20% 20/100 steps 1.11 steps/s ETA 1m12s\ntrain: 20% 20/100 steps in 9.0s\n"
+	want := "train: 19% 19/100 steps 1 steps/s ETA 1m21s (9s)\ntrain: 20% 20/100 steps 1.11 steps/s ETA 1m12s\ntrain: 20% 20/100 steps in 9.0s\n"
 	if b.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
 	}
+}
+
+// syncBuffer is a strings.Builder safe for the Bar's timer and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestBarLogTimer: in a log, a job that reports nothing (a long product
+// before its first row) still gets a line about a second in, written by
+// the timer; Done stops the timer.
+func TestBarLogTimer(t *testing.T) {
+	var b syncBuffer
+	p := New(&b, false, "kernel rows", 100)
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(b.String(), "\n") {
+		if time.Now().After(deadline) {
+			t.Fatal("no log line in 10 s from a silent job")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := b.String(); !strings.HasPrefix(got, "kernel rows: 0% 0/100 (") || strings.Count(got, "\n") != 1 {
+		t.Errorf("first timed line %q, want \"kernel rows: 0%% 0/100 (<elapsed>)\"", got)
+	}
+	p.Done()
+	done := b.String()
+	time.Sleep(2500 * time.Millisecond) // past the next timed line's due time
+	if got := b.String(); got != done {
+		t.Errorf("lines after Done: %q", got[len(done):])
+	}
+	// On a terminal the bar is redrawn by Add only: no timer, no line.
+	var tb syncBuffer
+	q := New(&tb, true, "x", 10)
+	time.Sleep(1200 * time.Millisecond)
+	if tb.String() != "" {
+		t.Errorf("terminal bar wrote %q before any Add", tb.String())
+	}
+	q.Done()
 }
 
 func TestRoundDuration(t *testing.T) {

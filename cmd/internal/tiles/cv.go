@@ -86,22 +86,9 @@ func TaskName(i int) string { return fmt.Sprintf("task-%04d.json", i) }
 // PrepareCV creates dir if needed and writes m as its manifest, or checks
 // that the manifest already there is m.
 func PrepareCV(dir string, m *CVManifest) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("task directory: %w", err)
-	}
-	path := filepath.Join(dir, ManifestName)
-	old, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return atomicfile.WriteFile(path, func(w io.Writer) error {
-			_, err := w.Write(m.encode())
-			return err
-		})
-	}
-	if err != nil {
+	old, path, err := prepareManifest(dir, "task directory", m.encode())
+	if err != nil || old == nil {
 		return err
-	}
-	if bytes.Equal(old, m.encode()) {
-		return nil
 	}
 	var there CVManifest
 	if err := json.Unmarshal(old, &there); err != nil || there.Format != CVFormat {

@@ -168,28 +168,36 @@ func (m *Manifest) ID() string {
 // that the manifest already there is m: a directory holds the tiles of
 // one kernel of one data set only.
 func Prepare(dir string, m *Manifest) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("tile directory: %w", err)
-	}
-	path := filepath.Join(dir, ManifestName)
-	old, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return atomicfile.WriteFile(path, func(w io.Writer) error {
-			_, err := w.Write(m.encode())
-			return err
-		})
-	}
-	if err != nil {
+	old, path, err := prepareManifest(dir, "tile directory", m.encode())
+	if err != nil || old == nil {
 		return err
-	}
-	if bytes.Equal(old, m.encode()) {
-		return nil
 	}
 	var there Manifest
 	if err := json.Unmarshal(old, &there); err != nil {
 		return fmt.Errorf("%s is not a tile manifest (%v); use an empty directory", path, err)
 	}
 	return fmt.Errorf("%s holds the tiles of another computation: %s; use another directory", dir, Diff(&there, m))
+}
+
+// prepareManifest creates dir if needed and writes enc as its manifest when
+// it has none. It returns the manifest already there when that differs from
+// enc (nil when it was written or is the same), and its path.
+func prepareManifest(dir, what string, enc []byte) (old []byte, path string, err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, "", fmt.Errorf("%s: %w", what, err)
+	}
+	path = filepath.Join(dir, ManifestName)
+	old, err = os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, path, atomicfile.WriteFile(path, func(w io.Writer) error {
+			_, err := w.Write(enc)
+			return err
+		})
+	}
+	if err != nil || bytes.Equal(old, enc) {
+		return nil, path, err
+	}
+	return old, path, nil
 }
 
 // Load reads the manifest of dir.

@@ -374,20 +374,95 @@ func readNpyGrowing[T linalg.Float](br *bufio.Reader, h Header) ([]T, error) {
 // the promised number of data bytes follow. With size < 0 (unknown) only
 // the header itself is checked.
 func parseNpyHeader(r io.Reader, size int64) (Header, error) {
+	h, _, err := parseHeaderAs(r, size, floatDescr)
+	return h, err
+}
+
+// floatDescr maps the descr of a float32 or float64 array to its Dtype and
+// byte order.
+func floatDescr(descr string, h *Header) (int, error) {
+	switch descr {
+	case "<f4":
+		h.Dtype = Float32
+	case "<f8":
+		h.Dtype = Float64
+	case ">f4":
+		h.Dtype, h.BigEndian = Float32, true
+	case ">f8":
+		h.Dtype, h.BigEndian = Float64, true
+	default:
+		return 0, npyErr("dtype %q is not supported (want float32 '<f4'/'>f4' or float64 '<f8'/'>f8')", descr)
+	}
+	return h.Dtype.Size(), nil
+}
+
+// parseHeaderAs reads and checks a .npy header whose descr elem accepts,
+// returning the element size in bytes elem gives (and the descr), and
+// checks that the data size matches size (-1: unknown).
+func parseHeaderAs(r io.Reader, size int64, elem func(descr string, h *Header) (int, error)) (Header, string, error) {
+	h, descr, err := readHeaderDict(r, size)
+	if err != nil {
+		return Header{}, "", err
+	}
+	es, err := elem(descr, &h)
+	if err != nil {
+		return Header{}, "", err
+	}
+	// The data size, with overflow checks, against what the file holds.
+	rows, cols := int64(h.Rows()), int64(h.Cols())
+	const maxBytes = math.MaxInt64 / 2
+	var want int64
+	if rows != 0 && cols != 0 {
+		if cols > maxBytes/rows/int64(es) {
+			return Header{}, "", npyErr("shape %v is too large", h.Shape)
+		}
+		want = rows * cols * int64(es)
+		if int64(int(rows*cols)) != rows*cols { // 32-bit systems
+			return Header{}, "", npyErr("shape %v is too large", h.Shape)
+		}
+	}
+	if size < 0 {
+		return h, descr, nil
+	}
+	have := size - h.DataOffset
+	switch {
+	case have < want:
+		return Header{}, "", npyErr("truncated: shape %v of %s needs %d data bytes, the file has %d",
+			h.Shape, dtypeName(h, descr), want, have)
+	case have > want:
+		return Header{}, "", npyErr("%d trailing bytes after the %d data bytes of shape %v of %s",
+			have-want, want, h.Shape, dtypeName(h, descr))
+	}
+	return h, descr, nil
+}
+
+// dtypeName names the element type in messages: float32/float64 for the
+// float arrays, the descr for others.
+func dtypeName(h Header, descr string) string {
+	if h.Dtype.valid() {
+		return h.Dtype.String()
+	}
+	return descr
+}
+
+// readHeaderDict reads the preamble and the header dictionary, checking
+// the order and the number of dimensions; the descr is returned for the
+// caller to check.
+func readHeaderDict(r io.Reader, size int64) (Header, string, error) {
 	var pre [12]byte
 	known := size >= 0
 	if known && size < 10 {
-		return Header{}, npyErr("file of %d bytes is too short for a .npy header", size)
+		return Header{}, "", npyErr("file of %d bytes is too short for a .npy header", size)
 	}
 	if _, err := io.ReadFull(r, pre[:10]); err != nil {
-		return Header{}, npyErr("reading the preamble: %w", err)
+		return Header{}, "", npyErr("reading the preamble: %w", err)
 	}
 	if string(pre[:6]) != npyMagic {
-		return Header{}, npyErr("bad magic %q (want \"\\x93NUMPY\")", pre[:6])
+		return Header{}, "", npyErr("bad magic %q (want \"\\x93NUMPY\")", pre[:6])
 	}
 	h := Header{Major: int(pre[6]), Minor: int(pre[7])}
 	if h.Major < 1 || h.Major > 3 || h.Minor != 0 {
-		return Header{}, npyErr("unsupported format version %d.%d (want 1.0, 2.0 or 3.0)", h.Major, h.Minor)
+		return Header{}, "", npyErr("unsupported format version %d.%d (want 1.0, 2.0 or 3.0)", h.Major, h.Minor)
 	}
 	var hlen int64
 	preLen := int64(10)
@@ -395,66 +470,42 @@ func parseNpyHeader(r io.Reader, size int64) (Header, error) {
 		hlen = int64(pre[8]) | int64(pre[9])<<8
 	} else {
 		if known && size < 12 {
-			return Header{}, npyErr("file of %d bytes is too short for a version %d.0 header", size, h.Major)
+			return Header{}, "", npyErr("file of %d bytes is too short for a version %d.0 header", size, h.Major)
 		}
 		if _, err := io.ReadFull(r, pre[10:12]); err != nil {
-			return Header{}, npyErr("reading the preamble: %w", err)
+			return Header{}, "", npyErr("reading the preamble: %w", err)
 		}
 		hlen = int64(pre[8]) | int64(pre[9])<<8 | int64(pre[10])<<16 | int64(pre[11])<<24
 		preLen = 12
 	}
 	if known && hlen > size-preLen {
-		return Header{}, npyErr("header length %d runs past the end of the %d-byte file", hlen, size)
+		return Header{}, "", npyErr("header length %d runs past the end of the %d-byte file", hlen, size)
 	}
 	if hlen > npyMaxHeader {
-		return Header{}, npyErr("header length %d exceeds the limit of %d bytes", hlen, npyMaxHeader)
+		return Header{}, "", npyErr("header length %d exceeds the limit of %d bytes", hlen, npyMaxHeader)
 	}
 	hdr := make([]byte, hlen)
 	if _, err := io.ReadFull(r, hdr); err != nil {
-		return Header{}, npyErr("reading the header: %w", err)
+		return Header{}, "", npyErr("reading the header: %w", err)
 	}
 	if h.Major == 3 && !utf8.Valid(hdr) {
-		return Header{}, npyErr("version 3.0 header is not valid UTF-8")
+		return Header{}, "", npyErr("version 3.0 header is not valid UTF-8")
 	}
 	h.DataOffset = preLen + hlen
-	if err := parseNpyDict(string(hdr), &h); err != nil {
-		return Header{}, err
+	descr, err := parseNpyDict(string(hdr), &h)
+	if err != nil {
+		return Header{}, "", err
 	}
-	// The data size, with overflow checks, against what the file holds.
-	rows, cols := int64(h.Rows()), int64(h.Cols())
-	const maxBytes = math.MaxInt64 / 2
-	var want int64
-	if rows != 0 && cols != 0 {
-		if cols > maxBytes/rows/int64(h.Dtype) {
-			return Header{}, npyErr("shape %v is too large", h.Shape)
-		}
-		want = rows * cols * int64(h.Dtype)
-		if int64(int(rows*cols)) != rows*cols { // 32-bit systems
-			return Header{}, npyErr("shape %v is too large", h.Shape)
-		}
-	}
-	if !known {
-		return h, nil
-	}
-	have := size - h.DataOffset
-	switch {
-	case have < want:
-		return Header{}, npyErr("truncated: shape %v of %v needs %d data bytes, the file has %d",
-			h.Shape, h.Dtype, want, have)
-	case have > want:
-		return Header{}, npyErr("%d trailing bytes after the %d data bytes of shape %v of %v",
-			have-want, want, h.Shape, h.Dtype)
-	}
-	return h, nil
+	return h, descr, nil
 }
 
 // parseNpyDict parses the header dictionary, a Python literal such as
 // {'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }.
-func parseNpyDict(s string, h *Header) error {
+func parseNpyDict(s string, h *Header) (string, error) {
 	p := &pyParser{s: s}
 	p.ws()
 	if !p.eat('{') {
-		return npyErr("header is not a Python dict: %q", clip(s))
+		return "", npyErr("header is not a Python dict: %q", clip(s))
 	}
 	var descr string
 	var fortran bool
@@ -467,24 +518,24 @@ func parseNpyDict(s string, h *Header) error {
 		}
 		key, ok := p.str()
 		if !ok {
-			return npyErr("header: expected a quoted key at offset %d in %q", p.i, clip(s))
+			return "", npyErr("header: expected a quoted key at offset %d in %q", p.i, clip(s))
 		}
 		if seen[key] {
-			return npyErr("header: key %q appears twice", key)
+			return "", npyErr("header: key %q appears twice", key)
 		}
 		seen[key] = true
 		p.ws()
 		if !p.eat(':') {
-			return npyErr("header: expected ':' after key %q", key)
+			return "", npyErr("header: expected ':' after key %q", key)
 		}
 		p.ws()
 		switch key {
 		case "descr":
 			if p.peek() == '[' {
-				return npyErr("structured dtype (descr is a list) is not supported; want float32 or float64")
+				return "", npyErr("structured dtype (descr is a list) is not supported; want float32 or float64")
 			}
 			if descr, ok = p.str(); !ok {
-				return npyErr("header: descr is not a string")
+				return "", npyErr("header: descr is not a string")
 			}
 		case "fortran_order":
 			switch {
@@ -492,17 +543,17 @@ func parseNpyDict(s string, h *Header) error {
 				fortran = true
 			case p.word("False"):
 			default:
-				return npyErr("header: fortran_order is not True or False")
+				return "", npyErr("header: fortran_order is not True or False")
 			}
 		case "shape":
 			if shape, ok = p.tuple(); !ok {
 				if p.why != "" {
-					return npyErr("header: shape: %s", p.why)
+					return "", npyErr("header: shape: %s", p.why)
 				}
-				return npyErr("header: shape is not a tuple of non-negative integers")
+				return "", npyErr("header: shape is not a tuple of non-negative integers")
 			}
 		default:
-			return npyErr("header: unexpected key %q", key)
+			return "", npyErr("header: unexpected key %q", key)
 		}
 		p.ws()
 		if p.eat(',') {
@@ -510,43 +561,31 @@ func parseNpyDict(s string, h *Header) error {
 		}
 		p.ws()
 		if !p.eat('}') {
-			return npyErr("header: expected ',' or '}' at offset %d in %q", p.i, clip(s))
+			return "", npyErr("header: expected ',' or '}' at offset %d in %q", p.i, clip(s))
 		}
 		break
 	}
 	p.ws()
 	if p.i != len(s) {
-		return npyErr("header: unexpected text after the dict: %q", clip(s[p.i:]))
+		return "", npyErr("header: unexpected text after the dict: %q", clip(s[p.i:]))
 	}
 	for _, k := range []string{"descr", "fortran_order", "shape"} {
 		if !seen[k] {
-			return npyErr("header: missing key %q", k)
+			return "", npyErr("header: missing key %q", k)
 		}
 	}
-	switch descr {
-	case "<f4":
-		h.Dtype = Float32
-	case "<f8":
-		h.Dtype = Float64
-	case ">f4":
-		h.Dtype, h.BigEndian = Float32, true
-	case ">f8":
-		h.Dtype, h.BigEndian = Float64, true
-	default:
-		return npyErr("dtype %q is not supported (want float32 '<f4'/'>f4' or float64 '<f8'/'>f8')", descr)
-	}
 	if fortran {
-		return npyErr("fortran_order is True (column-major); only C order is supported (save np.ascontiguousarray(a))")
+		return "", npyErr("fortran_order is True (column-major); only C order is supported (save np.ascontiguousarray(a))")
 	}
 	switch len(shape) {
 	case 1, 2:
 	case 0:
-		return npyErr("0-D (scalar) array is not supported; want 1-D or 2-D")
+		return "", npyErr("0-D (scalar) array is not supported; want 1-D or 2-D")
 	default:
-		return npyErr("%d-D array (shape %v) is not supported; want 1-D or 2-D", len(shape), shape)
+		return "", npyErr("%d-D array (shape %v) is not supported; want 1-D or 2-D", len(shape), shape)
 	}
 	h.Shape = shape
-	return nil
+	return descr, nil
 }
 
 func clip(s string) string {

@@ -16,7 +16,7 @@ import (
 )
 
 // Load reads a dataset by its file name: "X.npy,LABELS" (features as .npy,
-// labels as a .npy vector of integers or a text file of one label per
+// labels as a .npy vector of integers or strings, or a text file of one label per
 // line), ".arff", ".libsvm"/".svm"/".svmlight", and anything else as CSV.
 func Load(path string, o Options) (*Dataset, error) {
 	if xp, yp, ok := strings.Cut(path, ","); ok {
@@ -40,8 +40,9 @@ func Load(path string, o Options) (*Dataset, error) {
 }
 
 // ReadNpyPair reads features from the .npy file xp (n×d, float32 or
-// float64) and labels from yp: a .npy vector of n whole numbers, or a text
-// file of n lines, one label each. The label count is checked against the
+// float64) and labels from yp: a .npy vector of n integers, booleans,
+// whole-number floats or strings (npy.ReadLabels), or a text file of n
+// lines, one label each. The label count is checked against the
 // header of xp before either array is read.
 func ReadNpyPair(xp, yp string, o Options) (*Dataset, error) {
 	h, err := npy.ReadHeader(xp)
@@ -57,23 +58,8 @@ func ReadNpyPair(xp, yp string, o Options) (*Dataset, error) {
 	}
 	var labels []string
 	if strings.EqualFold(filepath.Ext(yp), ".npy") {
-		yh, err := npy.ReadHeader(yp)
-		if err != nil {
+		if labels, err = npy.ReadLabels(yp, n); err != nil {
 			return nil, err
-		}
-		if yh.Len() != n {
-			return nil, fmt.Errorf("%w: %s has %d labels, %s has %d rows", ErrData, yp, yh.Len(), xp, n)
-		}
-		v, err := npy.ReadVector[float64](yp)
-		if err != nil {
-			return nil, err
-		}
-		labels = make([]string, n)
-		for i, f := range v {
-			if f != math.Trunc(f) || math.IsInf(f, 0) {
-				return nil, fmt.Errorf("%w: %s: label %d is %v, not a whole number (class labels in a .npy file are integers)", ErrData, yp, i, f)
-			}
-			labels[i] = strconv.FormatFloat(f, 'f', -1, 64)
 		}
 	} else if labels, err = readLabelLines(yp, n); err != nil {
 		return nil, err

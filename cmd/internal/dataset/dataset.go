@@ -311,17 +311,14 @@ func loadNpy(spec string, opt Options) (*Set, error) {
 	var labels uint64
 	if hasY {
 		// The labels' length is checked against X before either is read.
-		hy, err := npy.ReadHeader(yp)
+		ny, err := npy.LabelsHeader(yp)
 		if err != nil {
-			return nil, err
+			return nil, &SpecError{spec, err}
 		}
-		if len(hy.Shape) == 2 && hy.Shape[0] != 1 && hy.Shape[1] != 1 || len(hy.Shape) > 2 {
-			return nil, &SpecError{spec, fmt.Errorf("%s: shape %v is not a vector of labels", yp, hy.Shape)}
+		if ny != h.Shape[0] {
+			return nil, &SpecError{spec, fmt.Errorf("%s has %d labels for the %d rows of %s", yp, ny, h.Shape[0], xp)}
 		}
-		if hy.Len() != h.Shape[0] {
-			return nil, &SpecError{spec, fmt.Errorf("%s has %d labels for the %d rows of %s", yp, hy.Len(), h.Shape[0], xp)}
-		}
-		labels = uint64(hy.Len()) * 8
+		labels = uint64(ny) * 8
 	}
 	if err := checkMemory(xp, h.Shape[0], h.Shape[1], labels, opt); err != nil {
 		return nil, err
@@ -334,11 +331,15 @@ func loadNpy(spec string, opt Options) (*Set, error) {
 	if !hasY {
 		return s, nil
 	}
-	if s.Y, err = npy.ReadVector[float64](yp); err != nil {
-		return nil, err
+	text, err := npy.ReadLabels(yp, x.Rows)
+	if err != nil {
+		return nil, &SpecError{spec, err}
 	}
-	if len(s.Y) != x.Rows {
-		return nil, &SpecError{spec, fmt.Errorf("%s has %d labels for the %d rows of %s", yp, len(s.Y), x.Rows, xp)}
+	s.Y = make([]float64, len(text))
+	for i, t := range text {
+		if s.Y[i], err = strconv.ParseFloat(t, 64); err != nil {
+			return nil, &SpecError{spec, fmt.Errorf("%s: label %d is %q, not a number (this command takes ±1 or 0/1 labels)", yp, i, t)}
+		}
 	}
 	return s, nil
 }

@@ -18,7 +18,7 @@ type KernelMachine struct {
 	X      linalg.Matrix[float64] // training inputs, n×d
 	Alpha  []float64              // one weight per row of X
 	Bias   float64                // b (0 for the paper's machines)
-	Params ntk.Params             // the NTK: depth L, σ_w, σ_b
+	Params ntk.Params             // the NTK: depth L, σ_w, σ_b (no fixed layers)
 }
 
 // KernelOptions select the input relaxation of a Kernel certifier. The zero
@@ -87,6 +87,9 @@ type kernelScratch struct {
 func NewKernel(ctx context.Context, km KernelMachine, z linalg.Matrix[float64], o KernelOptions) (*Kernel, error) {
 	if err := km.Params.Validate(); err != nil {
 		return nil, fmt.Errorf("ibp: %w", err)
+	}
+	if km.Params.Fixed != 0 {
+		return nil, fmt.Errorf("ibp: the NTK with %d fixed layers: the bounds are for the NTK of a network trained in every layer", km.Params.Fixed)
 	}
 	n, d := km.X.Rows, km.X.Cols
 	switch {

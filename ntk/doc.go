@@ -28,6 +28,14 @@
 // h(u) = 2u(π − arccos u) + √(1 − u²). On the diagonal (σ_b = 0, σ_w = 1)
 // Θ(x, x) = (L+1)·‖x‖²/(d·2^L) and Σ(x, x) = ‖x‖²/(d·2^L).
 //
+// Fixed layers: when the first F weight layers (and biases) are fixed at
+// their initial values and only the last L+1−F are trained (Arora et al.,
+// ICLR 2020, "Harnessing the power of infinitely wide deep nets on
+// small-data tasks"), the kernel keeps only the terms of the trained layers:
+// Θ_F^{F+1} = Σ^{F+1}, then Θ_F^{h+1} = Σ^{h+1} + σ_w²·Θ_F^h·K̇^h for h = F+1…L,
+// and the kernel is Θ_F^{L+1} = Σ_{h=F+1…L+1} Σ^h·Π_{h'=h…L} σ_w²K̇^{h'}.
+// F = 0 is the NTK and F = L the NNGP (Params.Fixed, Spec.Fixed).
+//
 // Zero-norm inputs: every term of the recursion that involves x carries a
 // factor ‖x‖, so as ‖x‖ → 0 the kernels tend to their σ_b-only values. The
 // package uses exactly that limit: when Σ^h(x, x) is 0 (or its square root

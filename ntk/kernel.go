@@ -14,11 +14,18 @@ import (
 )
 
 // Params are the hyper-parameters of the infinite-width kernels: the number
-// of hidden ReLU layers L and the weight and bias standard deviations.
+// of hidden ReLU layers L, the weight and bias standard deviations, and the
+// number of leading layers that are not trained (the NTK output only; see
+// Fixed in the package documentation).
 type Params struct {
 	Depth     int     // L ≥ 1 hidden layers ("2-layer" in the paper is L = 1)
 	WeightStd float64 // σ_w > 0; the paper and neural-tangents use 1
 	BiasStd   float64 // σ_b ≥ 0; 0 means no bias
+	// Fixed is F, 0 ≤ F ≤ L: the first F weight layers (and their biases)
+	// are not trained, so the NTK output is Θ_F, the kernel of training the
+	// last L+1−F layers only. 0 is the NTK, L the NNGP. The NNGP output
+	// does not depend on it.
+	Fixed int
 }
 
 // DefaultParams returns the paper's kernel with L hidden layers: σ_w = 1,
@@ -38,6 +45,14 @@ func (p Params) Validate() error {
 		return fmt.Errorf("ntk: weight std %v: want a positive finite number", p.WeightStd)
 	case !(p.BiasStd >= 0) || math.IsInf(p.BiasStd, 0):
 		return fmt.Errorf("ntk: bias std %v: want a finite number ≥ 0", p.BiasStd)
+	}
+	return checkFixed(p.Fixed, p.Depth)
+}
+
+// checkFixed checks a number of fixed layers against the depth.
+func checkFixed(fixed, depth int) error {
+	if fixed < 0 || fixed > depth {
+		return fmt.Errorf("ntk: fixed layers %d: want 0…%d (at most the depth)", fixed, depth)
 	}
 	return nil
 }
@@ -393,6 +408,9 @@ func (pl *plan) layerNorms(sq []float64) *layerNorms {
 			}
 			sig = pl.sw2*(sig/2) + pl.sb2
 			th = sig + pl.sw2*(th/2)
+			if h+1 == pl.p.Fixed {
+				th = sig // Θ_F starts at the first trained layer
+			}
 		}
 		ln.diagNTK[i], ln.diagNNGP[i] = th, sig
 	}
@@ -466,8 +484,14 @@ func processSeg[T linalg.Float](pl *plan, g, ntk, nngp []T, rows, cols *layerNor
 	cn, ci := cols.norm, cols.inv
 	asm.ArcCosFirst64(sig, th, in, pl.a, pl.sb2, rows.norm[0][ri], rows.inv[0][ri],
 		cn[0][j0:j0+n], ci[0][j0:j0+n], pl.sw2, pl.sb2)
+	if pl.p.Fixed == 1 {
+		copy(th, sig)
+	}
 	for h := 1; h < pl.p.Depth; h++ {
 		asm.ArcCosLayer64(sig, th, rows.norm[h][ri], rows.inv[h][ri], cn[h][j0:j0+n], ci[h][j0:j0+n], pl.sw2, pl.sb2)
+		if h+1 == pl.p.Fixed {
+			copy(th, sig) // Θ_F starts at the first trained layer
+		}
 	}
 	if diag >= 0 {
 		sig[diag], th[diag] = rows.diagNNGP[ri], rows.diagNTK[ri]

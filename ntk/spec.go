@@ -23,24 +23,38 @@ import (
 // hidden layer is linear, and its NTK and NNGP coincide). Depth L ≥ 1 is the
 // recursion of the package documentation with L hidden ReLU layers.
 //
-// Spec is written to JSON as {"name", "depth", "sigma_w", "sigma_b", "type"}.
+// Fixed, for the NTK, is the number F of leading weight layers that are not
+// trained (Arora et al., ICLR 2020): the kernel Θ_F of training the last
+// L+1−F layers only, 0 ≤ F ≤ L. F = 0 is the NTK and F = L the NNGP; the
+// NNGP kind takes F = 0 only.
+//
+// Spec is written to JSON as {"name", "depth", "fixed", "sigma_w",
+// "sigma_b", "type"}, "fixed" omitted when 0.
 type Spec struct {
 	Kind      Kind    // KindNTK or KindNNGP
 	Depth     int     // hidden ReLU layers L ≥ 0
+	Fixed     int     // leading layers not trained, 0 ≤ F ≤ L (KindNTK only)
 	WeightStd float64 // σ_w > 0
 	BiasStd   float64 // σ_b ≥ 0
 	Float32   bool    // matrices are stored as float32 (the recursion is float64)
 }
 
-// Params returns the depth and standard deviations as Params (Depth ≥ 1).
+// Params returns the depth, standard deviations and fixed layers as Params
+// (Depth ≥ 1).
 func (s Spec) Params() Params {
-	return Params{Depth: s.Depth, WeightStd: s.WeightStd, BiasStd: s.BiasStd}
+	return Params{Depth: s.Depth, WeightStd: s.WeightStd, BiasStd: s.BiasStd, Fixed: s.Fixed}
 }
 
 // Validate reports whether s describes a kernel.
 func (s Spec) Validate() error {
 	if s.Kind != KindNTK && s.Kind != KindNNGP {
 		return fmt.Errorf("ntk: kernel kind %d: want ntk or nngp", int(s.Kind))
+	}
+	if s.Kind == KindNNGP && s.Fixed != 0 {
+		return fmt.Errorf("ntk: fixed layers %d with the nngp: fixed layers apply to the ntk (the nngp is the ntk with every layer fixed)", s.Fixed)
+	}
+	if err := checkFixed(s.Fixed, s.Depth); err != nil {
+		return err
 	}
 	if s.Depth == 0 {
 		p := s.Params()
@@ -59,9 +73,14 @@ func (s Spec) Type() string {
 	return "float64"
 }
 
-// String returns a short description such as "ntk L=3 σ_w=1 σ_b=0 float64".
+// String returns a short description such as "ntk L=3 σ_w=1 σ_b=0
+// float64", with " F=2" after the depth when layers are fixed.
 func (s Spec) String() string {
-	return fmt.Sprintf("%s L=%d σ_w=%g σ_b=%g %s", s.Kind, s.Depth, s.WeightStd, s.BiasStd, s.Type())
+	fixed := ""
+	if s.Fixed != 0 {
+		fixed = fmt.Sprintf(" F=%d", s.Fixed)
+	}
+	return fmt.Sprintf("%s L=%d%s σ_w=%g σ_b=%g %s", s.Kind, s.Depth, fixed, s.WeightStd, s.BiasStd, s.Type())
 }
 
 // specJSON is Spec's file form, the field names the model format has
@@ -69,6 +88,7 @@ func (s Spec) String() string {
 type specJSON struct {
 	Name   string  `json:"name"`
 	Depth  int     `json:"depth"`
+	Fixed  int     `json:"fixed,omitempty"`
 	SigmaW float64 `json:"sigma_w"`
 	SigmaB float64 `json:"sigma_b"`
 	Type   string  `json:"type,omitempty"`
@@ -76,11 +96,11 @@ type specJSON struct {
 
 // MarshalJSON writes s in its file form.
 func (s Spec) MarshalJSON() ([]byte, error) {
-	return json.Marshal(specJSON{Name: s.Kind.String(), Depth: s.Depth, SigmaW: s.WeightStd, SigmaB: s.BiasStd, Type: s.Type()})
+	return json.Marshal(specJSON{Name: s.Kind.String(), Depth: s.Depth, Fixed: s.Fixed, SigmaW: s.WeightStd, SigmaB: s.BiasStd, Type: s.Type()})
 }
 
 // UnmarshalJSON reads s from its file form and validates it. A missing
-// type means float64.
+// type means float64, a missing fixed 0.
 func (s *Spec) UnmarshalJSON(b []byte) error {
 	var j specJSON
 	if err := json.Unmarshal(b, &j); err != nil {
@@ -90,7 +110,7 @@ func (s *Spec) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
-	v := Spec{Kind: kind, Depth: j.Depth, WeightStd: j.SigmaW, BiasStd: j.SigmaB}
+	v := Spec{Kind: kind, Depth: j.Depth, Fixed: j.Fixed, WeightStd: j.SigmaW, BiasStd: j.SigmaB}
 	switch j.Type {
 	case "", "float64":
 	case "float32":
@@ -274,10 +294,12 @@ func inputKernel[T linalg.Float](s Spec, k linalg.Matrix[T], d int, lower bool) 
 // GramLadder computes, in one pass of the recursion, the Gram matrices of
 // every depth 0…p.Depth of the kernels with p's standard deviations: ntk[h]
 // and nngp[h] are Θ and Σ of the network with h hidden layers (ntk[0] and
-// nngp[0] are the same matrix, the input kernel). Each matrix equals, bit
-// for bit, what Gram returns for that depth. Model selection over the depth
-// uses it: the pairs' inner products and each layer's arc-cosine step are
-// computed once for all depths.
+// nngp[0] are the same matrix, the input kernel). With p.Fixed = F > 0,
+// ntk[h] is Θ_F of depth h for h ≥ F and the zero Matrix for h < F (no
+// network has more fixed layers than layers); nngp is unchanged. Each
+// matrix equals, bit for bit, what Gram returns for that depth (and F).
+// Model selection over the depth uses it: the pairs' inner products and
+// each layer's arc-cosine step are computed once for all depths.
 func GramLadder(ctx context.Context, x linalg.Matrix[float64], p Params, o Options) (ntk, nngp []linalg.Matrix[float64], err error) {
 	if err := p.Validate(); err != nil {
 		return nil, nil, err
@@ -285,17 +307,19 @@ func GramLadder(ctx context.Context, x linalg.Matrix[float64], p Params, o Optio
 	if err := checkFinite("X", x); err != nil {
 		return nil, nil, err
 	}
-	n, L := x.Rows, p.Depth
+	n, L, F := x.Rows, p.Depth, p.Fixed
 	g := linalg.New[float64](n, n)
 	if err := linalg.SyrkLowerContext(ctx, 1, x, 0, g); err != nil {
 		return nil, nil, err
 	}
 	ntk, nngp = make([]linalg.Matrix[float64], L+1), make([]linalg.Matrix[float64], L+1)
 	for h := range L + 1 {
-		ntk[h] = linalg.New[float64](n, n)
-		nngp[h] = ntk[h]
-		if h > 0 {
-			nngp[h] = linalg.New[float64](n, n)
+		nngp[h] = linalg.New[float64](n, n)
+		switch {
+		case h == 0 && F == 0:
+			ntk[0] = nngp[0]
+		case h >= F:
+			ntk[h] = linalg.New[float64](n, n)
 		}
 	}
 	pl := newPlan(p, x.Cols)
@@ -310,22 +334,28 @@ func GramLadder(ctx context.Context, x linalg.Matrix[float64], p Params, o Optio
 		for i := i0; i < i1; i++ {
 			in := g.Row(i)[:i+1]
 			sig, th := grow(&sc.sig, i+1), grow(&sc.th, i+1)
-			row0 := ntk[0].Row(i)[:i+1]
+			row0 := nngp[0].Row(i)[:i+1]
 			for j, v := range in {
 				row0[j] = math.FMA(pl.a, v, pl.sb2)
 			}
 			asm.ArcCosFirst64(sig, th, in, pl.a, pl.sb2, cols.norm[0][i], cols.inv[0][i],
 				cols.norm[0][:i+1], cols.inv[0][:i+1], pl.sw2, pl.sb2)
 			for h := 1; ; h++ {
-				copy(ntk[h].Row(i)[:i+1], th)
+				if h == F {
+					copy(th, sig) // Θ_F starts at the first trained layer
+				}
+				if h >= F {
+					copy(ntk[h].Row(i)[:i+1], th)
+					ntk[h].Row(i)[i] = diagN[h][i]
+				}
 				copy(nngp[h].Row(i)[:i+1], sig)
-				ntk[h].Row(i)[i], nngp[h].Row(i)[i] = diagN[h][i], diagS[h][i]
+				nngp[h].Row(i)[i] = diagS[h][i]
 				if h == L {
 					break
 				}
 				asm.ArcCosLayer64(sig, th, cols.norm[h][i], cols.inv[h][i], cols.norm[h][:i+1], cols.inv[h][:i+1], pl.sw2, pl.sb2)
 			}
-			row0[i] = diagN[0][i]
+			row0[i] = diagS[0][i]
 		}
 		return i1 - i0
 	})
@@ -333,16 +363,17 @@ func GramLadder(ctx context.Context, x linalg.Matrix[float64], p Params, o Optio
 		return nil, nil, err
 	}
 	for h := range L + 1 {
-		linalg.MirrorLower(ntk[h], 0, n, 0, n)
-		if h > 0 {
-			linalg.MirrorLower(nngp[h], 0, n, 0, n)
+		linalg.MirrorLower(nngp[h], 0, n, 0, n)
+		if h >= max(F, 1) {
+			linalg.MirrorLower(ntk[h], 0, n, 0, n)
 		}
 	}
 	return ntk, nngp, nil
 }
 
-// ladderDiag returns the diagonals of Θ and Σ at every depth 0…L by the
-// diagonal recursion, formed as layerNorms forms them.
+// ladderDiag returns the diagonals of Θ (Θ_F with F fixed layers, for the
+// depths ≥ F) and Σ at every depth 0…L by the diagonal recursion, formed
+// as layerNorms forms them.
 func ladderDiag(pl *plan, sq []float64) (ntk, nngp [][]float64) {
 	L := pl.p.Depth
 	ntk, nngp = make([][]float64, L+1), make([][]float64, L+1)
@@ -356,6 +387,9 @@ func ladderDiag(pl *plan, sq []float64) (ntk, nngp [][]float64) {
 		for h := 1; h <= L; h++ {
 			sig = pl.sw2*(sig/2) + pl.sb2
 			th = sig + pl.sw2*(th/2)
+			if h == pl.p.Fixed {
+				th = sig
+			}
 			ntk[h][i], nngp[h][i] = th, sig
 		}
 	}

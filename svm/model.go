@@ -31,8 +31,9 @@ const (
 	// version 1's string "params" map with typed fields (TrainRef.First,
 	// TrainRef.Standardize, Model.Fit); version 3 added multi-class
 	// machines (Classes, Scheme, Outputs, Scaling). ReadModel reads all.
-	// The kernel is ntk.Spec's JSON form in every version (a depth, σ_w
-	// or σ_b left out is 0, a type left out float64).
+	// The kernel is ntk.Spec's JSON form in every version (a depth, σ_w,
+	// σ_b or number of fixed layers left out is 0, a type left out
+	// float64; "fixed" is written only when it is not 0).
 	ModelVersion = 3
 	maxHeader    = 1 << 20
 )

@@ -2,8 +2,10 @@ package svm
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/ntksvm/ntksvm/ntk"
@@ -69,4 +71,56 @@ func TestWriteModelKernel(t *testing.T) {
 	if _, err := ReadModel(bytes.NewReader(bad)); err == nil {
 		t.Error("a kernel of type float16 read")
 	}
+}
+
+// TestModelFixedKernel: a model on the NTK with fixed first layers writes
+// "fixed" in its kernel and reads back the same kernel; a model without
+// fixed layers writes no "fixed" (its file is what older readers know);
+// a file whose fixed layers exceed the depth, or that fixes layers of
+// the NNGP, is refused naming the field.
+func TestModelFixedKernel(t *testing.T) {
+	for _, tc := range []struct {
+		kernel ntk.Spec
+		field  bool
+	}{
+		{ntk.Spec{Kind: ntk.KindNTK, Depth: 3, Fixed: 2, WeightStd: 1.5, BiasStd: 0.5}, true},
+		{ntk.Spec{Kind: ntk.KindNTK, Depth: 3, WeightStd: 1.5, BiasStd: 0.5}, false},
+	} {
+		m := testModel()
+		m.Kernel = tc.kernel
+		var buf bytes.Buffer
+		if err := WriteModel(&buf, m); err != nil {
+			t.Fatal(err)
+		}
+		b := buf.Bytes()
+		if got := bytes.Contains(b, []byte(`"fixed"`)); got != tc.field {
+			t.Errorf("%v: the file holds \"fixed\": %v, want %v", tc.kernel, got, tc.field)
+		}
+		r, err := ReadModel(bytes.NewReader(b))
+		if err != nil || r.Kernel != tc.kernel {
+			t.Fatalf("%v: read back %v, %v", tc.kernel, r.Kernel, err)
+		}
+		if !tc.field {
+			continue
+		}
+		for old, repl := range map[string]string{`"fixed":2`: `"fixed":4`, `"name":"ntk"`: `"name":"nngp"`} {
+			bad := editHeader(b, old, repl)
+			if _, err := ReadModel(bytes.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "fixed layers") {
+				t.Errorf("%s replaced by %s: error %v, want one naming the fixed layers", old, repl, err)
+			}
+		}
+	}
+}
+
+// editHeader returns the model file b with old replaced by repl in its
+// JSON header, the lengths and the checksum made right again.
+func editHeader(b []byte, old, repl string) []byte {
+	payload := b[20 : len(b)-32]
+	h := binary.LittleEndian.Uint32(payload)
+	header := bytes.Replace(payload[4:4+h], []byte(old), []byte(repl), 1)
+	p := binary.LittleEndian.AppendUint32(nil, uint32(len(header)))
+	p = append(append(p, header...), payload[4+h:]...)
+	out := append(append([]byte(nil), b[:12]...), binary.LittleEndian.AppendUint64(nil, uint64(len(p)))...)
+	sum := sha256.Sum256(p)
+	return append(append(out, p...), sum[:]...)
 }

@@ -1,7 +1,8 @@
 // Package classify is the NTK machine for a user's own labelled data:
 // multi-class classification by one-vs-one or one-vs-rest SVMs, or by
 // multi-output kernel ridge regression, on the infinite-width NTK or NNGP
-// kernel, with the depth, σ_b and C chosen by stratified k-fold
+// kernel (or the NTK of a network whose first layers are not trained),
+// with the kernel, depth, σ_b and C chosen by stratified k-fold
 // cross-validation, in a value a Go program can embed:
 //
 //	c := classify.New(classify.Options{})
@@ -15,7 +16,7 @@
 //
 // Work is shared as far as the mathematics allows: one pass of the
 // arc-cosine recursion gives the Gram of every depth and both kinds
-// (ntk.GramLadder); every fold, every C and every binary sub-problem is a
+// (ntk.GramLadder; one more pass per number of fixed layers); every fold, every C and every binary sub-problem is a
 // view of that one Gram (index sets, no copies). Results are the same at
 // any thread count: sub-problems are independent and each is sequential.
 //
@@ -46,7 +47,8 @@ type Options struct {
 	Machine Machine
 	Scheme  Scheme
 	// Grid is what cross-validation chooses from; an empty grid means
-	// DefaultGrid. A grid of one point is fitted without cross-validation.
+	// DefaultGrid (Grid{Fixed: true}: DefaultGrid with the fixed-layer
+	// NTKs). A grid of one point is fitted without cross-validation.
 	Grid  Grid
 	Folds int // k of k-fold cross-validation; 0 means 4
 	// Repeats runs the cross-validation this many times with folds drawn
@@ -77,7 +79,9 @@ type Options struct {
 func (o *Options) grid() Grid {
 	g := o.Grid
 	if g.Size() == 0 && len(g.Kinds)+len(g.Depths)+len(g.BiasStds)+len(g.Cs) == 0 {
-		return DefaultGrid()
+		d := DefaultGrid()
+		d.Fixed = g.Fixed
+		return d
 	}
 	return g
 }
@@ -164,7 +168,8 @@ func (c *Classifier) fitWith(ctx context.Context, x linalg.Matrix[float64], y []
 		return err
 	}
 	g := o.grid()
-	point := Point{Kind: g.Kinds[0], Depth: g.Depths[0], BiasStd: g.BiasStds[0], C: g.Cs[0]}
+	k0 := g.Kernels()[0]
+	point := Point{Kind: k0.Kind, Depth: k0.Depth, Fixed: k0.Fixed, BiasStd: g.BiasStds[0], C: g.Cs[0]}
 	c.CV = nil
 	if g.Size() > 1 {
 		cv, err := cv(ctx, xs, y, classes)
@@ -175,7 +180,7 @@ func (c *Classifier) fitWith(ctx context.Context, x linalg.Matrix[float64], y []
 		point = cv.Scores[cv.Chosen].Point
 	}
 	c.Classes, c.C = classes, point.C
-	c.Kernel = ntk.Spec{Kind: point.Kind, Depth: point.Depth, WeightStd: o.weightStd(), BiasStd: point.BiasStd, Float32: o.Float32}
+	c.Kernel = point.Spec(o.weightStd(), o.Float32)
 	var mm *multi
 	if o.Float32 {
 		mm, err = refit[float32](ctx, c.Kernel, xs, y, len(classes), point.C, o)

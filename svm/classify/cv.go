@@ -17,13 +17,48 @@ import (
 )
 
 // Grid is the set of hyper-parameters cross-validation chooses from: every
-// kernel kind × depth × σ_b, each with every C. Order matters only for
-// ties under SelectBest (the first point in this order wins).
+// kernel kind × depth × σ_b, each with every C, and with Fixed also the
+// NTKs whose first layers are not trained. Order (see Kernels) matters only
+// for ties (the first point in this order wins).
 type Grid struct {
 	Kinds    []ntk.Kind
 	Depths   []int     // hidden layers; 0 is the input kernel
 	BiasStds []float64 // σ_b
 	Cs       []float64 // the SVMs' C (KRR: the ridge is 1/C)
+	// Fixed adds, for every depth L of Depths, the NTK of the network
+	// whose first F layers are not trained for every F = 1…L−1 (Arora et
+	// al., ICLR 2020; ntk.Spec.Fixed): F = 0 is the NTK and F = L the
+	// NNGP, which Kinds selects.
+	Fixed bool
+}
+
+// GridKernel is one kernel of a grid at a given σ_b: its kind, depth and
+// number of fixed layers.
+type GridKernel struct {
+	Kind  ntk.Kind
+	Depth int
+	Fixed int
+}
+
+// Kernels returns the grid's kernels in grid order: every kind of Kinds
+// with every depth of Depths, in their order, then with Fixed, for every
+// depth L of Depths in order, the NTKs with F = 1…L−1 fixed layers. Each
+// σ_b of BiasStds repeats this list.
+func (g Grid) Kernels() []GridKernel {
+	var out []GridKernel
+	for _, kind := range g.Kinds {
+		for _, d := range g.Depths {
+			out = append(out, GridKernel{Kind: kind, Depth: d})
+		}
+	}
+	if g.Fixed {
+		for _, d := range g.Depths {
+			for f := 1; f < d; f++ {
+				out = append(out, GridKernel{Kind: ntk.KindNTK, Depth: d, Fixed: f})
+			}
+		}
+	}
+	return out
 }
 
 // DefaultGrid is the grid used when Options.Grid is empty: the NTK of
@@ -55,12 +90,16 @@ func LogGrid(lo, hi float64, n int) []float64 {
 }
 
 // Size returns the number of grid points.
-func (g Grid) Size() int { return len(g.Kinds) * len(g.Depths) * len(g.BiasStds) * len(g.Cs) }
+func (g Grid) Size() int { return len(g.Kernels()) * len(g.BiasStds) * len(g.Cs) }
 
 // Validate checks the grid.
 func (g Grid) Validate() error {
 	if g.Size() == 0 {
-		return fmt.Errorf("classify: the grid is empty (%d kinds × %d depths × %d σ_b × %d C)", len(g.Kinds), len(g.Depths), len(g.BiasStds), len(g.Cs))
+		fixed := ""
+		if g.Fixed && len(g.Kinds) == 0 {
+			fixed = " (fixed layers need a depth ≥ 2)"
+		}
+		return fmt.Errorf("classify: the grid is empty (%d kinds × %d depths × %d σ_b × %d C%s)", len(g.Kinds), len(g.Depths), len(g.BiasStds), len(g.Cs), fixed)
 	}
 	for _, d := range g.Depths {
 		if d < 0 || d > 100 {
@@ -86,7 +125,8 @@ type Selection uint8
 const (
 	// SelectOneSE picks, among the points whose mean CV accuracy is within
 	// one standard error of the best, the simplest: fewest layers, then
-	// smallest C (then grid order). It over-fits the selection less than
+	// smallest C (then grid order, which puts the kinds before the
+	// kernels with fixed layers). It over-fits the selection less than
 	// SelectBest on small data.
 	SelectOneSE Selection = iota
 	// SelectBest picks the point of the best mean CV accuracy, the first
@@ -117,8 +157,14 @@ func (s Selection) String() string {
 type Point struct {
 	Kind    ntk.Kind `json:"-"`
 	Depth   int      `json:"depth"`
+	Fixed   int      `json:"fixed,omitempty"` // leading layers not trained (the NTK)
 	BiasStd float64  `json:"sigma_b"`
 	C       float64  `json:"c"`
+}
+
+// Spec returns the kernel of p with σ_w and the storage type given.
+func (p Point) Spec(weightStd float64, float32 bool) ntk.Spec {
+	return ntk.Spec{Kind: p.Kind, Depth: p.Depth, Fixed: p.Fixed, WeightStd: weightStd, BiasStd: p.BiasStd, Float32: float32}
 }
 
 // Score is a grid point's cross-validated accuracy: the mean and the
@@ -282,58 +328,72 @@ func MeanStd(v []float64) (mean, std float64) {
 
 // gridSearch cross-validates every point of g on the standardised inputs
 // x. When the Grams of every depth fit in memory, one pass of the
-// arc-cosine recursion per σ_b gives them all (ntk.GramLadder); otherwise,
-// or with Options.Float32, each kernel's Gram is computed on its own, one
-// at a time. Every C and every fold is a view of the Gram.
+// arc-cosine recursion per σ_b and number of fixed layers gives them all
+// (ntk.GramLadder); otherwise, or with Options.Float32, each kernel's Gram
+// is computed on its own, one at a time. Every C and every fold is a view
+// of the Gram.
 func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, nclass int, folds []int, nfold int, o *Options) (*CVResult, error) {
 	g := o.grid()
 	res := &CVResult{Rule: o.Select.String(), Folds: nfold}
+	kernels := g.Kernels()
+	// The deepest kernel of each number of fixed layers, in increasing F.
+	deepest := map[int]int{}
+	var fixeds []int
+	for _, k := range kernels {
+		if _, ok := deepest[k.Fixed]; !ok {
+			fixeds = append(fixeds, k.Fixed)
+		}
+		deepest[k.Fixed] = max(deepest[k.Fixed], k.Depth)
+	}
+	slices.Sort(fixeds)
 	maxDepth := slices.Max(g.Depths)
 	n := int64(x.Rows)
 	ladder := (2*int64(maxDepth) + 2) * n * n * 8
-	add := func(kind ntk.Kind, d int, bs float64, acc [][]float64) {
-		for ci, c := range g.Cs {
-			mean, std := MeanStd(acc[ci])
-			res.Scores = append(res.Scores, Score{Point: Point{Kind: kind, Depth: d, BiasStd: bs, C: c},
-				KindName: kind.String(), Mean: mean, Std: std, Folds: acc[ci]})
-		}
-	}
+	accs := make([][][]float64, len(kernels))
 	for _, bs := range g.BiasStds {
-		if o.Float32 || (o.MaxBytes > 0 && ladder > o.MaxBytes) || len(g.Kinds)*len(g.Depths) == 1 {
-			for _, kind := range g.Kinds {
-				for _, d := range g.Depths {
-					spec := ntk.Spec{Kind: kind, Depth: d, WeightStd: o.weightStd(), BiasStd: bs, Float32: o.Float32}
-					acc, err := cvKernel(ctx, spec, x, y, nclass, folds, nfold, o)
-					if err != nil {
-						return nil, err
-					}
-					add(kind, d, bs, acc)
-				}
-			}
-			continue
-		}
-		var ntks, nngps []linalg.Matrix[float64]
-		var err error
-		if maxDepth == 0 {
-			k, err := ntk.Gram(ctx, ntk.Spec{Depth: 0, WeightStd: o.weightStd(), BiasStd: bs}, x, ntk.Options{Threads: o.Threads})
-			if err != nil {
-				return nil, err
-			}
-			ntks, nngps = []linalg.Matrix[float64]{k}, []linalg.Matrix[float64]{k}
-		} else if ntks, nngps, err = ntk.GramLadder(ctx, x, ntk.Params{Depth: maxDepth, WeightStd: o.weightStd(), BiasStd: bs}, ntk.Options{Threads: o.Threads}); err != nil {
-			return nil, err
-		}
-		for _, kind := range g.Kinds {
-			for _, d := range g.Depths {
-				k := ntks[d]
-				if kind == ntk.KindNNGP {
-					k = nngps[d]
-				}
-				acc, err := crossValidate(ctx, k, y, nclass, folds, nfold, g.Cs, o.Machine, o.Scheme, o.threads())
+		if o.Float32 || (o.MaxBytes > 0 && ladder > o.MaxBytes) || len(kernels) == 1 {
+			for ki, k := range kernels {
+				spec := Point{Kind: k.Kind, Depth: k.Depth, Fixed: k.Fixed, BiasStd: bs}.Spec(o.weightStd(), o.Float32)
+				acc, err := cvKernel(ctx, spec, x, y, nclass, folds, nfold, o)
 				if err != nil {
 					return nil, err
 				}
-				add(kind, d, bs, acc)
+				accs[ki] = acc
+			}
+		} else {
+			for _, f := range fixeds {
+				var ntks, nngps []linalg.Matrix[float64]
+				var err error
+				if deepest[f] == 0 {
+					k, err := ntk.Gram(ctx, ntk.Spec{Depth: 0, WeightStd: o.weightStd(), BiasStd: bs}, x, ntk.Options{Threads: o.Threads})
+					if err != nil {
+						return nil, err
+					}
+					ntks, nngps = []linalg.Matrix[float64]{k}, []linalg.Matrix[float64]{k}
+				} else if ntks, nngps, err = ntk.GramLadder(ctx, x, ntk.Params{Depth: deepest[f], WeightStd: o.weightStd(), BiasStd: bs, Fixed: f}, ntk.Options{Threads: o.Threads}); err != nil {
+					return nil, err
+				}
+				for ki, k := range kernels {
+					if k.Fixed != f {
+						continue
+					}
+					gram := ntks[k.Depth]
+					if k.Kind == ntk.KindNNGP {
+						gram = nngps[k.Depth]
+					}
+					acc, err := crossValidate(ctx, gram, y, nclass, folds, nfold, g.Cs, o.Machine, o.Scheme, o.threads())
+					if err != nil {
+						return nil, err
+					}
+					accs[ki] = acc
+				}
+			}
+		}
+		for ki, k := range kernels {
+			for ci, c := range g.Cs {
+				mean, std := MeanStd(accs[ki][ci])
+				res.Scores = append(res.Scores, Score{Point: Point{Kind: k.Kind, Depth: k.Depth, Fixed: k.Fixed, BiasStd: bs, C: c},
+					KindName: k.Kind.String(), Mean: mean, Std: std, Folds: accs[ki][ci]})
 			}
 		}
 	}
@@ -430,6 +490,25 @@ func ParseKinds(s string) ([]ntk.Kind, error) {
 		out = append(out, k)
 	}
 	return out, nil
+}
+
+// ParseKernels parses a list of "ntk", "nngp" and "fixed" (Grid.Fixed:
+// the NTKs with 1…L−1 fixed layers for every depth L), such as
+// "ntk,nngp,fixed", into a grid's Kinds and Fixed.
+func ParseKernels(s string) (kinds []ntk.Kind, fixed bool, err error) {
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "fixed" {
+			fixed = true
+			continue
+		}
+		k, err := ntk.ParseKind(part)
+		if err != nil {
+			return nil, false, fmt.Errorf("classify: kernel %q: want ntk, nngp or fixed", part)
+		}
+		kinds = append(kinds, k)
+	}
+	return kinds, fixed, nil
 }
 
 // Confusion returns the confusion matrix of predicted against true class

@@ -63,7 +63,7 @@ type CVSpec struct {
 	Machine   string    `json:"machine"`
 	Scheme    string    `json:"multiclass"`
 	Select    string    `json:"select"`
-	Kinds     []string  `json:"kinds"`
+	Kinds     []string  `json:"kinds"` // with "fixed" last for Grid.Fixed
 	Depths    []int     `json:"depths"`
 	BiasStds  []float64 `json:"sigma_b"`
 	Cs        []float64 `json:"c"`
@@ -153,10 +153,8 @@ func (c *Classifier) PlanCV(d *dataset.Dataset) (*CVPlan, error) {
 		}
 	}
 	for _, bs := range g.BiasStds {
-		for _, kind := range g.Kinds {
-			for _, depth := range g.Depths {
-				p.Kernels = append(p.Kernels, ntk.Spec{Kind: kind, Depth: depth, WeightStd: o.weightStd(), BiasStd: bs, Float32: o.Float32})
-			}
+		for _, k := range g.Kernels() {
+			p.Kernels = append(p.Kernels, Point{Kind: k.Kind, Depth: k.Depth, Fixed: k.Fixed, BiasStd: bs}.Spec(o.weightStd(), o.Float32))
 		}
 	}
 	for k := range p.Kernels {
@@ -178,6 +176,9 @@ func (c *Classifier) PlanCV(d *dataset.Dataset) (*CVPlan, error) {
 		Float32: o.Float32, Cells: len(p.Cells)}
 	for _, k := range g.Kinds {
 		p.Spec.Kinds = append(p.Spec.Kinds, k.String())
+	}
+	if g.Fixed {
+		p.Spec.Kinds = append(p.Spec.Kinds, "fixed")
 	}
 	if o.FoldOf != nil {
 		p.Spec.Seed, p.Spec.FoldOf = 0, intsSHA256(o.FoldOf)
@@ -467,7 +468,7 @@ func (c *Classifier) Combine(p *CVPlan, results []CVCellResult) (*CVResult, erro
 	for k, spec := range p.Kernels {
 		for ci, cv := range g.Cs {
 			mean, std := MeanStd(acc[k][ci])
-			res.Scores = append(res.Scores, Score{Point: Point{Kind: spec.Kind, Depth: spec.Depth, BiasStd: spec.BiasStd, C: cv},
+			res.Scores = append(res.Scores, Score{Point: Point{Kind: spec.Kind, Depth: spec.Depth, Fixed: spec.Fixed, BiasStd: spec.BiasStd, C: cv},
 				KindName: spec.Kind.String(), Mean: mean, Std: std, Folds: acc[k][ci]})
 		}
 	}

@@ -127,13 +127,13 @@ func cvOptions(gf *gridFlags, machine, scheme, sel string, folds, threads int) (
 // printCV prints the grid table and the chosen point.
 func printCV(w io.Writer, c *classify.Classifier) {
 	if c.CV != nil {
-		fmt.Fprintf(w, "%-6s %5s %7s %10s  %s\n", "kernel", "depth", "σ_b", "C", "CV accuracy (mean ± std over folds)")
+		fmt.Fprintf(w, "%-6s %5s %5s %7s %10s  %s\n", "kernel", "depth", "fixed", "σ_b", "C", "CV accuracy (mean ± std over folds)")
 		for i, s := range c.CV.Scores {
 			mark := ""
 			if i == c.CV.Chosen {
 				mark = "  ← chosen (" + c.CV.Rule + ")"
 			}
-			fmt.Fprintf(w, "%-6s %5d %7g %10g  %6.2f%% ± %5.2f%s\n", s.KindName, s.Depth, s.BiasStd, s.C, 100*s.Mean, 100*s.Std, mark)
+			fmt.Fprintf(w, "%-6s %5d %5d %7g %10g  %6.2f%% ± %5.2f%s\n", s.KindName, s.Depth, s.Fixed, s.BiasStd, s.C, 100*s.Mean, 100*s.Std, mark)
 		}
 	}
 	fmt.Fprintf(w, "model: %s, C = %g, %d support vectors, fitted in %v\n", c.Kernel, c.C, c.SupportVectors(), c.FitTime.Round(time.Millisecond))

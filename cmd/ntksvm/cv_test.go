@@ -78,6 +78,8 @@ func TestCVBadInput(t *testing.T) {
 		{"too big", []string{"--data", file("huge.libsvm", strings.Repeat("1 1000000000:1\n", 10))}, "more than the"},
 		{"index past 2³⁰", []string{"--data", file("far.libsvm", "1 99999999999:1\n")}, "1-based index up to 1073741824"},
 		{"bad grid", []string{"--data", good, "--depth", "3-1"}, "--depth"},
+		{"bad kernel", []string{"--data", good, "--kernel", "ntk,fixd"}, `--kernel: classify: kernel "fixd": want ntk, nngp or fixed`},
+		{"fixed, no depth ≥ 2", []string{"--data", good, "--kernel", "fixed", "--depth", "0-1"}, "fixed layers need a depth ≥ 2"},
 		{"bad folds", []string{"--data", good, "--folds", "1"}, "--folds 1"},
 	} {
 		code, _, stderr := runProcess(t, append([]string{"cv", "--out", out}, tc.args...)...)

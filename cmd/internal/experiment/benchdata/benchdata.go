@@ -118,7 +118,11 @@ func runOne(ctx context.Context, cfg Config, name string) (Row, error) {
 			return row, fmt.Errorf("split %d: %w", k, err)
 		}
 		took := time.Since(start)
-		chosen := fmt.Sprintf("%s L=%d σ_b=%g C=%g", c.Kernel.Kind, c.Kernel.Depth, c.Kernel.BiasStd, c.C)
+		fixed := ""
+		if c.Kernel.Fixed > 0 {
+			fixed = fmt.Sprintf(" F=%d", c.Kernel.Fixed)
+		}
+		chosen := fmt.Sprintf("%s L=%d%s σ_b=%g C=%g", c.Kernel.Kind, c.Kernel.Depth, fixed, c.Kernel.BiasStd, c.C)
 		cvAcc := math.NaN()
 		if c.CV != nil {
 			cvAcc = c.CV.Scores[c.CV.Chosen].Mean

@@ -9,8 +9,10 @@ splits file's cv_fold), run, interleaved, in one process tree:
   NTK-SVM   the same kernel in NumPy (the infinite-width ReLU NTK with
             sigma_w^2 = 2 and bias sigma_b^2: Sigma1 = 2 x.x'/d + sigma_b^2,
             the arc-cosine recursion) and SVC(kernel='precomputed'), grid
-            sigma_b x depth x C (--sigma-b, default 0 only), first best in
-            grid order: the protocol ntksvm runs, step for step
+            sigma_b x depth x C (--sigma-b, default 0 only), with --fixed
+            also the NTKs whose first F = 1..L-1 layers are not trained
+            (Arora et al., ICLR 2020; ntksvm's --kernel ntk,fixed), first
+            best in grid order: the protocol ntksvm runs, step for step
   RBF-SVM   SVC(kernel='rbf'), C 1e-2..1e4 (7) x gamma {scale, 1e-3..1e1}
   RF-500    RandomForestClassifier(n_estimators=500, random_state=0)
 
@@ -36,6 +38,15 @@ from sklearn.svm import SVC
 CS = [1e-2, 1e-1, 1, 10, 100, 1e3, 1e4]
 DEPTHS = [1, 2, 3, 4, 5]
 SIGMA_B = [0.0]
+FIXED = [False]
+
+
+def kernels():
+    """The grid's kernels (depth L, fixed layers F) in ntksvm's order."""
+    ks = [(d, 0) for d in DEPTHS]
+    if FIXED[0]:
+        ks += [(d, f) for d in DEPTHS for f in range(1, d)]
+    return ks
 
 
 def load(folder, name):
@@ -52,28 +63,33 @@ def load(folder, name):
     return np.array(rows), np.array(labels), splits
 
 
-def ntk_grams(xtr, xte, depths, sb2=0.0, sw2=2.0):
-    """NTK Grams (train x train, test x train) for each depth, ntksvm's convention."""
+def ntk_grams(xtr, xte, wanted, sb2=0.0, sw2=2.0):
+    """NTK Grams (train x train, test x train) for each (depth L, fixed
+    layers F) of wanted, ntksvm's convention: Theta_F starts as Sigma at
+    depth F and accumulates as the NTK after it (F = 0: the NTK)."""
     d = xtr.shape[1]
     s_tt, s_et = sw2 * xtr @ xtr.T / d + sb2, sw2 * xte @ xtr.T / d + sb2
     n_tr, n_te = sw2 * (xtr * xtr).sum(1) / d + sb2, sw2 * (xte * xte).sum(1) / d + sb2
-    th_tt, th_et = s_tt.copy(), s_et.copy()
+    th = {0: (s_tt.copy(), s_et.copy())}  # F -> (train, test) Theta_F
     out = {}
-    for h in range(1, max(depths) + 1):
-        def step(s, th, na, nb):
+    for h in range(1, max(L for L, _ in wanted) + 1):
+        def step(s, na, nb):
             nrm = np.sqrt(np.outer(na, nb))
             with np.errstate(invalid="ignore", divide="ignore"):
                 c = np.clip(np.where(nrm > 0, s / nrm, 0.0), -1, 1)
             t = np.arccos(c)
             k = nrm * (np.sin(t) + (np.pi - t) * np.cos(t)) / (2 * np.pi)
-            kd = (np.pi - t) / (2 * np.pi)
-            s2 = sw2 * k + sb2
-            return s2, s2 + sw2 * th * kd
-        s_tt, th_tt = step(s_tt, th_tt, n_tr, n_tr)
-        s_et, th_et = step(s_et, th_et, n_te, n_tr)
+            return sw2 * k + sb2, sw2 * (np.pi - t) / (2 * np.pi)
+        s_tt, kd_tt = step(s_tt, n_tr, n_tr)
+        s_et, kd_et = step(s_et, n_te, n_tr)
         n_tr, n_te = sw2 * n_tr / 2 + sb2, sw2 * n_te / 2 + sb2
-        if h in depths:
-            out[h] = (th_tt.copy(), th_et.copy())
+        for f, (a, b) in th.items():
+            th[f] = (s_tt + a * kd_tt, s_et + b * kd_et)
+        if any(f == h for _, f in wanted):
+            th[h] = (s_tt.copy(), s_et.copy())
+        for L, f in wanted:
+            if L == h:
+                out[(L, f)] = (th[f][0].copy(), th[f][1].copy())
     return out
 
 
@@ -86,13 +102,13 @@ def standardise(xtr, xte):
 def ntk_svm(xtr, ytr, xte, yte, folds):
     best = None
     for sb in SIGMA_B:
-        grams = ntk_grams(xtr, xte, DEPTHS, sb * sb)
-        for d in DEPTHS:
-            ktr, kte = grams[d]
+        grams = ntk_grams(xtr, xte, kernels(), sb * sb)
+        for d, f in kernels():
+            ktr, kte = grams[(d, f)]
             gs = GridSearchCV(SVC(kernel="precomputed"), {"C": CS}, cv=PredefinedSplit(folds), n_jobs=2)
             gs.fit(ktr, ytr)
             if best is None or gs.best_score_ > best[0]:
-                best = (gs.best_score_, kte, gs, "L=%d sigma_b=%g C=%g" % (d, sb, gs.best_params_["C"]))
+                best = (gs.best_score_, kte, gs, "L=%d F=%d sigma_b=%g C=%g" % (d, f, sb, gs.best_params_["C"]))
     _, kte, gs, point = best
     return gs.score(kte, yte), point
 
@@ -125,7 +141,8 @@ def run_ntksvm(binary, folder, name):
         out = os.path.join(tmp, "r.json")
         subprocess.run([binary, "bench", "datasets", folder, "--names", name, "--own-folds",
                         "--select", "best", "--threads", "2", "--json", out,
-                        "--sigma-b", ",".join("%g" % b for b in SIGMA_B)],
+                        "--sigma-b", ",".join("%g" % b for b in SIGMA_B),
+                        "--kernel", "ntk,fixed" if FIXED[0] else "ntk"],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(out) as f:
             r = json.load(f)[0]
@@ -139,8 +156,11 @@ def main():
     ap.add_argument("--names", default="")
     ap.add_argument("--only-ntk", action="store_true", help="skip RBF-SVM and RF")
     ap.add_argument("--sigma-b", default="0", help="bias standard deviations of the NTK grid, e.g. 0,0.5,1,2")
+    ap.add_argument("--fixed", action="store_true",
+                    help="add the NTKs with the first F = 1..L-1 layers fixed for every depth L (ntksvm --kernel ntk,fixed)")
     args = ap.parse_args()
     SIGMA_B[:] = [float(v) for v in args.sigma_b.split(",")]
+    FIXED[0] = args.fixed
     names = args.names.split(",") if args.names else sorted(
         f[:-len(".splits.json")] for f in os.listdir(args.folder) if f.endswith(".splits.json"))
     tools = [("NTK-SVM", ntk_svm)] + ([] if args.only_ntk else [("RBF-SVM", rbf_svm), ("RF-500", rf)])

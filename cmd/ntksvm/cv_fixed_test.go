@@ -2,10 +2,14 @@ package main
 
 import (
 	"fmt"
+	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ntksvm/ntksvm/svm"
 )
 
 // TestCVFixed: "--kernel ntk,fixed" puts the NTKs with fixed first layers
@@ -48,5 +52,36 @@ func TestCVFixed(t *testing.T) {
 	code, _, stderr := runCLI(t, append(append([]string{}, grid...), "--kernel", "ntk", "--collect", tasks)...)
 	if code != 1 || !strings.Contains(stderr, "holds the tasks of another cross-validation") {
 		t.Errorf("collect without the fixed layers: exit %d, %q", code, stderr)
+	}
+}
+
+// TestTrainFixed: "train --fixed F" fits on the NTK with F fixed layers,
+// writes it in the model, and predict applies it (the same accuracy and
+// loss as train's report on the same data); F = L writes the NTK kind with
+// the NNGP's values.
+func TestTrainFixed(t *testing.T) {
+	dir := t.TempDir()
+	_, _, data := svmTestData(t, dir, 40, 5, 2)
+	model := filepath.Join(dir, "m")
+	out := mustRun(t, "train", "--data", data, "--out", model, "--machine", "svm", "--solver", "exact", "--lambda", "0.1", "--depth", "3", "--fixed", "2")
+	trainLine, _, _ := strings.Cut(out, "\n")
+	f, err := os.Open(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := svm.ReadModel(f)
+	f.Close()
+	if err != nil || m.Kernel.Fixed != 2 || m.Kernel.Depth != 3 {
+		t.Fatalf("model kernel %v, %v", m.Kernel, err)
+	}
+	pred := mustRun(t, "predict", "--model", model, "--data", data)
+	ga, gl := svmParseReport(t, strings.TrimSpace(strings.SplitN(pred, ":", 2)[1]))
+	wa, wl := svmParseReport(t, strings.TrimSpace(strings.SplitN(trainLine, ":", 2)[1]))
+	if ga != wa || math.Abs(gl-wl) > 1e-4 {
+		t.Errorf("predict says %q, train said %q", pred, trainLine)
+	}
+	plain := mustRun(t, "train", "--data", data, "--out", model, "--machine", "svm", "--solver", "exact", "--lambda", "0.1", "--depth", "3")
+	if _, pl := svmParseReport(t, strings.TrimSpace(strings.SplitN(plain, ":", 2)[1])); pl == wl {
+		t.Errorf("the NTK and the NTK with 2 fixed layers give the same training loss %v", wl)
 	}
 }

@@ -20,7 +20,7 @@ import (
 // kernels (train, predict, kernel, export-libsvm):
 //
 //	--data D  --test D  --first N  --standardize  --mnist-dir DIR  --allow-noncanonical
-//	--kernel ntk|nngp  --depth L  --sigma-w σ_w  --sigma-b σ_b  --precision float64|float32
+//	--kernel ntk|nngp  --depth L  --fixed F  --sigma-w σ_w  --sigma-b σ_b  --precision float64|float32
 //
 // Old spellings (kernel's --train, --weight-std, --bias-std, --kind,
 // --float32; --mnist) are deprecated aliases: they work and print a
@@ -79,6 +79,7 @@ func (d *dataFlags) options(e *env, dim int) dataset.Options {
 type kernelFlags struct {
 	kernel    string
 	depth     int
+	fixed     int
 	sigmaW    float64
 	sigmaB    float64
 	precision string
@@ -87,6 +88,7 @@ type kernelFlags struct {
 func (k *kernelFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&k.kernel, "kernel", "ntk", "kernel: ntk or nngp (infinite-width, of an L-hidden-layer ReLU net)")
 	fs.IntVar(&k.depth, "depth", 1, "hidden layers L (the paper's 2-layer net is L = 1)")
+	fs.IntVar(&k.fixed, "fixed", 0, "ntk only: the first F of the L+1 weight layers are not trained, F = 0…L (0: the NTK; L: the NNGP)")
 	fs.Float64Var(&k.sigmaW, "sigma-w", 1, "weight standard deviation σ_w")
 	fs.Float64Var(&k.sigmaB, "sigma-b", 0, "bias standard deviation σ_b (0: no bias)")
 	fs.StringVar(&k.precision, "precision", "float64", "element type of the kernel: float64 or float32")
@@ -98,11 +100,14 @@ func (k *kernelFlags) spec() (ntk.Spec, error) {
 	if err != nil {
 		return ntk.Spec{}, usageError("--kernel %q: want ntk or nngp", k.kernel)
 	}
-	s := ntk.Spec{Kind: kind, Depth: k.depth, WeightStd: k.sigmaW, BiasStd: k.sigmaB, Float32: k.precision == "float32"}
+	s := ntk.Spec{Kind: kind, Depth: k.depth, Fixed: k.fixed, WeightStd: k.sigmaW, BiasStd: k.sigmaB, Float32: k.precision == "float32"}
 	// The commands compute kernels of networks with at least one hidden
 	// layer (depth 0, the input kernel, is a choice of "ntksvm cv" only).
 	if err := s.Params().Validate(); err != nil {
 		return ntk.Spec{}, usageError("%v", strings.TrimPrefix(err.Error(), "ntk: "))
+	}
+	if err := s.Validate(); err != nil {
+		return ntk.Spec{}, usageError("--fixed: %v", strings.TrimPrefix(err.Error(), "ntk: "))
 	}
 	if k.precision != "float64" && k.precision != "float32" {
 		return ntk.Spec{}, usageError("--precision %q: want float64 or float32", k.precision)

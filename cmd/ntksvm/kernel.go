@@ -157,8 +157,12 @@ func kernelRun[T linalg.Float](ctx context.Context, e *env, xs, zs *dataset.Set,
 	if z != nil {
 		what = "K(Z, X)"
 	}
-	fmt.Fprintf(e.stdout, "wrote %s: %d×%d %s %s %s (L=%d, σ_w=%g, σ_b=%g) in %.2f s\n",
-		out, rows, x.Rows, dtype, strings.ToUpper(s.Kind.String()), what, s.Depth, s.WeightStd, s.BiasStd, time.Since(t0).Seconds())
+	fixed := ""
+	if s.Fixed != 0 {
+		fixed = fmt.Sprintf(", F=%d", s.Fixed)
+	}
+	fmt.Fprintf(e.stdout, "wrote %s: %d×%d %s %s %s (L=%d%s, σ_w=%g, σ_b=%g) in %.2f s\n",
+		out, rows, x.Rows, dtype, strings.ToUpper(s.Kind.String()), what, s.Depth, fixed, s.WeightStd, s.BiasStd, time.Since(t0).Seconds())
 	return nil
 }
 

@@ -40,6 +40,8 @@ func TestKernelCommand(t *testing.T) {
 		z64.Data[i] = float64(v)
 	}
 	p := ntk.Params{Depth: 2, WeightStd: 1.5, BiasStd: 0.1}
+	pf := p
+	pf.Fixed = 1
 	for _, tc := range []struct {
 		args []string
 		want func() (linalg.Matrix[float64], error)
@@ -50,6 +52,9 @@ func TestKernelCommand(t *testing.T) {
 		{[]string{"--kind", "nngp"}, func() (linalg.Matrix[float64], error) { return ntk.NNGP(x, p) }, 1e-12},
 		{[]string{"--test", zp}, func() (linalg.Matrix[float64], error) { return ntk.CrossNTK(z64, x, p) }, 1e-12},
 		{[]string{"--test", zp, "--float32", "--kind", "nngp"}, func() (linalg.Matrix[float64], error) { return ntk.CrossNNGP(z64, x, p) }, 1e-5},
+		{[]string{"--fixed", "1"}, func() (linalg.Matrix[float64], error) { return ntk.NTK(x, pf) }, 0},
+		{[]string{"--fixed", "1", "--mem-cap", "400B", "--test", zp}, func() (linalg.Matrix[float64], error) { return ntk.CrossNTK(z64, x, pf) }, 1e-12},
+		{[]string{"--fixed", "2"}, func() (linalg.Matrix[float64], error) { return ntk.NNGP(x, p) }, 0},
 	} {
 		out := filepath.Join(dir, "K.npy")
 		args := append([]string{"kernel", "--train", xp, "--depth", "2", "--weight-std", "1.5", "--bias-std", "0.1", "--out", out}, tc.args...)
@@ -106,6 +111,9 @@ func TestKernelCommandErrors(t *testing.T) {
 		{[]string{"--train", good, "--out", out, "--weight-std", "-1"}, 2, "weight std"},
 		{[]string{"--train", good, "--out", out, "--kind", "rbf"}, 2, "--kind"},
 		{[]string{"--train", good, "--out", out, "--mem-cap", "lots"}, 2, "--mem-cap"},
+		{[]string{"--train", good, "--out", out, "--depth", "2", "--fixed", "3"}, 2, "fixed layers 3: want 0…2"},
+		{[]string{"--train", good, "--out", out, "--fixed", "-1"}, 2, "fixed layers -1"},
+		{[]string{"--train", good, "--out", out, "--kind", "nngp", "--fixed", "1"}, 2, "--fixed: fixed layers 1 with the nngp"},
 		{[]string{"--train", bad, "--out", out}, 1, "row 2, column 1"},
 		{[]string{"--train", garbage, "--out", out}, 1, "garbage.npy"},
 		{[]string{"--train", filepath.Join(dir, "missing.npy"), "--out", out}, 1, "missing.npy"},

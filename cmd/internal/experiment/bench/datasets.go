@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/experiment/benchdata"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
@@ -44,7 +45,13 @@ func WriteDatasetFiles(ctx context.Context, rows []benchdata.Row, csvOut, jsonOu
 
 // PrintDatasetRows prints one line per dataset and the mean accuracy.
 func PrintDatasetRows(w io.Writer, rows []benchdata.Row) {
-	fmt.Fprintf(w, "%-14s %5s %4s %3s  %-22s %8s  %-15s %8s\n", "dataset", "n", "d", "k", "chosen (split 0)", "CV acc", "test acc", "s/split")
+	width := 22 // the chosen column, in runes (fmt pads by runes)
+	for _, r := range rows {
+		if len(r.Chosen) > 0 {
+			width = max(width, utf8.RuneCountInString(r.Chosen[0]))
+		}
+	}
+	fmt.Fprintf(w, "%-14s %5s %4s %3s  %-*s %8s  %-15s %8s\n", "dataset", "n", "d", "k", width, "chosen (split 0)", "CV acc", "test acc", "s/split")
 	var sum float64
 	for _, r := range rows {
 		var cv, secs float64
@@ -56,7 +63,7 @@ func PrintDatasetRows(w io.Writer, rows []benchdata.Row) {
 		if len(r.Chosen) > 0 {
 			chosen = r.Chosen[0]
 		}
-		fmt.Fprintf(w, "%-14s %5d %4d %3d  %-22s %7.2f%%  %6.2f ± %5.2f%% %8.3f\n", r.Name, r.N, r.D, r.Classes, chosen, 100*cv, 100*r.Mean, 100*r.Std, secs)
+		fmt.Fprintf(w, "%-14s %5d %4d %3d  %-*s %7.2f%%  %6.2f ± %5.2f%% %8.3f\n", r.Name, r.N, r.D, r.Classes, width, chosen, 100*cv, 100*r.Mean, 100*r.Std, secs)
 		sum += r.Mean
 	}
 	if len(rows) > 0 {

@@ -253,6 +253,8 @@ func TestNewKernelErrors(t *testing.T) {
 	short.Alpha = good.Alpha[:3]
 	badP := good
 	badP.Params = ntk.Params{Depth: 0, WeightStd: 1}
+	fixed := good
+	fixed.Params = ntk.Params{Depth: 2, WeightStd: 1, Fixed: 1}
 	for _, tc := range []struct {
 		name string
 		km   KernelMachine
@@ -265,6 +267,7 @@ func TestNewKernelErrors(t *testing.T) {
 		{"alpha inf", badAlpha, z, KernelOptions{}},
 		{"alpha length", short, z, KernelOptions{}},
 		{"params", badP, z, KernelOptions{}},
+		{"fixed layers", fixed, z, KernelOptions{}},
 	} {
 		if _, err := NewKernel(context.Background(), tc.km, tc.z, tc.o); err == nil {
 			t.Errorf("%s: no error", tc.name)

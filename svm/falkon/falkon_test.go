@@ -50,7 +50,16 @@ func relDiff(a, b []float64) float64 {
 func TestEqualsKRR(t *testing.T) {
 	ctx := context.Background()
 	x, y := data(300, 20, 3, 1)
-	p := ntk.Params{Depth: 2, WeightStd: 1, BiasStd: 0.2}
+	// The NTK, and the NTK with its first layer fixed (the kernel of
+	// every block is the one of the Params).
+	for _, fixed := range []int{0, 1} {
+		p := ntk.Params{Depth: 2, WeightStd: 1, BiasStd: 0.2, Fixed: fixed}
+		equalsKRR(t, ctx, x, y, p)
+	}
+}
+
+func equalsKRR(t *testing.T, ctx context.Context, x, y linalg.Matrix[float64], p ntk.Params) {
+	t.Helper()
 	k, err := NewNTK(x, p, ntk.KindNTK)
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +83,7 @@ func TestEqualsKRR(t *testing.T) {
 				t.Fatal(err)
 			}
 			if d := relDiff(column(r.Alpha, j), km.Alpha); d > 1e-8 {
-				t.Errorf("c = %g, output %d: α differs from KRR's by %.3g relative (%d iterations, residuals %v)", shift, j, d, r.Iterations, r.Residuals)
+				t.Errorf("%+v, c = %g, output %d: α differs from KRR's by %.3g relative (%d iterations, residuals %v)", p, shift, j, d, r.Iterations, r.Residuals)
 			}
 		}
 		t.Logf("c = %g: %d iterations, jitter %.3g", shift, r.Iterations, r.Jitter)

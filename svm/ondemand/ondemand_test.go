@@ -44,8 +44,13 @@ func TestMatchesDense(t *testing.T) {
 	ctx := context.Background()
 	x, _ := points(301, 23, 1)
 	n := x.Rows
-	for _, kind := range []ntk.Kind{ntk.KindNTK, ntk.KindNNGP} {
-		p := ntk.Params{Depth: 2, WeightStd: 1.2, BiasStd: 0.1}
+	// The NTK, the NNGP, and the NTK with its first layer fixed.
+	for _, tc := range []struct {
+		kind  ntk.Kind
+		fixed int
+	}{{ntk.KindNTK, 0}, {ntk.KindNNGP, 0}, {ntk.KindNTK, 1}} {
+		kind := tc.kind
+		p := ntk.Params{Depth: 2, WeightStd: 1.2, BiasStd: 0.1, Fixed: tc.fixed}
 		var dense linalg.Matrix[float64]
 		var err error
 		if kind == ntk.KindNTK {

@@ -424,16 +424,18 @@ func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 			j1 = min(j1, ic+mb) // columns right of the block's last row are above the diagonal
 		}
 		// C's rows of the block are scaled by beta before their first k
-		// block, in a pass of their own unless the tiles' kernels do it
-		// (one k block through macroPrefetchC or macro, with a beta
-		// kernel).
+		// block, in a pass of their own unless the tiles' kernels do it in
+		// that block (macroPrefetchC or macro with a beta kernel: C =
+		// beta·C + alpha·A₀B₀, rounded as the pass and the tile would;
+		// the later k blocks add to it with beta = 1).
 		path := p.path(mb, kc)
-		betaIn := p.rowBeta != nil && kc == p.k && !p.lower && (path == pathPrefetchC || path == pathMacro)
-		if !betaIn {
+		betaFirst := p.rowBeta != nil && !p.lower && (path == pathPrefetchC || path == pathMacro)
+		if !betaFirst {
 			p.scale(region{ic, ic + mb, r.j0, r.j1})
 		}
 		for pc := 0; pc < p.k; pc += kc {
 			kb := min(kc, p.k-pc)
+			betaIn := betaFirst && pc == 0
 			p.packAOp(ws.a, ic, mb, pc, kb)
 			for jc := r.j0; jc < j1; jc += nc {
 				jn := min(nc, j1-jc)

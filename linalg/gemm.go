@@ -1,6 +1,10 @@
 package linalg
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+)
 
 // Op says whether an operand of Gemm is used as stored or transposed.
 type Op bool
@@ -23,6 +27,33 @@ const (
 // and B in place); tiny ones use a plain loop.
 func Gemm[T Float](opA, opB Op, alpha T, a, b Matrix[T], beta T, c Matrix[T]) error {
 	return gemmWith(gemmConfig{}, opA, opB, alpha, a, b, beta, c)
+}
+
+// GemmContext is Gemm that stops early once ctx is done: the workers
+// check ctx between the panels of B they compute (every few milliseconds
+// on a large product), so a cancelled ctx ends the product within about
+// one panel. It then returns ctx's error and C is partly updated: only a
+// product whose C is scratch, or is discarded on error, should be
+// cancelled. The panels are the same as Gemm's, so a product that runs to
+// its end is bitwise Gemm's. Products too small for the blocked path run
+// whole.
+func GemmContext[T Float](ctx context.Context, opA, opB Op, alpha T, a, b Matrix[T], beta T, c Matrix[T]) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if ctx.Done() == nil {
+		return Gemm(opA, opB, alpha, a, b, beta, c)
+	}
+	var stop atomic.Bool
+	unregister := context.AfterFunc(ctx, func() { stop.Store(true) })
+	defer unregister()
+	if err := gemmWith(gemmConfig{stop: &stop}, opA, opB, alpha, a, b, beta, c); err != nil {
+		return err
+	}
+	if stop.Load() {
+		return ctx.Err()
+	}
+	return nil
 }
 
 // gemmWith is Gemm with an explicit configuration (kernel set, threads,

@@ -2,6 +2,7 @@ package linalg
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/ntksvm/ntksvm/asm"
 )
@@ -23,6 +24,9 @@ type gemmConfig struct {
 	// rowsPanel, if positive, is the number of rows of B that the
 	// transposed path takes through all k blocks at a time (tests).
 	rowsPanel int
+	// stop, if not nil, ends the product early once it is set: the
+	// workers check it between panels of B (GemmContext).
+	stop *atomic.Bool
 }
 
 const (
@@ -63,6 +67,7 @@ type gemmProblem[T Float] struct {
 
 	mr, nr int
 	blk    blocking
+	stop   *atomic.Bool // see gemmConfig.stop
 	tile   func(kc, m, n int, a, b, c []T, ldc int)
 	// transpose is the kernel set's Transpose32 or Transpose64, for the
 	// mirror.
@@ -211,6 +216,7 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 	if !cfg.noSmall && p.tryDirect(ks, t, cfg.split) {
 		return
 	}
+	p.stop = cfg.stop
 	p.mr, p.nr, p.tile = kernelFor[T](ks)
 	p.transpose = transposeFor[T](ks)
 	p.packRows8 = !p.tA && p.mr == 8 && hasTransposeFor[T](ks)
@@ -296,6 +302,9 @@ func (p *gemmProblem[T]) fusedKC(kc int) int {
 	deep := min(fusedKCMax, p.fuseMax/roundUp(p.m, p.mr)) / 8 * 8
 	return max(kc, deep)
 }
+
+// stopped reports whether the product is to end early (GemmContext).
+func (p *gemmProblem[T]) stopped() bool { return p.stop != nil && p.stop.Load() }
 
 func roundUp(v, q int) int { return (v + q - 1) / q * q }
 
@@ -438,6 +447,9 @@ func (p *gemmProblem[T]) region(ws *workspace[T], r region) {
 			betaIn := betaFirst && pc == 0
 			p.packAOp(ws.a, ic, mb, pc, kb)
 			for jc := r.j0; jc < j1; jc += nc {
+				if p.stopped() {
+					return
+				}
 				jn := min(nc, j1-jc)
 				switch p.path(mb, kb) {
 				case pathFused:

@@ -125,6 +125,9 @@ func (p *gemmProblem[T]) regionRows(ws *workspace[T], r region) {
 	}
 	w0 := p.b.Data[r.j0*ldb:] // row r.j0 of B
 	for jp := 0; jp < n; jp += pn {
+		if p.stopped() {
+			return // C is not written: Cᵀ is still in the scratch
+		}
 		jn := min(pn, n-jp)
 		full := jn / mr * mr
 		for pc := 0; pc < p.k; pc += kc {

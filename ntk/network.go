@@ -1,6 +1,7 @@
 package ntk
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -35,15 +36,28 @@ const maxParams = 1 << 32
 // float64 and rounded to T, so float32 and float64 networks of one seed
 // hold the same weights up to rounding, on every platform.
 func NewNetwork[T linalg.Float](d, width, depth int, weightStd, biasStd float64, seed uint64) (*Network[T], error) {
+	return NewNetworkContext[T](context.Background(), d, width, depth, weightStd, biasStd, seed)
+}
+
+// NewNetworkContext is NewNetwork that stops once ctx is done (checked
+// every 2²⁰ weights: a wide network's 10⁸ draws take seconds) and returns
+// ctx's error. The weights it returns are NewNetwork's.
+func NewNetworkContext[T linalg.Float](ctx context.Context, d, width, depth int, weightStd, biasStd float64, seed uint64) (*Network[T], error) {
 	net, err := newShape[T](d, width, depth, weightStd, biasStd)
 	if err != nil {
 		return nil, err
 	}
 	g := NewNormal(seed)
+	const chunk = 1 << 20
 	for l := range net.W {
 		w := net.W[l]
-		for i := range w.Data {
-			w.Data[i] = T(g.Float64())
+		for i0 := 0; i0 < len(w.Data); i0 += chunk {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			for i := i0; i < min(i0+chunk, len(w.Data)); i++ {
+				w.Data[i] = T(g.Float64())
+			}
 		}
 		if net.B != nil {
 			for i := range net.B[l] {
@@ -126,6 +140,13 @@ func (net *Network[T]) Forward(x linalg.Matrix[T]) (*Pass[T], error) {
 // have the right shapes (a training loop allocates nothing per step). p
 // keeps a reference to x.
 func (net *Network[T]) ForwardInto(p *Pass[T], x linalg.Matrix[T]) error {
+	return net.ForwardIntoContext(context.Background(), p, x)
+}
+
+// ForwardIntoContext is ForwardInto whose products stop early once ctx is
+// done (linalg.GemmContext): it then returns ctx's error, and p holds no
+// usable pass. A pass that runs to its end is bitwise ForwardInto's.
+func (net *Network[T]) ForwardIntoContext(ctx context.Context, p *Pass[T], x linalg.Matrix[T]) error {
 	if x.Cols != net.D {
 		return fmt.Errorf("%w: ntk: inputs have %d features, the network %d", linalg.ErrShape, x.Cols, net.D)
 	}
@@ -145,7 +166,7 @@ func (net *Network[T]) ForwardInto(p *Pass[T], x linalg.Matrix[T]) error {
 			p.Z[l] = reuse(p.Z[l], n, out)
 			z = p.Z[l]
 		}
-		if err := linalg.Gemm(linalg.NoTrans, linalg.Trans, T(net.scale(l)), p.A[l], net.W[l], 0, z); err != nil {
+		if err := linalg.GemmContext(ctx, linalg.NoTrans, linalg.Trans, T(net.scale(l)), p.A[l], net.W[l], 0, z); err != nil {
 			return fmt.Errorf("ntk: layer %d: %w", l, err)
 		}
 		if net.B != nil {
@@ -202,7 +223,7 @@ func (net *Network[T]) Backward(p *Pass[T], c []T) (*Grads[T], error) {
 // BackwardInto is Backward writing into gr, whose buffers are reused when
 // they have the right shapes.
 func (net *Network[T]) BackwardInto(gr *Grads[T], p *Pass[T], c []T) error {
-	return net.backward(gr, p, c, nil)
+	return net.backward(context.Background(), gr, p, c, nil)
 }
 
 // Step describes the gradient-descent step BackwardStep applies.
@@ -239,15 +260,29 @@ type Step[T linalg.Float] struct {
 // It returns an error wrapping linalg.ErrShape if len(c) is not the number
 // of outputs of p or st's slices do not have Depth+1 entries.
 func (net *Network[T]) BackwardStep(gr *Grads[T], p *Pass[T], c []T, st *Step[T]) error {
+	return net.BackwardStepContext(context.Background(), gr, p, c, st)
+}
+
+// BackwardStepContext is BackwardStep that stops early once ctx is done,
+// as long as no weight has been changed: the products before the first
+// in-place update (the cotangents of the layers above it, linalg.
+// GemmContext) stop on ctx, and it then returns ctx's error with the
+// weights as they were; from the first update on, the step runs to its
+// end, so that it is applied whole or not at all. For a network of depth
+// 2 trained with hidden layers updated, the cancellable part is the
+// cotangent product through W[1], the update of W[1] and W[0] is not. A
+// step that runs to its end is bitwise BackwardStep's.
+func (net *Network[T]) BackwardStepContext(ctx context.Context, gr *Grads[T], p *Pass[T], c []T, st *Step[T]) error {
 	if len(st.Update) != net.Depth+1 || len(st.Beta) != net.Depth+1 || (st.Bound != nil && len(st.Bound) != net.Depth+1) {
 		return fmt.Errorf("%w: ntk: a step for %d, %d and %d layers on a network of %d",
 			linalg.ErrShape, len(st.Update), len(st.Beta), len(st.Bound), net.Depth+1)
 	}
-	return net.backward(gr, p, c, st)
+	return net.backward(ctx, gr, p, c, st)
 }
 
-// backward is BackwardInto (st nil) and BackwardStep.
-func (net *Network[T]) backward(gr *Grads[T], p *Pass[T], c []T, st *Step[T]) error {
+// backward is BackwardInto (st nil) and BackwardStepContext: ctx stops
+// the products until the first weight is updated, and none after.
+func (net *Network[T]) backward(ctx context.Context, gr *Grads[T], p *Pass[T], c []T, st *Step[T]) error {
 	n := len(p.F)
 	if len(c) != n {
 		return fmt.Errorf("%w: ntk: %d cotangents for %d outputs", linalg.ErrShape, len(c), n)
@@ -273,7 +308,7 @@ func (net *Network[T]) backward(gr *Grads[T], p *Pass[T], c []T, st *Step[T]) er
 		}
 		if !step {
 			gr.W[l] = reuse(gr.W[l], out, in)
-			if err := linalg.Gemm(linalg.Trans, linalg.NoTrans, s, g, p.A[l], 0, gr.W[l]); err != nil {
+			if err := linalg.GemmContext(ctx, linalg.Trans, linalg.NoTrans, s, g, p.A[l], 0, gr.W[l]); err != nil {
 				return fmt.Errorf("ntk: layer %d: %w", l, err)
 			}
 		}
@@ -299,7 +334,7 @@ func (net *Network[T]) backward(gr *Grads[T], p *Pass[T], c []T, st *Step[T]) er
 			if l < net.Depth && (net.Depth-l)%2 == 1 {
 				ga = p.ga.Slice(n, 2*n, 0, in)
 			}
-			if err := linalg.Gemm(linalg.NoTrans, linalg.NoTrans, s, g, net.W[l], 0, ga); err != nil {
+			if err := linalg.GemmContext(ctx, linalg.NoTrans, linalg.NoTrans, s, g, net.W[l], 0, ga); err != nil {
 				return fmt.Errorf("ntk: layer %d: %w", l, err)
 			}
 		}
@@ -309,6 +344,10 @@ func (net *Network[T]) backward(gr *Grads[T], p *Pass[T], c []T, st *Step[T]) er
 			if st.Bound != nil {
 				st.Bound[l] = stepBound(alpha, g, p.A[l])
 			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			ctx = context.Background() // the step is applied whole from here
 			if err := linalg.Gemm(linalg.Trans, linalg.NoTrans, alpha, g, p.A[l], st.Beta[l], net.W[l]); err != nil {
 				return fmt.Errorf("ntk: layer %d: %w", l, err)
 			}

@@ -200,6 +200,18 @@ func TestSignalsInEveryPhase(t *testing.T) {
 		signalPhase{"genbound training", []string{"genbound", "--mnist-dir", fm, "--allow-noncanonical", "--out", filepath.Join(t.TempDir(), "gb")}, syscall.SIGINT,
 			func(s string) bool { return strings.Contains(s, "genbound: ") }, 300 * time.Millisecond},
 	)
+	// One network step of 1,000 points at width 5,000 and depth 2 (about
+	// 2·10¹¹ flops: 2–4 s on 2 cores) is signalled in the middle, or the
+	// evaluation or f₀'s forward passes around it: each must stop within
+	// the latency, and the interrupted step's checkpoint, too large for
+	// the time left, is not written (no temporary file left either).
+	wideOut := filepath.Join(t.TempDir(), "eqwide")
+	wide := []string{"equiv", "--mnist-dir", fm, "--allow-noncanonical", "--n-train", "1000", "--n-test", "8",
+		"--depth", "2", "--widths", "5000", "--reg", "paper", "--steps", "1000", "--evals", "2", "--out", wideOut}
+	phases = append(phases,
+		signalPhase{"equiv wide network step", wide, syscall.SIGINT, nil, 2500 * time.Millisecond},
+		signalPhase{"equiv wide network step (later)", wide, syscall.SIGTERM, nil, 4 * time.Second},
+	)
 	if mdir, set, err := mnist.RealDataDir(); set && err == nil {
 		phases = append(phases, signalPhase{"kernel loading MNIST", []string{"kernel", "--data", "mnist01", "--mnist-dir", mdir, "--out", k},
 			syscall.SIGTERM, nil, 150 * time.Millisecond})
@@ -207,7 +219,12 @@ func TestSignalsInEveryPhase(t *testing.T) {
 		t.Logf("%s not set: the MNIST loading phase is not tested", mnist.EnvDir)
 	}
 	for _, p := range phases {
-		runSignalled(t, dir, p)
+		t.Run(p.name, func(t *testing.T) {
+			runSignalled(t, dir, p)
+			if tempFileIn(wideOut) {
+				t.Errorf("a temporary file is left in %s", wideOut)
+			}
+		})
 	}
 }
 

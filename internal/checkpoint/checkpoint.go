@@ -8,6 +8,7 @@ package checkpoint
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -20,8 +21,16 @@ import (
 // checkpoint, as a train.Record's Step and Save) that writes every checkpoint to path, replacing the previous one
 // atomically. Errors name the path (the caller's name the step).
 func File(path string) func(step int, write func(io.Writer) error) error {
+	return FileContext(context.Background(), path)
+}
+
+// FileContext is File whose checkpoints are abandoned once ctx is done:
+// the write stops at its next call (atomicfile.WriteFileContext), the
+// previous checkpoint stays as it was, no temporary file is left, and the
+// error wraps ctx's.
+func FileContext(ctx context.Context, path string) func(step int, write func(io.Writer) error) error {
 	return func(step int, write func(io.Writer) error) error {
-		if err := atomicfile.WriteFile(path, func(w io.Writer) error {
+		if err := atomicfile.WriteFileContext(ctx, path, false, func(w io.Writer) error {
 			bw := bufio.NewWriterSize(w, 1<<20)
 			if err := write(bw); err != nil {
 				return err

@@ -1,6 +1,7 @@
 package network
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -220,6 +221,12 @@ const finiteChunk = 2048
 // bad hyper-parameters, and for a configuration that needs more memory
 // than cfg.MemCap (naming the bytes it needs).
 func NewStepper[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], y []float64, test linalg.Matrix[T], cfg Config) (*Stepper[T], error) {
+	return NewStepperContext(context.Background(), net, x, y, test, cfg)
+}
+
+// NewStepperContext is NewStepper whose forward passes for f₀ stop once
+// ctx is done; it then returns an error wrapping ctx's.
+func NewStepperContext[T linalg.Float](ctx context.Context, net *ntk.Network[T], x linalg.Matrix[T], y []float64, test linalg.Matrix[T], cfg Config) (*Stepper[T], error) {
 	if net == nil {
 		return nil, inputErr("nil network")
 	}
@@ -307,12 +314,12 @@ func NewStepper[T linalg.Float](net *ntk.Network[T], x linalg.Matrix[T], y []flo
 	}
 	if !cfg.KeepF0 {
 		s.f0 = make([]float64, n)
-		if err := s.outputs(s.f0, s.x, nil); err != nil {
+		if err := s.outputs(ctx, s.f0, s.x, nil); err != nil {
 			return nil, err
 		}
 		if s.test.Rows > 0 {
 			s.f0Test = make([]float64, s.test.Rows)
-			if err := s.outputs(s.f0Test, s.test, nil); err != nil {
+			if err := s.outputs(ctx, s.f0Test, s.test, nil); err != nil {
 				return nil, err
 			}
 		}
@@ -459,6 +466,17 @@ func (s *Stepper[T]) F0() (train, test []float64) { return s.f0, s.f0Test }
 // ±Inf it returns an error naming the step and layer, and every later Step
 // returns it too until LoadState restores a good state.
 func (s *Stepper[T]) Step(batch []int, eta float64) error {
+	return s.StepContext(context.Background(), batch, eta)
+}
+
+// StepContext implements train.ContextStepper: Step, abandoned once ctx is
+// done as long as no weight has changed (the forward pass and the
+// backward products before the first in-place update stop within a few
+// milliseconds, see ntk's BackwardStepContext). It then returns an error
+// wrapping ctx's and the stepper is as it was before the call; once the
+// update has begun it is applied whole. A step that runs to its end is
+// bitwise Step's.
+func (s *Stepper[T]) StepContext(ctx context.Context, batch []int, eta float64) error {
 	if s.failed != nil {
 		return s.failed
 	}
@@ -488,7 +506,7 @@ func (s *Stepper[T]) Step(batch []int, eta float64) error {
 		xb = s.xb
 	}
 	net := s.net
-	if err := net.ForwardInto(&s.pass, xb); err != nil {
+	if err := net.ForwardIntoContext(ctx, &s.pass, xb); err != nil {
 		return fmt.Errorf("svm: network step %d: %w", step, err)
 	}
 	sB := 1 / float64(len(batch))
@@ -537,7 +555,7 @@ func (s *Stepper[T]) Step(batch []int, eta float64) error {
 			s.st.Update[l] = l < L
 			s.st.Beta[l] = 1 - T(decay(l))
 		}
-		if err := net.BackwardStep(&s.grads, &s.pass, c, &s.st); err != nil {
+		if err := net.BackwardStepContext(ctx, &s.grads, &s.pass, c, &s.st); err != nil {
 			return fmt.Errorf("svm: network step %d: %w", step, err)
 		}
 	}
@@ -768,12 +786,12 @@ func allFinite[T linalg.Float](x []T) bool {
 
 // outputs sets dst[i] = f(x_i; W_t) − f0[i] (f0 nil: no subtraction) for
 // the rows of x, in blocks of evalRows rows (or the batch size if larger),
-// reusing the step's workspace.
-func (s *Stepper[T]) outputs(dst []float64, x linalg.Matrix[T], f0 []float64) error {
+// reusing the step's workspace; ctx stops it (see ForwardIntoContext).
+func (s *Stepper[T]) outputs(ctx context.Context, dst []float64, x linalg.Matrix[T], f0 []float64) error {
 	block := max(s.evalRows(), s.batch)
 	for i0 := 0; i0 < x.Rows; i0 += block {
 		i1 := min(i0+block, x.Rows)
-		if err := s.net.ForwardInto(&s.pass, x.Slice(i0, i1, 0, x.Cols)); err != nil {
+		if err := s.net.ForwardIntoContext(ctx, &s.pass, x.Slice(i0, i1, 0, x.Cols)); err != nil {
 			return fmt.Errorf("svm: network forward pass: %w", err)
 		}
 		for j, v := range s.pass.F {
@@ -792,14 +810,22 @@ func (s *Stepper[T]) outputs(dst []float64, x linalg.Matrix[T], f0 []float64) er
 // 1/n for svm.ObjectiveMean) with the penalty R of Config.Reg (see
 // Stepper). It returns an error if an output is NaN or ±Inf.
 func (s *Stepper[T]) Evaluate() (*train.Eval, error) {
+	return s.EvaluateContext(context.Background())
+}
+
+// EvaluateContext implements train.ContextStepper: Evaluate, stopped
+// within a few milliseconds once ctx is done, with an error wrapping
+// ctx's (the weights are only read; the Eval of the last evaluation is no
+// longer valid).
+func (s *Stepper[T]) EvaluateContext(ctx context.Context) (*train.Eval, error) {
 	if s.failed != nil {
 		return nil, s.failed
 	}
-	if err := s.outputs(s.ev.Train, s.x, s.f0); err != nil {
+	if err := s.outputs(ctx, s.ev.Train, s.x, s.f0); err != nil {
 		return nil, err
 	}
 	if s.test.Rows > 0 {
-		if err := s.outputs(s.ev.Test, s.test, s.f0Test); err != nil {
+		if err := s.outputs(ctx, s.ev.Test, s.test, s.f0Test); err != nil {
 			return nil, err
 		}
 	}

@@ -140,13 +140,17 @@ func (s *Stepper[T]) SaveState(w io.Writer) error {
 	for _, a := range ts {
 		for i := 0; i < len(a); i += chunk {
 			buf = appendT(buf[:0], a[i:min(i+chunk, len(a))])
-			bw.Write(buf)
+			if _, err := bw.Write(buf); err != nil {
+				return fmt.Errorf("svm: saving network state: %w", err) // stop at the first failed write
+			}
 		}
 	}
 	for _, a := range fs {
 		for i := 0; i < len(a); i += chunk {
 			buf = appendT(buf[:0], a[i:min(i+chunk, len(a))])
-			bw.Write(buf)
+			if _, err := bw.Write(buf); err != nil {
+				return fmt.Errorf("svm: saving network state: %w", err)
+			}
 		}
 	}
 	if err := bw.Flush(); err != nil {
@@ -284,4 +288,4 @@ func decodeT[T linalg.Float](dst []T, b []byte) {
 	}
 }
 
-var _ train.Stepper = (*Stepper[float32])(nil)
+var _ train.ContextStepper = (*Stepper[float32])(nil)

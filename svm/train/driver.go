@@ -333,7 +333,10 @@ func (d *Driver) Run(ctx context.Context) (RunStats, error) {
 // continues from there, so a run can be paused and inspected without
 // changing the driver's fields. When ctx is done it returns, before the
 // next update, an error wrapping ctx.Err() (so errors.Is(err,
-// context.Canceled) holds), after recording Interrupted. Configuration
+// context.Canceled) holds), after recording Interrupted. A ContextStepper
+// sees ctx in its evaluations and, if it is Steppers[0], in its steps: a
+// step it abandons is not counted (the next run draws the same batch
+// again), so the position recorded is still the last update's. Configuration
 // errors wrap ErrInput.
 func (d *Driver) RunTo(ctx context.Context, last int) (RunStats, error) {
 	if err := d.check(); err != nil {
@@ -354,11 +357,7 @@ func (d *Driver) RunTo(ctx context.Context, last int) (RunStats, error) {
 			epoch = d.Stream.nextEpoch()
 		}
 		if err := ctx.Err(); err != nil {
-			err = fmt.Errorf("svm: training stopped before step %d: %w", s, err)
-			if rerr := d.record(Interrupted, d.step, d.t, epoch, d.SaveState); rerr != nil {
-				err = fmt.Errorf("%w (recording the interruption: %w)", err, rerr)
-			}
-			return d.Stats(), err
+			return d.Stats(), d.interrupted(s, epoch, err)
 		}
 		eta := d.eta(s)
 		t := float64(s) * eta // a constant step: s·η, not a sum that drifts by ulps over 10⁵ steps
@@ -369,7 +368,10 @@ func (d *Driver) RunTo(ctx context.Context, last int) (RunStats, error) {
 			logPos++
 		}
 		if d.Recorder != nil && logPos < len(d.LogAt) && d.LogAt[logPos] == s {
-			if err := d.evaluate(s, t, epoch); err != nil {
+			if err := d.evaluate(ctx, s, t, epoch); err != nil {
+				if cerr := ctx.Err(); cerr != nil && errors.Is(err, cerr) {
+					return d.Stats(), d.interrupted(s, epoch, err)
+				}
 				return d.Stats(), err
 			}
 		}
@@ -379,9 +381,22 @@ func (d *Driver) RunTo(ctx context.Context, last int) (RunStats, error) {
 		}
 		for i, st := range d.Steppers {
 			t0 := time.Now()
-			err := st.Step(batch, eta)
+			var err error
+			if cs, ok := st.(ContextStepper); ok && i == 0 {
+				// Only the first stepper's update may be abandoned: once it
+				// has been applied, the others must follow on the same batch.
+				err = cs.StepContext(ctx, batch, eta)
+			} else {
+				err = st.Step(batch, eta)
+			}
 			d.times.step[i] += time.Since(t0)
 			if err != nil {
+				if cerr := ctx.Err(); i == 0 && cerr != nil && errors.Is(err, cerr) {
+					if d.Stream != nil {
+						d.Stream.unread(batch)
+					}
+					return d.Stats(), d.interrupted(s, epoch, err)
+				}
 				return d.Stats(), fmt.Errorf("svm: stepper %d: step %d: %w", i, s, err)
 			}
 		}
@@ -412,11 +427,29 @@ func (d *Driver) RunTo(ctx context.Context, last int) (RunStats, error) {
 	return d.Stats(), nil
 }
 
-// evaluate evaluates every stepper before step s's update and records it.
-func (d *Driver) evaluate(s int, t float64, epoch int) error {
+// interrupted records Interrupted at the driver's position, before step
+// s (of epoch epoch), and returns err, the context's error or one wrapping
+// it, wrapped.
+func (d *Driver) interrupted(s, epoch int, err error) error {
+	err = fmt.Errorf("svm: training stopped before step %d: %w", s, err)
+	if rerr := d.record(Interrupted, d.step, d.t, epoch, d.SaveState); rerr != nil {
+		err = fmt.Errorf("%w (recording the interruption: %w)", err, rerr)
+	}
+	return err
+}
+
+// evaluate evaluates every stepper before step s's update and records it;
+// ContextSteppers stop on ctx.
+func (d *Driver) evaluate(ctx context.Context, s int, t float64, epoch int) error {
 	for i, st := range d.Steppers {
 		t0 := time.Now()
-		ev, err := st.Evaluate()
+		var ev *Eval
+		var err error
+		if cs, ok := st.(ContextStepper); ok {
+			ev, err = cs.EvaluateContext(ctx)
+		} else {
+			ev, err = st.Evaluate()
+		}
 		d.times.eval[i] += time.Since(t0)
 		if err != nil {
 			return fmt.Errorf("svm: stepper %d: evaluation at step %d: %w", i, s, err)
@@ -499,6 +532,16 @@ func (d *Driver) objective() (float64, error) {
 // yourself, or from the Recorder: from an Evaluated record, which comes
 // before its step's update and batch, the checkpoint resumes at that step.
 func (d *Driver) SaveState(w io.Writer) error {
+	return d.SaveStateContext(context.Background(), w)
+}
+
+// SaveStateContext is SaveState that stops once ctx is done, before each
+// stepper's state and at the steppers' next write, returning an error
+// wrapping ctx's; w may then have been written in part (write to a file
+// that is committed only on success, as internal/atomicfile's). A caller
+// with little time to save (an interrupted run) bounds the write this
+// way.
+func (d *Driver) SaveStateContext(ctx context.Context, w io.Writer) error {
 	if err := d.check(); err != nil {
 		return err
 	}
@@ -523,13 +566,36 @@ func (d *Driver) SaveState(w io.Writer) error {
 	e.Int(len(d.Steppers))
 	var buf bytes.Buffer
 	for i, st := range d.Steppers {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		buf.Reset()
-		if err := st.SaveState(&buf); err != nil {
+		var sw io.Writer = &buf
+		if ctx.Done() != nil {
+			sw = ctxWriter{ctx, &buf}
+		}
+		if err := st.SaveState(sw); err != nil {
 			return fmt.Errorf("svm: stepper %d: saving its state: %w", i, err)
 		}
 		e.Bytes(buf.Bytes())
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	return frame.Write(w, frame.DriverMagic, e.B)
+}
+
+// ctxWriter fails every Write once its context is done.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(b)
 }
 
 func b2i(b bool) int {

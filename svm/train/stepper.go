@@ -1,6 +1,9 @@
 package train
 
-import "io"
+import (
+	"context"
+	"io"
+)
 
 // Stepper is one trainer under a Driver: it owns a model (a kernel machine's
 // α, a network's weights) and advances it one (sub)gradient step at a time
@@ -44,6 +47,22 @@ type Stepper interface {
 	// naming the mismatch if the state was written by a stepper of another
 	// kind, size or configuration.
 	LoadState(r io.Reader) error
+}
+
+// ContextStepper is a Stepper whose long calls stop once a context is
+// done, so that a Driver's cancellation takes effect within a step rather
+// than after it. The Driver calls StepContext and EvaluateContext in place
+// of Step and Evaluate.
+type ContextStepper interface {
+	Stepper
+	// StepContext is Step, abandoned when ctx is done before the update
+	// is applied: it then returns an error wrapping ctx's error and the
+	// stepper is exactly as before the call (an update once begun is
+	// applied whole). A step that runs to its end is Step's, bit for bit.
+	StepContext(ctx context.Context, batch []int, eta float64) error
+	// EvaluateContext is Evaluate, abandoned with an error wrapping ctx's
+	// when ctx is done.
+	EvaluateContext(ctx context.Context) (*Eval, error)
 }
 
 // Eval is what a Stepper reports at an evaluation step. Outputs are the

@@ -77,6 +77,14 @@ func (s *BatchStream) shuffle() {
 	s.pos = 0
 }
 
+// unread gives back batch, the last one Next returned, so that the next
+// call to Next returns it again (a step abandoned before its update). A
+// permutation drawn for it stays drawn, as after peek: the batches are
+// the same as if Next had not been called.
+func (s *BatchStream) unread(batch []int) {
+	s.pos -= len(batch)
+}
+
 // nextEpoch returns the epoch of the batch the next call to Next returns,
 // without drawing it.
 func (s *BatchStream) nextEpoch() int {

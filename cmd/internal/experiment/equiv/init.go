@@ -1,6 +1,7 @@
 package equiv
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -14,9 +15,9 @@ import (
 // network returns the network run rec starts from: the weights drawn from
 // its seed, or the given initial weights (Config.Init), which must still
 // be those the experiment started with.
-func (e *experiment[T]) network(rec *RunResult) (*ntk.Network[T], error) {
+func (e *experiment[T]) network(ctx context.Context, rec *RunResult) (*ntk.Network[T], error) {
 	if e.cfg.Init == "" {
-		return ntk.NewNetwork[T](e.ds.x.Cols, rec.Width, e.cfg.Depth, 1, 0, rec.Seed)
+		return ntk.NewNetworkContext[T](ctx, e.ds.x.Cols, rec.Width, e.cfg.Depth, 1, 0, rec.Seed)
 	}
 	net, sum, err := loadInit[T](&e.cfg, e.ds.x.Cols)
 	if err != nil {

@@ -53,6 +53,14 @@ type Summary struct {
 // context ends a run; the checkpoints are then in Options.Out.
 var ErrInterrupted = errors.New("equiv: interrupted")
 
+// InterruptSaveBudget is the time, from the end of the run's context, by
+// which an interrupted run must have written its checkpoint: a signal
+// must end the command within about a second.
+// A larger state (a wide network's weights, hundreds of MB) is not
+// written, and a resumed run continues from the last periodic checkpoint
+// (Options.CheckpointEvery), bitwise as the uninterrupted run would.
+const InterruptSaveBudget = 250 * time.Millisecond
+
 // LongRun is the wall time above which a preset's paper scale is called
 // long and its quick setting offered.
 const LongRun = 15 * time.Minute
@@ -257,6 +265,18 @@ type experiment[T linalg.Float] struct {
 	perEval        float64                // seconds per weight per evaluation
 	loopFrom       time.Time              // while a training loop runs: the time its RunResult.Seconds counts up to
 	onStep         func()                 // while a training loop runs: called after every update, for the progress bar
+	stopped        <-chan time.Time       // receives the time ctx ended
+}
+
+// saveDeadline returns the time by which an interrupted run's checkpoint
+// must be written: InterruptSaveBudget after ctx ended.
+func (e *experiment[T]) saveDeadline() time.Time {
+	select {
+	case t := <-e.stopped:
+		return t.Add(InterruptSaveBudget)
+	case <-time.After(10 * time.Millisecond): // ctx ended a moment ago
+		return time.Now().Add(InterruptSaveBudget)
+	}
 }
 
 // syncSeconds adds to rec.Seconds the time the running training loop has
@@ -274,6 +294,9 @@ func (e *experiment[T]) syncSeconds(rec *RunResult) {
 
 func runAll[T linalg.Float](ctx context.Context, cfg Config, p parsed, ds *usedData, opt Options) (*Summary, error) {
 	e := &experiment[T]{cfg: cfg, p: p, ds: ds, opt: opt, x: linalg.Convert[T](ds.x), xt: linalg.Convert[T](ds.xt), data: dataSHA256(ds)}
+	stopped := make(chan time.Time, 1)
+	defer context.AfterFunc(ctx, func() { stopped <- time.Now() })()
+	e.stopped = stopped
 	runs := cfg.Runs(ds.x.Rows)
 	e.sum = &Summary{Config: cfg, Header: expt.NewHeader(ds.used), TrackTrain: ds.track, TrackTest: ds.trackT, Runs: make([]RunResult, len(runs))}
 	for i, r := range runs {
@@ -366,13 +389,15 @@ func (e *experiment[T]) run(ctx context.Context, i int) error {
 			return nil
 		}
 	}
-	d, err := e.build(i)
+	d, err := e.build(ctx, i)
 	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return fmt.Errorf("%w: run %d (m = %d, η = %g) stopped while building the network: %w", ErrInterrupted, i+1, rec.Width, rec.LR, err)
+		}
 		return err
 	}
 	lastCk := -1
-	ck := checkpoint.File(e.ckptPath(i))
-	save := func(step int, write func(io.Writer) error) error {
+	save := func(ck func(int, func(io.Writer) error) error, step int, write func(io.Writer) error) error {
 		e.syncSeconds(rec)
 		err := ck(step, func(w io.Writer) error {
 			if err := writeFingerprint(w, fp); err != nil {
@@ -405,8 +430,18 @@ func (e *experiment[T]) run(ctx context.Context, i int) error {
 			if e.onStep != nil {
 				e.onStep()
 			}
-		case train.CheckpointDue, train.Interrupted:
-			return save(r.Step, r.Save)
+		case train.CheckpointDue:
+			return save(checkpoint.File(e.ckptPath(i)), r.Step, r.Save)
+		case train.Interrupted:
+			// Within the budget, or not at all: the last checkpoint stays.
+			wctx, cancel := context.WithDeadline(context.Background(), e.saveDeadline())
+			defer cancel()
+			err := save(checkpoint.FileContext(wctx, e.ckptPath(i)), r.Step, func(w io.Writer) error { return d.SaveStateContext(wctx, w) })
+			if err != nil && wctx.Err() != nil && errors.Is(err, wctx.Err()) {
+				e.logf("run %d: the checkpoint after step %d takes longer than %v to write: not written", i+1, r.Step, InterruptSaveBudget)
+				return nil
+			}
+			return err
 		}
 		return nil
 	})
@@ -433,8 +468,12 @@ func (e *experiment[T]) run(ctx context.Context, i int) error {
 	}
 	if err := e.train(ctx, i, d); err != nil {
 		if errors.Is(err, ctx.Err()) && ctx.Err() != nil {
-			return fmt.Errorf("%w: run %d (m = %d, η = %g) stopped after step %d; resume with --resume %s: %w",
-				ErrInterrupted, i+1, rec.Width, rec.LR, d.Stats().Steps, e.opt.Out, err)
+			from := "the start"
+			if lastCk >= 0 {
+				from = fmt.Sprintf("step %d", lastCk)
+			}
+			return fmt.Errorf("%w: run %d (m = %d, η = %g) stopped after step %d; --resume %s continues from %s: %w",
+				ErrInterrupted, i+1, rec.Width, rec.LR, d.Stats().Steps, e.opt.Out, from, err)
 		}
 		if errors.Is(err, errEstimated) {
 			return err
@@ -456,10 +495,10 @@ func (e *experiment[T]) run(ctx context.Context, i int) error {
 }
 
 // build makes run i's network, kernel machines and driver.
-func (e *experiment[T]) build(i int) (*train.Driver, error) {
+func (e *experiment[T]) build(ctx context.Context, i int) (*train.Driver, error) {
 	rec := &e.sum.Runs[i]
 	cfg, p, ds := &e.cfg, e.p, e.ds
-	net, err := e.network(rec)
+	net, err := e.network(ctx, rec)
 	if err != nil {
 		return nil, err
 	}
@@ -492,7 +531,7 @@ func (e *experiment[T]) build(i int) (*train.Driver, error) {
 	}
 	nsCfg := p.net
 	nsCfg.Batch, nsCfg.MemCap = cfg.Batch, memCap
-	ns, err := network.NewStepper(net, e.x, ds.y, e.xt, nsCfg)
+	ns, err := network.NewStepperContext(ctx, net, e.x, ds.y, e.xt, nsCfg)
 	if err != nil {
 		return nil, err
 	}

@@ -38,11 +38,11 @@ func Gemm[T Float](opA, opB Op, alpha T, a, b Matrix[T], beta T, c Matrix[T]) er
 // its end is bitwise Gemm's. Products too small for the blocked path run
 // whole.
 func GemmContext[T Float](ctx context.Context, opA, opB Op, alpha T, a, b Matrix[T], beta T, c Matrix[T]) error {
+	if ctx.Done() == nil { // never cancelled
+		return Gemm(opA, opB, alpha, a, b, beta, c)
+	}
 	if err := ctx.Err(); err != nil {
 		return err
-	}
-	if ctx.Done() == nil {
-		return Gemm(opA, opB, alpha, a, b, beta, c)
 	}
 	var stop atomic.Bool
 	unregister := context.AfterFunc(ctx, func() { stop.Store(true) })

@@ -52,8 +52,8 @@ func NewNetworkContext[T linalg.Float](ctx context.Context, d, width, depth int,
 	for l := range net.W {
 		w := net.W[l]
 		for i0 := 0; i0 < len(w.Data); i0 += chunk {
-			if err := ctx.Err(); err != nil {
-				return nil, err
+			if ctx.Done() != nil && ctx.Err() != nil {
+				return nil, ctx.Err()
 			}
 			for i := i0; i < min(i0+chunk, len(w.Data)); i++ {
 				w.Data[i] = T(g.Float64())
@@ -344,8 +344,8 @@ func (net *Network[T]) backward(ctx context.Context, gr *Grads[T], p *Pass[T], c
 			if st.Bound != nil {
 				st.Bound[l] = stepBound(alpha, g, p.A[l])
 			}
-			if err := ctx.Err(); err != nil {
-				return err
+			if ctx.Done() != nil && ctx.Err() != nil {
+				return ctx.Err()
 			}
 			ctx = context.Background() // the step is applied whole from here
 			if err := linalg.Gemm(linalg.Trans, linalg.NoTrans, alpha, g, p.A[l], st.Beta[l], net.W[l]); err != nil {

@@ -68,7 +68,7 @@ func (f *equivFlags) add(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&f.trackTest, "track-test", "", "tracked test points, comma-separated indices")
 	fs.StringVar(&f.out, "out", "equiv-out", "output `directory`")
 	fs.StringVar(&f.resume, "resume", "", "continue the run in `DIR` from its checkpoints and config.json")
-	fs.IntVar(&f.checkpointEvery, "checkpoint-every", 0, "checkpoint every N steps (0: about every 10 minutes; −1: only on interrupt)")
+	fs.IntVar(&f.checkpointEvery, "checkpoint-every", 0, fmt.Sprintf("checkpoint every N steps (0: about every 10 minutes; −1: only on interrupt, then written however long it takes; otherwise the interrupt's checkpoint is skipped if not written within %v of the signal)", equiv.InterruptSaveBudget))
 	fs.IntVar(&f.threads, "threads", 0, "threads for the linear algebra (0: all cores)")
 	fs.BoolVar(&f.estimate, "estimate", false, "time the first step, print the estimate and stop")
 	f.data.addMNIST(fs, e)

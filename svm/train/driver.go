@@ -66,7 +66,10 @@ const (
 	// the checkpoint, the recorder decides whether and where.
 	CheckpointDue
 	// Interrupted: ctx is done before the next update; Record.Save writes
-	// a checkpoint from which the run resumes there.
+	// a checkpoint from which the run resumes there. If the update was
+	// abandoned after its evaluation was recorded (Evaluated with a Step
+	// above this record's), the resumed run evaluates and records that
+	// step again.
 	Interrupted
 )
 

@@ -64,5 +64,8 @@
 // from one random network, so it scatters around the trend; --seeds K
 // repeats every width with K seeds and the fit takes all K·widths points. Checkpoints runK.ckpt are
 // written every N steps and on interrupt, and replaced by runK.done when
-// run K ends.
+// run K ends. A signal abandons the step or evaluation under way; the
+// interrupt's checkpoint is written only if it is done within
+// InterruptSaveBudget of the signal (a wide network's weights, hundreds of
+// MB, are not), else the resumed run continues from the last periodic one.
 package equiv

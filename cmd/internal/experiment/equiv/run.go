@@ -58,7 +58,9 @@ var ErrInterrupted = errors.New("equiv: interrupted")
 // must end the command within about a second.
 // A larger state (a wide network's weights, hundreds of MB) is not
 // written, and a resumed run continues from the last periodic checkpoint
-// (Options.CheckpointEvery), bitwise as the uninterrupted run would.
+// (Options.CheckpointEvery), bitwise as the uninterrupted run would. With
+// CheckpointEvery < 0 (checkpoints on interrupt only) the checkpoint is
+// written whole, however long it takes.
 const InterruptSaveBudget = 250 * time.Millisecond
 
 // LongRun is the wall time above which a preset's paper scale is called
@@ -433,8 +435,14 @@ func (e *experiment[T]) run(ctx context.Context, i int) error {
 		case train.CheckpointDue:
 			return save(checkpoint.File(e.ckptPath(i)), r.Step, r.Save)
 		case train.Interrupted:
+			// An evaluation of the abandoned step is repeated on resuming.
+			rec.Evals = slices.DeleteFunc(rec.Evals, func(ev Eval) bool { return ev.Step > r.Step })
 			// Within the budget, or not at all: the last checkpoint stays.
-			wctx, cancel := context.WithDeadline(context.Background(), e.saveDeadline())
+			// Without periodic checkpoints it is the only one: written whole.
+			wctx, cancel := context.WithCancel(context.Background())
+			if e.opt.CheckpointEvery >= 0 {
+				wctx, cancel = context.WithDeadline(context.Background(), e.saveDeadline())
+			}
 			defer cancel()
 			err := save(checkpoint.FileContext(wctx, e.ckptPath(i)), r.Step, func(w io.Writer) error { return d.SaveStateContext(wctx, w) })
 			if err != nil && wctx.Err() != nil && errors.Is(err, wctx.Err()) {

@@ -111,14 +111,20 @@ func run[T linalg.Float](ctx context.Context, cfg Config, p parsed, ds *usedData
 		return nil, err
 	}
 	x, xt := linalg.Convert[T](ds.x), linalg.Convert[T](ds.xt)
-	net, err := ntk.NewNetwork[T](ds.x.Cols, cfg.Width, cfg.Depth, 1, 0, cfg.Seed)
+	net, err := ntk.NewNetworkContext[T](ctx, ds.x.Cols, cfg.Width, cfg.Depth, 1, 0, cfg.Seed)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
 		return nil, configErr("%v", err)
 	}
 	nc := p.net
 	nc.MemCap = -1 // checked above
-	st, err := network.NewStepper(net, x, ds.y, linalg.Matrix[T]{}, nc)
+	st, err := network.NewStepperContext(ctx, net, x, ds.y, linalg.Matrix[T]{}, nc)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
 		return nil, configErr("%v", err)
 	}
 	ex, err := extract.NewExtractor(x, ds.y, xt, ec)

@@ -201,16 +201,18 @@ func TestSignalsInEveryPhase(t *testing.T) {
 			func(s string) bool { return strings.Contains(s, "genbound: ") }, 300 * time.Millisecond},
 	)
 	// One network step of 1,000 points at width 5,000 and depth 2 (about
-	// 2·10¹¹ flops: 2–4 s on 2 cores) is signalled in the middle, or the
-	// evaluation or f₀'s forward passes around it: each must stop within
-	// the latency, and the interrupted step's checkpoint, too large for
-	// the time left, is not written (no temporary file left either).
+	// 2·10¹¹ flops: 2–4 s on 2 cores, after an evaluation of a third of
+	// that) is signalled in the middle, and the first evaluation: each
+	// must stop within the latency, leaving no temporary file (the
+	// checkpoint of the interrupted run is written only if it can be in
+	// time).
 	wideOut := filepath.Join(t.TempDir(), "eqwide")
+	training := func(s string) bool { return strings.Contains(s, "training from step 0") }
 	wide := []string{"equiv", "--mnist-dir", fm, "--allow-noncanonical", "--n-train", "1000", "--n-test", "8",
 		"--depth", "2", "--widths", "5000", "--reg", "paper", "--steps", "1000", "--evals", "2", "--out", wideOut}
 	phases = append(phases,
-		signalPhase{"equiv wide network step", wide, syscall.SIGINT, nil, 2500 * time.Millisecond},
-		signalPhase{"equiv wide network step (later)", wide, syscall.SIGTERM, nil, 4 * time.Second},
+		signalPhase{"equiv wide network step", wide, syscall.SIGINT, training, 1500 * time.Millisecond},
+		signalPhase{"equiv wide network evaluation", wide, syscall.SIGTERM, training, 300 * time.Millisecond},
 	)
 	if mdir, set, err := mnist.RealDataDir(); set && err == nil {
 		phases = append(phases, signalPhase{"kernel loading MNIST", []string{"kernel", "--data", "mnist01", "--mnist-dir", mdir, "--out", k},

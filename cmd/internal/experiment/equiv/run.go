@@ -618,6 +618,7 @@ func (e *experiment[T]) train(ctx context.Context, i int, d *train.Driver) error
 		return nil
 	}
 	total := rec.Steps
+	e.logf("run %d/%d (m = %d, η = %g): training from step %d of %d", i+1, len(e.sum.Runs), rec.Width, rec.LR, start, total)
 	w := params(e.ds.x.Cols, rec.Width, e.cfg.Depth) * float64(max(e.cfg.Batch, 1))
 	if e.cfg.Batch == 0 || e.cfg.Batch >= e.ds.x.Rows {
 		w = params(e.ds.x.Cols, rec.Width, e.cfg.Depth) * float64(e.ds.x.Rows)

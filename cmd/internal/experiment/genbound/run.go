@@ -111,10 +111,16 @@ func run[T linalg.Float](ctx context.Context, cfg Config, p parsed, ds *usedData
 		return nil, err
 	}
 	x, xt := linalg.Convert[T](ds.x), linalg.Convert[T](ds.xt)
+	// Building a wide network takes seconds: a signal may stop it.
+	interrupted := func(err error) (*Summary, error) {
+		s := newSummary(cfg, p, ec, ds)
+		s.Status = "interrupted"
+		return s, err
+	}
 	net, err := ntk.NewNetworkContext[T](ctx, ds.x.Cols, cfg.Width, cfg.Depth, 1, 0, cfg.Seed)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, err
+			return interrupted(err)
 		}
 		return nil, configErr("%v", err)
 	}
@@ -123,7 +129,7 @@ func run[T linalg.Float](ctx context.Context, cfg Config, p parsed, ds *usedData
 	st, err := network.NewStepperContext(ctx, net, x, ds.y, linalg.Matrix[T]{}, nc)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, err
+			return interrupted(err)
 		}
 		return nil, configErr("%v", err)
 	}

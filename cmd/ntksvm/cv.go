@@ -27,6 +27,8 @@ func runCV(ctx context.Context, e *env, args []string) error {
 	mf := addMachineFlags(fs)
 	var tk cvTaskFlags
 	tk.add(fs)
+	var sf scaleFlags
+	sf.add(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -47,12 +49,18 @@ func runCV(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := sf.apply(e, &o, train, test); err != nil {
+		return err
+	}
 	c := classify.New(o)
 	fmt.Fprintf(e.stderr, "cross-validating %d grid points × %d folds on %d examples, %d features, %d classes\n",
 		o.Grid.Size(), o.Folds, train.N(), train.D(), len(train.Classes))
-	if err := c.FitDataset(ctx, train); err != nil {
-		return err
+	err = c.FitDataset(ctx, train)
+	sf.done()
+	if err != nil {
+		return sf.explain(err)
 	}
+	fmt.Fprint(e.stderr, sf.summary())
 	printCV(e.stdout, c)
 	if test != nil {
 		if err := reportClasses(ctx, e.stdout, c, test, *testPath); err != nil {

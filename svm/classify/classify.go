@@ -70,10 +70,22 @@ type Options struct {
 	// recursion and the solvers stay float64), and computes each kernel of
 	// the grid on its own.
 	Float32 bool
-	// MaxBytes, if positive, bounds the memory of the Gram matrices: a
-	// Gram that does not fit is refused before it is allocated, and the
-	// Grams of all depths at once are computed only when they fit.
+	// MaxBytes, if positive, is the memory budget of a fit (PlanFit):
+	// when the dense Gram, its solver and the inputs fit, the fit runs as
+	// with no budget (the Grams of all depths at once computed only when
+	// they fit); else a grid of one point is fitted at scale, the SVMs by
+	// SMO on an on-demand Gram and KRR by Falkon, a larger grid is refused,
+	// and so is, before anything large is allocated, a fit that does not
+	// fit the budget at all (a *membudget.NeedError).
 	MaxBytes int64
+	// Centres is the number of Falkon's Nyström centres for KRR at scale;
+	// 0 means the most that fit MaxBytes, at most DefaultMaxCentres.
+	Centres int
+	// Leverage draws Falkon's centres by approximate ridge leverage scores
+	// instead of uniformly.
+	Leverage bool
+	// Progress, if not nil, is called as a fit at scale advances.
+	Progress func(ScaleProgress)
 }
 
 func (o *Options) grid() Grid {
@@ -115,6 +127,7 @@ type Classifier struct {
 	Kernel  ntk.Spec // the chosen kernel
 	C       float64  // the chosen C
 	CV      *CVResult
+	Plan    Plan // how the last Fit ran
 	// FitTime is the time Fit took (cross-validation and refit).
 	FitTime time.Duration
 
@@ -163,6 +176,11 @@ func (c *Classifier) fitWith(ctx context.Context, x linalg.Matrix[float64], y []
 	if err := checkClasses(y, classes); err != nil {
 		return err
 	}
+	plan, err := o.PlanFit(x.Rows, x.Cols, len(classes))
+	if err != nil {
+		return err
+	}
+	c.Plan = plan
 	xs, err := c.standardize(x)
 	if err != nil {
 		return err
@@ -182,9 +200,12 @@ func (c *Classifier) fitWith(ctx context.Context, x linalg.Matrix[float64], y []
 	c.Classes, c.C = classes, point.C
 	c.Kernel = point.Spec(o.weightStd(), o.Float32)
 	var mm *multi
-	if o.Float32 {
+	switch {
+	case plan.Route != RouteDense:
+		mm, err = fitScale(ctx, plan, c.Kernel, xs, y, len(classes), point.C, o)
+	case o.Float32:
 		mm, err = refit[float32](ctx, c.Kernel, xs, y, len(classes), point.C, o)
-	} else {
+	default:
 		mm, err = refit[float64](ctx, c.Kernel, xs, y, len(classes), point.C, o)
 	}
 	if err != nil {
@@ -444,6 +465,9 @@ func (c *Classifier) loss() string {
 }
 
 func (c *Classifier) solver() string {
+	if c.Plan.Route == RouteFalkon {
+		return "falkon"
+	}
 	if c.opts.Machine == KRR {
 		return "exact"
 	}

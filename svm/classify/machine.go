@@ -216,7 +216,7 @@ func mergeSorted(a, b []int) []int {
 }
 
 // fitUnit solves the SVM dual of one binary sub-problem.
-func fitUnit[T linalg.Float](ctx context.Context, kv *view[T], u *unit, y []int, m Machine, c float64, init []float64) error {
+func fitUnit(ctx context.Context, kv svm.KernelMatrix, u *unit, y []int, m Machine, c float64, init []float64) error {
 	yb := make([]float64, len(u.idx))
 	for i, t := range u.idx {
 		yb[i] = -1

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
+	"github.com/ntksvm/ntksvm/internal/membudget"
+	"github.com/ntksvm/ntksvm/svm/classify"
+	data "github.com/ntksvm/ntksvm/svm/dataset"
+)
+
+// scaleFlags are the flags of "ntksvm cv" that bound its memory and size
+// the fits past one dense Gram.
+type scaleFlags struct {
+	mem       string
+	centres   int
+	leverage  bool
+	testBytes int64 // the test data's, taken from --mem
+	bar       *progress.Bar
+	stage     string
+	last      classify.ScaleProgress
+}
+
+func (s *scaleFlags) add(fs *flag.FlagSet) {
+	fs.StringVar(&s.mem, "mem", "", "memory budget (e.g. 4G, 3.5GiB; default: 80% of the memory available): past it, "+
+		"one grid point is fitted at scale (svm, svm2: SMO on kernel rows computed on demand; krr: Falkon)")
+	fs.IntVar(&s.centres, "centres", 0, "Falkon's Nyström centres for krr at scale (0: the most that fit --mem, at most 10000)")
+	fs.BoolVar(&s.leverage, "leverage", false, "draw Falkon's centres by approximate leverage scores (default: uniformly)")
+}
+
+// apply sets the budget of o (--mem less the test data, which stays in
+// memory through the fit), plans the fit and says how it will run, or
+// refuses it before anything large is allocated.
+func (s *scaleFlags) apply(e *env, o *classify.Options, train, test *data.Dataset) error {
+	if s.centres < 0 {
+		return usageError("--centres %d: want ≥ 0", s.centres)
+	}
+	budget := int64(0) // no budget when --mem is not given and the system does not say
+	if s.mem != "" {
+		b, err := membudget.ParseSize(s.mem)
+		if err != nil || b <= 0 {
+			return usageError("--mem %q: want a size such as 4G or 512MiB", s.mem)
+		}
+		budget = b
+	} else if avail, ok := availableMemory(); ok {
+		budget = int64(float64(min(avail, 1<<62)) * membudget.DefaultShare)
+	}
+	if test != nil && budget > 0 {
+		tb := int64(test.N()) * int64(test.D()) * 8
+		if tb >= budget {
+			return fmt.Errorf("the test data need %s, the memory budget is %s (--mem)", membudget.Format(tb), membudget.Format(budget))
+		}
+		budget -= tb
+		s.testBytes = tb
+	}
+	o.MaxBytes, o.Centres, o.Leverage = budget, s.centres, s.leverage
+	o.Progress = func(p classify.ScaleProgress) { s.progress(e, p) }
+	plan, err := o.PlanFit(train.N(), train.D(), len(train.Classes))
+	if err != nil {
+		return s.explain(err)
+	}
+	switch plan.Route {
+	case classify.RouteOnDemand:
+		fmt.Fprintf(e.stderr, "the dense Gram does not fit %s: SMO on kernel rows computed on demand, a cache of %s\n",
+			membudget.Format(o.MaxBytes), membudget.Format(plan.Cache.CacheBytes))
+	case classify.RouteFalkon:
+		fmt.Fprintf(e.stderr, "the dense Gram does not fit %s: Falkon with %d centres (%s), %s for kernel blocks kept between iterations\n",
+			membudget.Format(o.MaxBytes), plan.Centres, map[bool]string{false: "uniform", true: "leverage scores"}[s.leverage], membudget.Format(plan.StoreBytes))
+	}
+	if plan.Route != classify.RouteDense {
+		debug.SetMemoryLimit(o.MaxBytes) // the collector keeps the garbage of kernel blocks within the budget
+	}
+	return nil
+}
+
+// explain adds the flags to use to a refusal of the budget.
+func (s *scaleFlags) explain(err error) error {
+	var ne *membudget.NeedError
+	if s.testBytes > 0 {
+		err = fmt.Errorf("%w (the test data take %s of --mem)", err, membudget.Format(s.testBytes))
+	}
+	switch {
+	case errors.Is(err, classify.ErrGridTooLarge):
+		return fmt.Errorf("%w (e.g. --kernel ntk --depth 2 --sigma-b 0 --C 10), or raise --mem", err)
+	case errors.As(err, &ne):
+		return fmt.Errorf("%w (--mem, --first, --centres)", err)
+	}
+	return err
+}
+
+// progress shows a fit at scale on a progress line with its rate.
+func (s *scaleFlags) progress(e *env, p classify.ScaleProgress) {
+	if s.bar == nil || p.Stage != s.stage {
+		s.done()
+		label := "Falkon CG"
+		if p.Stage == "sub-problems" {
+			label = "SMO on demand"
+		}
+		s.bar, s.stage = progress.New(e.stderr, e.isTerminal, label, int64(p.Total)).Unit(p.Stage), p.Stage
+	}
+	s.last = p
+	s.bar.Set(int64(p.Done))
+}
+
+// done ends the progress line and sums the fit up.
+func (s *scaleFlags) done() {
+	if s.bar == nil {
+		return
+	}
+	s.bar.Done()
+	s.bar = nil
+}
+
+// summary describes the fit at scale, if there was one.
+func (s *scaleFlags) summary() string {
+	p := s.last
+	switch {
+	case p.Stage == "sub-problems":
+		rate := float64(p.Rows) / max(p.Elapsed.Seconds(), 1e-9)
+		return fmt.Sprintf("on demand: %d sub-problems, %d kernel rows computed (%.0f rows/s, a cache of %d rows), %v\n",
+			p.Total, p.Rows, rate, p.CacheRows, p.Elapsed.Round(time.Millisecond))
+	case p.Stage != "":
+		return fmt.Sprintf("Falkon: %d CG iterations, largest relative residual %.2g, %v\n", p.Done, p.Residual, p.Elapsed.Round(time.Millisecond))
+	}
+	return ""
+}

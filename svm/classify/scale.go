@@ -1,0 +1,200 @@
+package classify
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+
+	"github.com/ntksvm/ntksvm/internal/membudget"
+	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/svm/falkon"
+	"github.com/ntksvm/ntksvm/svm/ondemand"
+)
+
+// DefaultMaxCentres caps the Nyström centres chosen from the memory budget
+// when Options.Centres is 0: past about ten thousand, Falkon's M×M
+// factorisation (M³/3 multiply-adds) and its M² memory cost more than the
+// accuracy they buy on data sets of up to some 10⁵ points.
+const DefaultMaxCentres = 10_000
+
+// ErrGridTooLarge is wrapped by the error of a fit whose cross-validation
+// needs a dense Gram that does not fit Options.MaxBytes: at that scale
+// only one grid point (one kind, depth, σ_b and C) is fitted.
+var ErrGridTooLarge = errors.New("classify: cross-validation needs the dense Gram, which does not fit the memory budget")
+
+// Route is how Fit solves the refit: on the dense Gram, or at scale.
+type Route uint8
+
+const (
+	// RouteDense holds the n×n Gram (the package's default way).
+	RouteDense Route = iota
+	// RouteOnDemand runs the SVMs' SMO on one on-demand Gram
+	// (svm/ondemand) whose row cache all binary sub-problems share.
+	RouteOnDemand
+	// RouteFalkon fits KRR by Falkon (svm/falkon): M Nyström centres, one
+	// multi-output solve for all classes.
+	RouteFalkon
+)
+
+// String returns "dense", "on-demand" or "falkon".
+func (r Route) String() string {
+	return [...]string{"dense", "on-demand", "falkon"}[r]
+}
+
+// Plan is the way a fit runs within the memory budget.
+type Plan struct {
+	Route Route
+	// Need is the memory the plan takes, by the estimates of the solvers
+	// (inputs, Gram or cache, workspace).
+	Need int64
+	// Cache configures the on-demand Gram (RouteOnDemand).
+	Cache ondemand.Config
+	// Centres is Falkon's M and StoreBytes the memory it keeps blocks of
+	// K_nM in (RouteFalkon).
+	Centres    int
+	StoreBytes int64
+}
+
+// inputBytes is the memory of the training inputs and of the copies the
+// fit makes of them: the inputs as given (float64), the standardised copy,
+// the copy in the Gram's element type (float32 only) and the matrix
+// product's packed copy, plus the per-point vectors of the kernel (norms,
+// diagonal).
+func (o *Options) inputBytes(n, d int) int64 {
+	nd := int64(n) * int64(d)
+	b := nd*8 + int64(n)*64
+	if !o.NoStandardize {
+		b += nd * 8
+	}
+	elem := int64(8)
+	if o.Float32 {
+		elem = 4
+		b += nd * elem
+	}
+	return b + nd*elem
+}
+
+// reserve is memory the budget keeps for the Go runtime, the program and
+// the allocator's rounding: 64 MiB and 3 % of the budget.
+func reserve(budget int64) int64 { return 64<<20 + budget/33 }
+
+// PlanFit returns how a fit on n points of d features in nclass classes
+// runs within Options.MaxBytes, before anything is allocated: the dense
+// Gram when it fits (or when MaxBytes is 0), else an on-demand Gram for
+// the SVMs or Falkon for KRR, the latter two for a grid of one point only
+// (an error wrapping ErrGridTooLarge otherwise). A fit that cannot run in
+// the budget at all gets a *membudget.NeedError saying what it needs.
+func (o *Options) PlanFit(n, d, nclass int) (Plan, error) {
+	if o.Float32 {
+		return planFit[float32](o, n, d, nclass)
+	}
+	return planFit[float64](o, n, d, nclass)
+}
+
+func planFit[T linalg.Float](o *Options, n, d, nclass int) (Plan, error) {
+	var z T
+	elem := int64(unsafe.Sizeof(z))
+	gram := int64(n) * int64(n) * elem
+	fixed := o.inputBytes(n, d)
+	dense := gram + fixed + ondemand.SolverBytes(n)
+	if o.Machine == KRR {
+		dense += int64(n) * int64(n) * 8 // fitKRR's float64 system
+	} else {
+		dense += int64(o.threads()) * cacheBytes // the views' row caches
+	}
+	budget := o.MaxBytes
+	if budget <= 0 {
+		return Plan{Route: RouteDense, Need: dense}, nil
+	}
+	avail := budget - reserve(budget)
+	if dense <= avail {
+		return Plan{Route: RouteDense, Need: dense}, nil
+	}
+	if g := o.grid(); g.Size() > 1 {
+		return Plan{}, fmt.Errorf("%w: the %d×%d Gram (%s) and its solver need %s, the budget is %s; fit one grid point (one kind, depth, σ_b and C) without cross-validation, which runs at scale, or raise the budget",
+			ErrGridTooLarge, n, n, typeName[T](), membudget.Format(dense+reserve(budget)), membudget.Format(budget))
+	}
+	if o.Machine == KRR {
+		return planFalkon[T](o, n, d, nclass, fixed, avail, budget)
+	}
+	p, err := ondemand.Choose[T](n, avail, fixed)
+	if err != nil {
+		var ne *membudget.NeedError
+		if errors.As(err, &ne) {
+			ne.Need += reserve(budget)
+			ne.Budget = budget
+			ne.Hint = "train on fewer points or raise the budget"
+		}
+		return Plan{}, err
+	}
+	if p.Dense {
+		// The Gram alone fits but not beside the views' caches: cache
+		// what the budget holds of it on demand.
+		rb := ondemand.RowBytes[T](n)
+		blk := min(ondemand.DefaultBlockRows, n)
+		base := fixed + ondemand.SolverBytes(n) + int64(blk)*rb + int64(n)*12
+		rows := min((avail-base)/(rb+12), int64(n))
+		p.Config = ondemand.Config{CacheBytes: rows * rb, BlockRows: blk}
+		p.Need = base + rows*(rb+12)
+	}
+	return Plan{Route: RouteOnDemand, Need: p.Need, Cache: p.Config}, nil
+}
+
+// planFalkon sizes Falkon: Options.Centres (checked against the budget),
+// or the most centres that fit, at most DefaultMaxCentres; the budget
+// left keeps blocks of K_nM between iterations.
+func planFalkon[T linalg.Float](o *Options, n, d, nclass int, fixed, avail, budget int64) (Plan, error) {
+	var z T
+	elem := int64(unsafe.Sizeof(z))
+	// The centres' inputs and their packed copy, and the leverage sample's
+	// factor (the size of M) when the centres are drawn by leverage.
+	perCentre := 2 * int64(d) * elem
+	m := o.Centres
+	extra := func(m int) int64 {
+		e := int64(m) * perCentre
+		if o.Leverage {
+			e += int64(m) * int64(m) * 8
+		}
+		return e
+	}
+	if m > n {
+		return Plan{}, fmt.Errorf("classify: %d centres for %d training points", m, n)
+	}
+	if m == 0 {
+		mm, err := falkon.MaxCentres(n, nclass, avail, fixed+extra(1))
+		if err != nil {
+			return Plan{}, budgetErr(err, budget)
+		}
+		m = min(mm, DefaultMaxCentres, n)
+		for m > 1 && falkon.Bytes(n, m, nclass, 0)+fixed+extra(m) > avail {
+			m-- // the leverage sample's factor grows with M too
+		}
+	}
+	need := falkon.Bytes(n, m, nclass, 0) + fixed + extra(m)
+	if err := falkon.CheckBudget(n, m, nclass, avail, fixed+extra(m)); err != nil {
+		return Plan{}, budgetErr(err, budget)
+	}
+	return Plan{Route: RouteFalkon, Need: need, Centres: m, StoreBytes: avail - need}, nil
+}
+
+// budgetErr restates a *membudget.NeedError against the whole budget
+// (the solvers were given the budget less the reserve).
+func budgetErr(err error, budget int64) error {
+	var ne *membudget.NeedError
+	if errors.As(err, &ne) {
+		ne.Need += reserve(budget)
+		ne.Budget = budget
+		if ne.Hint == "" {
+			ne.Hint = "train on fewer points or raise the budget"
+		}
+	}
+	return err
+}
+
+func typeName[T linalg.Float]() string {
+	var z T
+	if unsafe.Sizeof(z) == 4 {
+		return "float32"
+	}
+	return "float64"
+}

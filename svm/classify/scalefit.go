@@ -1,0 +1,147 @@
+package classify
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/ntk"
+	"github.com/ntksvm/ntksvm/svm/falkon"
+	"github.com/ntksvm/ntksvm/svm/ondemand"
+)
+
+// ScaleProgress reports how a fit at scale advances (Options.Progress).
+type ScaleProgress struct {
+	// Stage is "sub-problems" (the SVMs on the on-demand Gram) or "CG
+	// iterations" (Falkon).
+	Stage       string
+	Done, Total int
+	// Rows is the number of kernel rows computed so far (on demand) and
+	// CacheRows the rows the cache holds at most.
+	Rows      int64
+	CacheRows int
+	// Residual is Falkon's largest relative residual after Done
+	// iterations.
+	Residual float64
+	Elapsed  time.Duration
+}
+
+func (o *Options) report(p ScaleProgress) {
+	if o.Progress != nil {
+		o.Progress(p)
+	}
+}
+
+// fitScale fits the one grid point's machine by plan's route.
+func fitScale(ctx context.Context, plan Plan, spec ntk.Spec, xs linalg.Matrix[float64], y []int, nclass int, c float64, o *Options) (*multi, error) {
+	switch {
+	case plan.Route == RouteFalkon && spec.Float32:
+		return fitFalkon[float32](ctx, plan, spec, xs, y, nclass, c, o)
+	case plan.Route == RouteFalkon:
+		return fitFalkon[float64](ctx, plan, spec, xs, y, nclass, c, o)
+	case spec.Float32:
+		return fitOnDemand[float32](ctx, plan, spec, xs, y, nclass, c, o)
+	}
+	return fitOnDemand[float64](ctx, plan, spec, xs, y, nclass, c, o)
+}
+
+// fitOnDemand fits the binary SVMs on one on-demand Gram over all the
+// training points, with the cache of plan: the sub-problems run one after
+// the other, each on an index view of the Gram (odView), in the order of
+// fitMulti (one-vs-one: (0,1), (0,2), …, so that consecutive sub-problems
+// share a class and its cached rows), the kernel rows computed on all
+// threads. The result does not depend on the thread count: the Gram's
+// rows do not (ondemand) and the sub-problems run in a fixed order.
+func fitOnDemand[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, xs linalg.Matrix[float64], y []int, nclass int, c float64, o *Options) (*multi, error) {
+	x := linalg.Convert[T](xs)
+	k, err := ondemand.NewNTK[T](ctx, x, spec.Params(), spec.Kind, plan.Cache)
+	if err != nil {
+		return nil, err
+	}
+	byClass := make([][]int, nclass)
+	for i, v := range y {
+		byClass[v] = append(byClass[v], i)
+	}
+	all := make([]int, len(y))
+	for i := range all {
+		all[i] = i
+	}
+	units, sch := binaryUnits(byClass, all, o.Scheme)
+	start := time.Now()
+	for ui := range units {
+		st := k.Stats()
+		o.report(ScaleProgress{Stage: "sub-problems", Done: ui, Total: len(units), Rows: st.RowsComputed, CacheRows: st.CapacityRows, Elapsed: time.Since(start)})
+		kv := newODView(k, units[ui].idx)
+		if err := fitUnit(ctx, kv, &units[ui], y, o.Machine, c, nil); err != nil {
+			return nil, err
+		}
+		if err := k.Err(); err != nil {
+			return nil, fmt.Errorf("classify: on-demand Gram: %w", err)
+		}
+		units[ui].kernel, units[ui].points, units[ui].dual = nil, nil, nil
+	}
+	st := k.Stats()
+	o.report(ScaleProgress{Stage: "sub-problems", Done: len(units), Total: len(units), Rows: st.RowsComputed, CacheRows: st.CapacityRows, Elapsed: time.Since(start)})
+	return &multi{scheme: sch, classes: nclass, units: units}, nil
+}
+
+// binaryUnits returns the binary sub-problems of scheme s over the points
+// of each class (byClass) and the scheme in effect (one-vs-one for two
+// classes).
+func binaryUnits(byClass [][]int, all []int, s Scheme) ([]unit, Scheme) {
+	nclass := len(byClass)
+	var units []unit
+	if s == OneVsOne || nclass == 2 {
+		for a := range nclass {
+			for b := a + 1; b < nclass; b++ {
+				units = append(units, unit{pos: a, neg: b, idx: mergeSorted(byClass[a], byClass[b])})
+			}
+		}
+		return units, OneVsOne
+	}
+	for a := range nclass {
+		units = append(units, unit{pos: a, neg: -1, idx: all})
+	}
+	return units, OneVsRest
+}
+
+// fitFalkon fits multi-output KRR on ±1 class indicators by Falkon with
+// plan's centres: g_k(x) = Σₘ α_mk K(x, c_m), the shift 1/C as in the
+// dense fitKRR, so that with every point a centre it is the dense KRR.
+func fitFalkon[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, xs linalg.Matrix[float64], y []int, nclass int, c float64, o *Options) (*multi, error) {
+	x := linalg.Convert[T](xs)
+	k, err := falkon.NewNTK(x, spec.Params(), spec.Kind)
+	if err != nil {
+		return nil, err
+	}
+	n := len(y)
+	targets := linalg.New[float64](n, nclass)
+	for i, v := range y {
+		row := targets.Row(i)
+		for cl := range row {
+			row[cl] = -1
+		}
+		row[v] = 1
+	}
+	const maxIter = 100
+	start := time.Now()
+	cfg := falkon.Config{M: plan.Centres, Seed: o.Seed, Leverage: o.Leverage, Shift: 1 / c, MaxIter: maxIter,
+		StoreBytes: plan.StoreBytes,
+		Progress: func(it int, r float64) {
+			o.report(ScaleProgress{Stage: "CG iterations", Done: it, Total: maxIter, Residual: r, Elapsed: time.Since(start)})
+		}}
+	res, err := falkon.Fit(ctx, k, targets, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("classify: Falkon: %w", err)
+	}
+	units := make([]unit, nclass)
+	for cl := range units {
+		u := unit{pos: cl, neg: -1, idx: res.Centres, alpha: make([]float64, len(res.Centres))}
+		for m := range u.alpha {
+			u.alpha[m] = res.Alpha.At(m, cl)
+		}
+		units[cl] = u
+	}
+	return &multi{scheme: OneVsRest, classes: nclass, units: units}, nil
+}

@@ -84,6 +84,10 @@ type Options struct {
 	// Leverage draws Falkon's centres by approximate ridge leverage scores
 	// instead of uniformly.
 	Leverage bool
+	// AtScale fits a grid of one point at scale (on-demand SMO, Falkon)
+	// even when the dense Gram fits, for comparisons; with no MaxBytes
+	// Falkon keeps no kernel blocks.
+	AtScale bool
 	// Progress, if not nil, is called as a fit at scale advances.
 	Progress func(ScaleProgress)
 }

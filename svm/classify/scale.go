@@ -3,6 +3,7 @@ package classify
 import (
 	"errors"
 	"fmt"
+	"math"
 	"unsafe"
 
 	"github.com/ntksvm/ntksvm/internal/membudget"
@@ -75,8 +76,22 @@ func (o *Options) inputBytes(n, d int) int64 {
 }
 
 // reserve is memory the budget keeps for the Go runtime, the program and
-// the allocator's rounding: 64 MiB and 3 % of the budget.
-func reserve(budget int64) int64 { return 64<<20 + budget/33 }
+// the allocator's rounding: 3 % of the budget and 64 MiB (a quarter of
+// the budget when that is less).
+func reserve(budget int64) int64 { return min(64<<20, budget/4) + budget/33 }
+
+// budgetFor returns the smallest budget that leaves need bytes after the
+// reserve.
+func budgetFor(need int64) int64 {
+	b := int64(float64(need) / (1 - 0.25 - 1.0/33))
+	if b/4 > 64<<20 {
+		b = int64(float64(need+64<<20) / (1 - 1.0/33))
+	}
+	for b-reserve(b) < need {
+		b++
+	}
+	return b
+}
 
 // PlanFit returns how a fit on n points of d features in nclass classes
 // runs within Options.MaxBytes, before anything is allocated: the dense
@@ -103,29 +118,26 @@ func planFit[T linalg.Float](o *Options, n, d, nclass int) (Plan, error) {
 		dense += int64(o.threads()) * cacheBytes // the views' row caches
 	}
 	budget := o.MaxBytes
+	if budget <= 0 && o.AtScale {
+		budget = math.MaxInt64 / 2
+	}
 	if budget <= 0 {
 		return Plan{Route: RouteDense, Need: dense}, nil
 	}
 	avail := budget - reserve(budget)
-	if dense <= avail {
+	if dense <= avail && !o.AtScale {
 		return Plan{Route: RouteDense, Need: dense}, nil
 	}
 	if g := o.grid(); g.Size() > 1 {
 		return Plan{}, fmt.Errorf("%w: the %d×%d Gram (%s) and its solver need %s, the budget is %s; fit one grid point (one kind, depth, σ_b and C) without cross-validation, which runs at scale, or raise the budget",
-			ErrGridTooLarge, n, n, typeName[T](), membudget.Format(dense+reserve(budget)), membudget.Format(budget))
+			ErrGridTooLarge, n, n, typeName[T](), membudget.Format(budgetFor(dense)), membudget.Format(budget))
 	}
 	if o.Machine == KRR {
 		return planFalkon[T](o, n, d, nclass, fixed, avail, budget)
 	}
 	p, err := ondemand.Choose[T](n, avail, fixed)
 	if err != nil {
-		var ne *membudget.NeedError
-		if errors.As(err, &ne) {
-			ne.Need += reserve(budget)
-			ne.Budget = budget
-			ne.Hint = "train on fewer points or raise the budget"
-		}
-		return Plan{}, err
+		return Plan{}, budgetErr(err, budget)
 	}
 	if p.Dense {
 		// The Gram alone fits but not beside the views' caches: cache
@@ -174,7 +186,11 @@ func planFalkon[T linalg.Float](o *Options, n, d, nclass int, fixed, avail, budg
 	if err := falkon.CheckBudget(n, m, nclass, avail, fixed+extra(m)); err != nil {
 		return Plan{}, budgetErr(err, budget)
 	}
-	return Plan{Route: RouteFalkon, Need: need, Centres: m, StoreBytes: avail - need}, nil
+	store := avail - need
+	if o.MaxBytes <= 0 {
+		store = 0
+	}
+	return Plan{Route: RouteFalkon, Need: need, Centres: m, StoreBytes: store}, nil
 }
 
 // budgetErr restates a *membudget.NeedError against the whole budget
@@ -182,7 +198,7 @@ func planFalkon[T linalg.Float](o *Options, n, d, nclass int, fixed, avail, budg
 func budgetErr(err error, budget int64) error {
 	var ne *membudget.NeedError
 	if errors.As(err, &ne) {
-		ne.Need += reserve(budget)
+		ne.Need = budgetFor(ne.Need - ne.Budget + budget - reserve(budget))
 		ne.Budget = budget
 		if ne.Hint == "" {
 			ne.Hint = "train on fewer points or raise the budget"

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
 	"github.com/ntksvm/ntksvm/internal/membudget"
+	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/svm/classify"
 	data "github.com/ntksvm/ntksvm/svm/dataset"
 )
@@ -73,6 +74,7 @@ func (s *scaleFlags) apply(e *env, o *classify.Options, train, test *data.Datase
 	}
 	if plan.Route != classify.RouteDense {
 		debug.SetMemoryLimit(o.MaxBytes) // the collector keeps the garbage of kernel blocks within the budget
+		linalg.SetThreads(o.Threads)     // the kernel rows' and blocks' products (0: all cores)
 	}
 	return nil
 }

@@ -20,6 +20,16 @@
 // view of that one Gram (index sets, no copies). Results are the same at
 // any thread count: sub-problems are independent and each is sequential.
 //
+// Past one Gram in memory: with a memory budget (Options.MaxBytes) that
+// the dense Gram, its solver and the inputs do not fit, a grid of one
+// point is fitted at scale (PlanFit decides, before anything large is
+// allocated, and refuses a fit that cannot run in the budget, saying what
+// it needs): the SVMs by the same SMO on one Gram computed on demand
+// (svm/ondemand), whose row cache, sized from the budget, all the binary
+// sub-problems share through index views; KRR by Falkon (svm/falkon), one
+// multi-output solve on Nyström centres. Cross-validation needs the dense
+// Gram and is refused at that scale.
+//
 // Models are written in svm's model format (version 3): the class names,
 // the scheme, the binary machines' weights over the support vectors, the
 // standardisation and the kernel (ntk.Spec), with the support vectors'

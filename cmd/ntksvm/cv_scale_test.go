@@ -1,0 +1,61 @@
+package main
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestCVMem runs "ntksvm cv --mem" with budgets that force the fits at
+// scale (on-demand SMO for svm, Falkon for krr) and checks the route it
+// announces, that the on-demand SVM scores the test data as the dense one
+// does, that predict on the saved model agrees, and the refusals: a grid
+// of several points past the dense Gram, and a budget too small for any
+// fit, named before anything is computed.
+func TestCVMem(t *testing.T) {
+	dir := t.TempDir()
+	train := writeTable(t, dir, "train.csv", 300, 3, 0)
+	test := writeTable(t, dir, "test.csv", 120, 3, 1000)
+	acc := regexp.MustCompile(`accuracy [0-9.]+% \(\d+ of \d+\)`)
+	point := []string{"cv", "--data", train, "--test", test, "--depth", "2", "--sigma-b", "0", "--C", "10", "--threads", "1"}
+	code, stdout, stderr := runProcess(t, point...)
+	if code != 0 || strings.Contains(stderr, "on demand") {
+		t.Fatalf("dense cv: exit %d: %s", code, stderr)
+	}
+	denseAcc := acc.FindString(stdout)
+	for _, tc := range []struct {
+		name, mem, machine, route string
+	}{
+		{"svm", "10M", "svm", "SMO on kernel rows computed on demand"},
+		{"krr", "2M", "krr", "Falkon with "},
+	} {
+		model := filepath.Join(dir, tc.name+".model")
+		code, stdout, stderr := runProcess(t, append(point, "--mem", tc.mem, "--machine", tc.machine, "--out", model)...)
+		if code != 0 || !strings.Contains(stderr, tc.route) {
+			t.Fatalf("%s: exit %d, stderr %q; want %q", tc.name, code, stderr, tc.route)
+		}
+		got := acc.FindString(stdout)
+		if tc.machine == "svm" && got != denseAcc {
+			t.Errorf("svm on demand: %q, dense %q", got, denseAcc)
+		}
+		code, pout, stderr := runProcess(t, "predict", "--model", model, "--data", test)
+		if code != 0 || acc.FindString(pout) != got {
+			t.Errorf("%s: predict exit %d, %q %s; cv said %q", tc.name, code, acc.FindString(pout), stderr, got)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"grid", []string{"--depth", "1-2", "--mem", "10M"}, "fit one grid point"},
+		{"too small", []string{"--depth", "2", "--sigma-b", "0", "--C", "10", "--mem", "300k"}, "the SMO on an on-demand Gram of 300 points (two cached rows, a block of 256 rows) needs"},
+		{"bad size", []string{"--mem", "lots"}, `--mem "lots"`},
+	} {
+		code, _, stderr := runProcess(t, append([]string{"cv", "--data", train, "--test", test}, tc.args...)...)
+		if code == 0 || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "panic") {
+			t.Errorf("%s: exit %d, stderr %q; want %q", tc.name, code, stderr, tc.want)
+		}
+	}
+}

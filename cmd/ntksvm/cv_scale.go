@@ -98,11 +98,14 @@ func (s *scaleFlags) explain(err error) error {
 func (s *scaleFlags) progress(e *env, p classify.ScaleProgress) {
 	if s.bar == nil || p.Stage != s.stage {
 		s.done()
-		label := "Falkon CG"
-		if p.Stage == "sub-problems" {
-			label = "SMO on demand"
+		switch s.stage = p.Stage; p.Stage {
+		case "preconditioner": // no count: the timed lines say it is alive
+			s.bar = progress.New(e.stderr, e.isTerminal, "Falkon: the centres' factors and the first pass over K_nM", 0)
+		case "sub-problems":
+			s.bar = progress.New(e.stderr, e.isTerminal, "SMO on demand", int64(p.Total)).Unit(p.Stage)
+		default:
+			s.bar = progress.New(e.stderr, e.isTerminal, "Falkon", int64(p.Total)).Unit(p.Stage)
 		}
-		s.bar, s.stage = progress.New(e.stderr, e.isTerminal, label, int64(p.Total)).Unit(p.Stage), p.Stage
 	}
 	s.last = p
 	s.bar.Set(int64(p.Done))
@@ -125,7 +128,7 @@ func (s *scaleFlags) summary() string {
 		rate := float64(p.Rows) / max(p.Elapsed.Seconds(), 1e-9)
 		return fmt.Sprintf("on demand: %d sub-problems, %d kernel rows computed (%.0f rows/s, a cache of %d rows), %v\n",
 			p.Total, p.Rows, rate, p.CacheRows, p.Elapsed.Round(time.Millisecond))
-	case p.Stage != "":
+	case p.Stage == "CG iterations":
 		return fmt.Sprintf("Falkon: %d CG iterations, largest relative residual %.2g, %v\n", p.Done, p.Residual, p.Elapsed.Round(time.Millisecond))
 	}
 	return ""

@@ -13,8 +13,10 @@ import (
 
 // ScaleProgress reports how a fit at scale advances (Options.Progress).
 type ScaleProgress struct {
-	// Stage is "sub-problems" (the SVMs on the on-demand Gram) or "CG
-	// iterations" (Falkon).
+	// Stage is "sub-problems" (the SVMs on the on-demand Gram), or
+	// "preconditioner" (Falkon's centres, their M×M factors and the first
+	// pass over the kernel blocks, reported once at its start, Total 0)
+	// and then "CG iterations".
 	Stage       string
 	Done, Total int
 	// Rows is the number of kernel rows computed so far (on demand) and
@@ -131,6 +133,7 @@ func fitFalkon[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, xs
 		Progress: func(it int, r float64) {
 			o.report(ScaleProgress{Stage: "CG iterations", Done: it, Total: maxIter, Residual: r, Elapsed: time.Since(start)})
 		}}
+	o.report(ScaleProgress{Stage: "preconditioner"})
 	res, err := falkon.Fit(ctx, k, targets, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("classify: Falkon: %w", err)

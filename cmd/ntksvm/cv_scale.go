@@ -20,6 +20,7 @@ type scaleFlags struct {
 	mem       string
 	centres   int
 	leverage  bool
+	holdout   float64
 	testBytes int64 // the test data's, taken from --mem
 	bar       *progress.Bar
 	stage     string
@@ -30,6 +31,8 @@ func (s *scaleFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&s.mem, "mem", "", "memory budget (e.g. 4G, 3.5GiB; default: 80% of the memory available): past it, "+
 		"one grid point is fitted at scale (svm, svm2: SMO on kernel rows computed on demand; krr: Falkon)")
 	fs.IntVar(&s.centres, "centres", 0, "Falkon's Nyström centres for krr at scale (0: the most that fit --mem, at most 10000)")
+	fs.Float64Var(&s.holdout, "holdout", 0, "past --mem, choose among several grid points on a validation split of this share "+
+		"of the training data (e.g. 0.2) instead of refusing the grid")
 	fs.BoolVar(&s.leverage, "leverage", false, "draw Falkon's centres by approximate leverage scores (default: uniformly)")
 }
 
@@ -58,7 +61,10 @@ func (s *scaleFlags) apply(e *env, o *classify.Options, train, test *data.Datase
 		budget -= tb
 		s.testBytes = tb
 	}
-	o.MaxBytes, o.Centres, o.Leverage = budget, s.centres, s.leverage
+	if !(s.holdout >= 0 && s.holdout < 1) {
+		return usageError("--holdout %v: want a share 0 < f < 1 (0: none)", s.holdout)
+	}
+	o.MaxBytes, o.Centres, o.Leverage, o.Holdout = budget, s.centres, s.leverage, s.holdout
 	o.Progress = func(p classify.ScaleProgress) { s.progress(e, p) }
 	plan, err := o.PlanFit(train.N(), train.D(), len(train.Classes))
 	if err != nil {
@@ -87,7 +93,7 @@ func (s *scaleFlags) explain(err error) error {
 	}
 	switch {
 	case errors.Is(err, classify.ErrGridTooLarge):
-		return fmt.Errorf("%w (e.g. --kernel ntk --depth 2 --sigma-b 0 --C 10), or raise --mem", err)
+		return fmt.Errorf("%w (e.g. --kernel ntk --depth 2 --sigma-b 0 --C 10, or --holdout 0.2), or raise --mem", err)
 	case errors.As(err, &ne):
 		return fmt.Errorf("%w (--mem, --first, --centres)", err)
 	}
@@ -96,6 +102,14 @@ func (s *scaleFlags) explain(err error) error {
 
 // progress shows a fit at scale on a progress line with its rate.
 func (s *scaleFlags) progress(e *env, p classify.ScaleProgress) {
+	if p.Stage == "validation" {
+		s.done()
+		fmt.Fprint(e.stderr, s.summary()) // the previous grid point's fit
+		s.last = classify.ScaleProgress{}
+		fmt.Fprintf(e.stderr, "validation split: grid point %d/%d, %s\n", p.Done+1, p.Total, p.Detail)
+		s.stage = p.Stage
+		return
+	}
 	if s.bar == nil || p.Stage != s.stage {
 		s.done()
 		switch s.stage = p.Stage; p.Stage {

@@ -44,6 +44,10 @@ func TestCVMem(t *testing.T) {
 			t.Errorf("%s: predict exit %d, %q %s; cv said %q", tc.name, code, acc.FindString(pout), stderr, got)
 		}
 	}
+	code, stdout, stderr = runProcess(t, "cv", "--data", train, "--depth", "1-2", "--sigma-b", "0", "--C", "10", "--mem", "10M", "--holdout", "0.25")
+	if code != 0 || strings.Count(stderr, "validation split: grid point") != 2 || !strings.Contains(stdout, "← chosen (validation split, 1se)") {
+		t.Errorf("--holdout: exit %d\n%s\n%s", code, stdout, stderr)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -52,6 +56,7 @@ func TestCVMem(t *testing.T) {
 		{"grid", []string{"--depth", "1-2", "--mem", "10M"}, "fit one grid point"},
 		{"too small", []string{"--depth", "2", "--sigma-b", "0", "--C", "10", "--mem", "300k"}, "the SMO on an on-demand Gram of 300 points (two cached rows, a block of 256 rows) needs"},
 		{"bad size", []string{"--mem", "lots"}, `--mem "lots"`},
+		{"bad holdout", []string{"--mem", "10M", "--holdout", "1.5"}, "--holdout 1.5"},
 	} {
 		code, _, stderr := runProcess(t, append([]string{"cv", "--data", train, "--test", test}, tc.args...)...)
 		if code == 0 || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "panic") {

@@ -94,6 +94,12 @@ type Options struct {
 	// Leverage draws Falkon's centres by approximate ridge leverage scores
 	// instead of uniformly.
 	Leverage bool
+	// Holdout, in (0, 1), lets a grid of several points run where
+	// cross-validation's dense Gram does not fit MaxBytes: about that
+	// share of the training examples (stratified) is held out, each grid
+	// point fitted on the rest (at scale) and scored on it, and the point
+	// chosen refitted on all. 0 refuses such a grid (ErrGridTooLarge).
+	Holdout float64
 	// AtScale fits a grid of one point at scale (on-demand SMO, Falkon)
 	// even when the dense Gram fits, for comparisons; with no MaxBytes
 	// Falkon keeps no kernel blocks.
@@ -204,6 +210,9 @@ func (c *Classifier) fitWith(ctx context.Context, x linalg.Matrix[float64], y []
 	point := Point{Kind: k0.Kind, Depth: k0.Depth, Fixed: k0.Fixed, BiasStd: g.BiasStds[0], C: g.Cs[0]}
 	c.CV = nil
 	if g.Size() > 1 {
+		if plan.Route != RouteDense {
+			cv = c.holdoutSearch
+		}
 		cv, err := cv(ctx, xs, y, classes)
 		if err != nil {
 			return err

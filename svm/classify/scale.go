@@ -107,6 +107,9 @@ func (o *Options) PlanFit(n, d, nclass int) (Plan, error) {
 }
 
 func planFit[T linalg.Float](o *Options, n, d, nclass int) (Plan, error) {
+	if !(o.Holdout >= 0 && o.Holdout < 1) {
+		return Plan{}, fmt.Errorf("classify: validation share %v: want 0 < share < 1 (0: none)", o.Holdout)
+	}
 	var z T
 	elem := int64(unsafe.Sizeof(z))
 	gram := int64(n) * int64(n) * elem
@@ -128,8 +131,8 @@ func planFit[T linalg.Float](o *Options, n, d, nclass int) (Plan, error) {
 	if dense <= avail && !o.AtScale {
 		return Plan{Route: RouteDense, Need: dense}, nil
 	}
-	if g := o.grid(); g.Size() > 1 {
-		return Plan{}, fmt.Errorf("%w: the %d×%d Gram (%s) and its solver need %s, the budget is %s; fit one grid point (one kind, depth, σ_b and C) without cross-validation, which runs at scale, or raise the budget",
+	if g := o.grid(); g.Size() > 1 && o.Holdout == 0 {
+		return Plan{}, fmt.Errorf("%w: the %d×%d Gram (%s) and its solver need %s, the budget is %s; fit one grid point (one kind, depth, σ_b and C) without cross-validation, which runs at scale, choose the point on a validation split, or raise the budget",
 			ErrGridTooLarge, n, n, typeName[T](), membudget.Format(budgetFor(dense)), membudget.Format(budget))
 	}
 	if o.Machine == KRR {

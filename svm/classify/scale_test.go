@@ -302,3 +302,52 @@ func TestScaleCancel(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldout chooses between two grid points at scale on a validation
+// split: every point is scored once, on the held-out share, and the
+// chosen one is refitted on all the data (its support vectors index the
+// whole training set). A share outside (0, 1) is refused.
+func TestHoldout(t *testing.T) {
+	ctx := context.Background()
+	x, labels, _ := scaleData()
+	g := Grid{Kinds: []ntk.Kind{ntk.KindNTK}, Depths: []int{1, 2}, BiasStds: []float64{0.5}, Cs: []float64{0.01, 10}}
+	var stages []string
+	o := Options{Grid: g, AtScale: true, Holdout: 0.25, Select: SelectBest, Progress: func(p ScaleProgress) {
+		if p.Stage == "validation" {
+			stages = append(stages, p.Detail)
+		}
+	}}
+	c := New(o)
+	if err := c.Fit(ctx, x, labels); err != nil {
+		t.Fatal(err)
+	}
+	if c.CV == nil || len(c.CV.Scores) != 4 || c.CV.Folds != 1 || !strings.Contains(c.CV.Rule, "validation split") || len(stages) != 4 {
+		t.Fatalf("CV = %+v, stages %q", c.CV, stages)
+	}
+	best := c.CV.Scores[c.CV.Chosen]
+	for _, s := range c.CV.Scores {
+		if s.Mean > best.Mean || len(s.Folds) != 1 || s.Mean <= 0 || s.Mean > 1 {
+			t.Errorf("score %+v, chosen %+v", s, best)
+		}
+	}
+	if c.Kernel.Depth != best.Depth || c.C != best.C || !strings.Contains(stages[0], "270 training and 90 validation") {
+		t.Errorf("refit at depth %d, C %g; chose %+v; %q", c.Kernel.Depth, c.C, best, stages[0])
+	}
+	// The refit is the one-point fit at the chosen point on all the data.
+	one := New(Options{Grid: Grid{Kinds: g.Kinds, Depths: []int{best.Depth}, BiasStds: g.BiasStds, Cs: []float64{best.C}}, AtScale: true})
+	if err := one.Fit(ctx, x, labels); err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	c.Save(&a)
+	one.Save(&b)
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Error("the refit differs from a one-point fit at the chosen point")
+	}
+	for _, h := range []float64{-0.1, 1, math.NaN()} {
+		o.Holdout = h
+		if err := New(o).Fit(ctx, x, labels); err == nil || !strings.Contains(err.Error(), "validation share") {
+			t.Errorf("holdout %v: %v", h, err)
+		}
+	}
+}

@@ -13,7 +13,9 @@ import (
 
 // ScaleProgress reports how a fit at scale advances (Options.Progress).
 type ScaleProgress struct {
-	// Stage is "sub-problems" (the SVMs on the on-demand Gram), or
+	// Stage is "validation" (a grid point's fit on a validation split
+	// starts: Detail names it, Done counts the points before it),
+	// "sub-problems" (the SVMs on the on-demand Gram), or
 	// "preconditioner" (Falkon's centres, their M×M factors and the first
 	// pass over the kernel blocks, reported once at its start, Total 0)
 	// and then "CG iterations".
@@ -27,6 +29,7 @@ type ScaleProgress struct {
 	// iterations.
 	Residual float64
 	Elapsed  time.Duration
+	Detail   string
 }
 
 func (o *Options) report(p ScaleProgress) {

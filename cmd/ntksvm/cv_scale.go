@@ -64,7 +64,10 @@ func (s *scaleFlags) apply(e *env, o *classify.Options, train, test *data.Datase
 	if !(s.holdout >= 0 && s.holdout < 1) {
 		return usageError("--holdout %v: want a share 0 < f < 1 (0: none)", s.holdout)
 	}
-	o.MaxBytes, o.Centres, o.Leverage, o.Holdout = budget, s.centres, s.leverage, s.holdout
+	o.MemBudget, o.Centres, o.Leverage, o.Holdout = budget, s.centres, s.leverage, s.holdout
+	if budget > 0 && (o.MaxBytes <= 0 || o.MaxBytes > budget) {
+		o.MaxBytes = budget // the cross-validation's Grams, too
+	}
 	o.Progress = func(p classify.ScaleProgress) { s.progress(e, p) }
 	plan, err := o.PlanFit(train.N(), train.D(), len(train.Classes))
 	if err != nil {
@@ -73,14 +76,14 @@ func (s *scaleFlags) apply(e *env, o *classify.Options, train, test *data.Datase
 	switch plan.Route {
 	case classify.RouteOnDemand:
 		fmt.Fprintf(e.stderr, "the dense Gram does not fit %s: SMO on kernel rows computed on demand, a cache of %s\n",
-			membudget.Format(o.MaxBytes), membudget.Format(plan.Cache.CacheBytes))
+			membudget.Format(o.MemBudget), membudget.Format(plan.Cache.CacheBytes))
 	case classify.RouteFalkon:
 		fmt.Fprintf(e.stderr, "the dense Gram does not fit %s: Falkon with %d centres (%s), %s for kernel blocks kept between iterations\n",
-			membudget.Format(o.MaxBytes), plan.Centres, map[bool]string{false: "uniform", true: "leverage scores"}[s.leverage], membudget.Format(plan.StoreBytes))
+			membudget.Format(o.MemBudget), plan.Centres, map[bool]string{false: "uniform", true: "leverage scores"}[s.leverage], membudget.Format(plan.StoreBytes))
 	}
 	if plan.Route != classify.RouteDense {
-		debug.SetMemoryLimit(o.MaxBytes) // the collector keeps the garbage of kernel blocks within the budget
-		linalg.SetThreads(o.Threads)     // the kernel rows' and blocks' products (0: all cores)
+		debug.SetMemoryLimit(o.MemBudget) // the collector keeps the garbage of kernel blocks within the budget
+		linalg.SetThreads(o.Threads)      // the kernel rows' and blocks' products (0: all cores)
 	}
 	return nil
 }

@@ -20,7 +20,7 @@
 // view of that one Gram (index sets, no copies). Results are the same at
 // any thread count: sub-problems are independent and each is sequential.
 //
-// Past one Gram in memory: with a memory budget (Options.MaxBytes) that
+// Past one Gram in memory: with a memory budget (Options.MemBudget) that
 // the dense Gram, its solver and the inputs do not fit, a grid of one
 // point is fitted at scale (PlanFit decides, before anything large is
 // allocated, and refuses a fit that cannot run in the budget, saying what
@@ -80,28 +80,32 @@ type Options struct {
 	// recursion and the solvers stay float64), and computes each kernel of
 	// the grid on its own.
 	Float32 bool
-	// MaxBytes, if positive, is the memory budget of a fit (PlanFit):
-	// when the dense Gram, its solver and the inputs fit, the fit runs as
-	// with no budget (the Grams of all depths at once computed only when
-	// they fit); else a grid of one point is fitted at scale, the SVMs by
-	// SMO on an on-demand Gram and KRR by Falkon, a larger grid is refused,
-	// and so is, before anything large is allocated, a fit that does not
-	// fit the budget at all (a *membudget.NeedError).
+	// MaxBytes, if positive, bounds the memory of the Gram matrices: a
+	// Gram that does not fit is refused before it is allocated, and the
+	// Grams of all depths at once are computed only when they fit.
 	MaxBytes int64
+	// MemBudget, if positive, is the memory budget of the whole fit
+	// (PlanFit): when the dense Gram, its solver and the inputs fit, the
+	// fit runs as with no budget; else a grid of one point is fitted at
+	// scale, the SVMs by SMO on an on-demand Gram and KRR by Falkon, a
+	// larger grid is refused (or, with Holdout, chosen from on a
+	// validation split), and so is, before anything large is allocated, a
+	// fit that does not fit the budget at all (a *membudget.NeedError).
+	MemBudget int64
 	// Centres is the number of Falkon's Nyström centres for KRR at scale;
-	// 0 means the most that fit MaxBytes, at most DefaultMaxCentres.
+	// 0 means the most that fit MemBudget, at most DefaultMaxCentres.
 	Centres int
 	// Leverage draws Falkon's centres by approximate ridge leverage scores
 	// instead of uniformly.
 	Leverage bool
 	// Holdout, in (0, 1), lets a grid of several points run where
-	// cross-validation's dense Gram does not fit MaxBytes: about that
+	// cross-validation's dense Gram does not fit MemBudget: about that
 	// share of the training examples (stratified) is held out, each grid
 	// point fitted on the rest (at scale) and scored on it, and the point
 	// chosen refitted on all. 0 refuses such a grid (ErrGridTooLarge).
 	Holdout float64
 	// AtScale fits a grid of one point at scale (on-demand SMO, Falkon)
-	// even when the dense Gram fits, for comparisons; with no MaxBytes
+	// even when the dense Gram fits, for comparisons; with no MemBudget
 	// Falkon keeps no kernel blocks.
 	AtScale bool
 	// Progress, if not nil, is called as a fit at scale advances.
@@ -220,9 +224,21 @@ func (c *Classifier) fitWith(ctx context.Context, x linalg.Matrix[float64], y []
 		c.CV = cv
 		point = cv.Scores[cv.Chosen].Point
 	}
+	if err := c.fitPoint(ctx, plan, point, xs, y, classes); err != nil {
+		return err
+	}
+	c.FitTime = time.Since(start)
+	return nil
+}
+
+// fitPoint fits the machine of one grid point on the standardised inputs
+// xs by plan's route.
+func (c *Classifier) fitPoint(ctx context.Context, plan Plan, point Point, xs linalg.Matrix[float64], y []int, classes []string) error {
+	o := &c.opts
 	c.Classes, c.C = classes, point.C
 	c.Kernel = point.Spec(o.weightStd(), o.Float32)
 	var mm *multi
+	var err error
 	switch {
 	case plan.Route != RouteDense:
 		mm, err = fitScale(ctx, plan, c.Kernel, xs, y, len(classes), point.C, o)
@@ -235,7 +251,6 @@ func (c *Classifier) fitWith(ctx context.Context, x linalg.Matrix[float64], y []
 		return err
 	}
 	c.compress(mm, xs)
-	c.FitTime = time.Since(start)
 	return nil
 }
 

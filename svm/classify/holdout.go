@@ -35,31 +35,30 @@ func (c *Classifier) holdoutSearch(ctx context.Context, xs linalg.Matrix[float64
 	xt, yt := gatherRows(xs, tr, y)
 	xv, yv := gatherRows(xs, va, y)
 	sub := *o
+	// One point (its kernel and C are fitPoint's): PlanFit plans a fit.
 	sub.NoStandardize, sub.Holdout = true, 0
-	if o.MaxBytes > 0 {
+	sub.Grid = Grid{Kinds: []ntk.Kind{ntk.KindNTK}, Depths: []int{1}, BiasStds: []float64{0}, Cs: []float64{1}}
+	if o.MemBudget > 0 {
 		// Held besides the sub-fit's own inputs: the inputs as given, their
 		// standardised copy and the validation rows.
 		held := int64(xs.Rows) * int64(xs.Cols) * 8 * 2
-		sub.MaxBytes = max(o.MaxBytes-held-int64(len(va))*int64(xs.Cols)*8, 1)
+		sub.MemBudget = max(o.MemBudget-held-int64(len(va))*int64(xs.Cols)*8, 1)
 	}
 	g := o.grid()
 	res := &CVResult{Rule: "validation split, " + o.Select.String(), Folds: 1}
 	i := 0
 	for _, bs := range g.BiasStds {
-		for _, kind := range g.Kinds {
-			for _, d := range g.Depths {
-				for _, cv := range g.Cs {
-					p := Point{Kind: kind, Depth: d, BiasStd: bs, C: cv}
-					o.report(ScaleProgress{Stage: "validation", Done: i, Total: g.Size(),
-						Detail: fmt.Sprintf("%v depth %d σ_b %g C %g, %d training and %d validation examples", kind, d, bs, cv, len(tr), len(va))})
-					sub.Grid = Grid{Kinds: []ntk.Kind{kind}, Depths: []int{d}, BiasStds: []float64{bs}, Cs: []float64{cv}}
-					acc, err := holdoutScore(ctx, &sub, xt, yt, xv, yv, classes)
-					if err != nil {
-						return nil, err
-					}
-					res.Scores = append(res.Scores, Score{Point: p, KindName: kind.String(), Mean: acc, Folds: []float64{acc}})
-					i++
+		for _, k := range g.Kernels() {
+			for _, cv := range g.Cs {
+				p := Point{Kind: k.Kind, Depth: k.Depth, Fixed: k.Fixed, BiasStd: bs, C: cv}
+				o.report(ScaleProgress{Stage: "validation", Done: i, Total: g.Size(),
+					Detail: fmt.Sprintf("%v, C %g, %d training and %d validation examples", p.Spec(o.weightStd(), o.Float32), cv, len(tr), len(va))})
+				acc, err := holdoutScore(ctx, &sub, p, xt, yt, xv, yv, classes)
+				if err != nil {
+					return nil, err
 				}
+				res.Scores = append(res.Scores, Score{Point: p, KindName: k.Kind.String(), Mean: acc, Folds: []float64{acc}})
+				i++
 			}
 		}
 	}
@@ -67,11 +66,16 @@ func (c *Classifier) holdoutSearch(ctx context.Context, xs linalg.Matrix[float64
 	return res, nil
 }
 
-// holdoutScore fits one grid point (o) on xt and returns its accuracy on
-// xv.
-func holdoutScore(ctx context.Context, o *Options, xt linalg.Matrix[float64], yt []int, xv linalg.Matrix[float64], yv []int, classes []string) (float64, error) {
+// holdoutScore fits grid point p with the options o (of one point) on xt
+// and returns its accuracy on xv.
+func holdoutScore(ctx context.Context, o *Options, p Point, xt linalg.Matrix[float64], yt []int, xv linalg.Matrix[float64], yv []int, classes []string) (float64, error) {
+	plan, err := o.PlanFit(xt.Rows, xt.Cols, len(classes))
+	if err != nil {
+		return 0, err
+	}
 	sc := New(*o)
-	if err := sc.fit(ctx, xt, yt, classes); err != nil {
+	sc.Plan = plan
+	if err := sc.fitPoint(ctx, plan, p, xt, yt, classes); err != nil {
 		return 0, err
 	}
 	pred, err := sc.PredictIndex(ctx, xv)

@@ -19,7 +19,7 @@ import (
 const DefaultMaxCentres = 10_000
 
 // ErrGridTooLarge is wrapped by the error of a fit whose cross-validation
-// needs a dense Gram that does not fit Options.MaxBytes: at that scale
+// needs a dense Gram that does not fit Options.MemBudget: at that scale
 // only one grid point (one kind, depth, σ_b and C) is fitted.
 var ErrGridTooLarge = errors.New("classify: cross-validation needs the dense Gram, which does not fit the memory budget")
 
@@ -94,8 +94,8 @@ func budgetFor(need int64) int64 {
 }
 
 // PlanFit returns how a fit on n points of d features in nclass classes
-// runs within Options.MaxBytes, before anything is allocated: the dense
-// Gram when it fits (or when MaxBytes is 0), else an on-demand Gram for
+// runs within Options.MemBudget, before anything is allocated: the dense
+// Gram when it fits (or when MemBudget is 0), else an on-demand Gram for
 // the SVMs or Falkon for KRR, the latter two for a grid of one point only
 // (an error wrapping ErrGridTooLarge otherwise). A fit that cannot run in
 // the budget at all gets a *membudget.NeedError saying what it needs.
@@ -120,7 +120,7 @@ func planFit[T linalg.Float](o *Options, n, d, nclass int) (Plan, error) {
 	} else {
 		dense += int64(o.threads()) * cacheBytes // the views' row caches
 	}
-	budget := o.MaxBytes
+	budget := o.MemBudget
 	if budget <= 0 && o.AtScale {
 		budget = math.MaxInt64 / 2
 	}
@@ -190,7 +190,7 @@ func planFalkon[T linalg.Float](o *Options, n, d, nclass int, fixed, avail, budg
 		return Plan{}, budgetErr(err, budget)
 	}
 	store := avail - need
-	if o.MaxBytes <= 0 {
+	if o.MemBudget <= 0 {
 		store = 0
 	}
 	return Plan{Route: RouteFalkon, Need: need, Centres: m, StoreBytes: store}, nil

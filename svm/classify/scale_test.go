@@ -33,7 +33,7 @@ func onePoint(c float64) Grid {
 func smallBudget(t *testing.T, o Options, n, d, nclass, maxRows int) int64 {
 	t.Helper()
 	for b := int64(64 << 10); b < 1<<30; b += b / 16 {
-		o.MaxBytes = b
+		o.MemBudget = b
 		p, err := o.PlanFit(n, d, nclass)
 		if err != nil {
 			continue
@@ -82,7 +82,7 @@ func TestOnDemandMatchesDense(t *testing.T) {
 				t.Fatalf("no budget: route %v", dense.Plan.Route)
 			}
 			o := base
-			o.MaxBytes = smallBudget(t, o, x.Rows, x.Cols, 4, x.Rows/4)
+			o.MemBudget = smallBudget(t, o, x.Rows, x.Cols, 4, x.Rows/4)
 			var models [2][]byte
 			var od *Classifier
 			for k, threads := range []int{1, 2} {
@@ -94,7 +94,7 @@ func TestOnDemandMatchesDense(t *testing.T) {
 					t.Fatal(err)
 				}
 				if od.Plan.Route != RouteOnDemand {
-					t.Fatalf("budget %d: route %v", o.MaxBytes, od.Plan.Route)
+					t.Fatalf("budget %d: route %v", o.MemBudget, od.Plan.Route)
 				}
 				var b bytes.Buffer
 				if err := od.Save(&b); err != nil {
@@ -258,26 +258,26 @@ func TestScaleRefusals(t *testing.T) {
 		o    Options
 		want string
 	}{
-		{"svm", Options{Grid: onePoint(1), MaxBytes: 200 << 10}, "the SMO on an on-demand Gram of 360 points"},
-		{"krr", Options{Machine: KRR, Grid: onePoint(1), MaxBytes: 200 << 10}, "Falkon on 360 points with 4 outputs"},
-		{"krr centres", Options{Machine: KRR, Grid: onePoint(1), Centres: 350, MaxBytes: 1 << 20}, "Falkon with M = 350 centres on 360 points"},
+		{"svm", Options{Grid: onePoint(1), MemBudget: 200 << 10}, "the SMO on an on-demand Gram of 360 points"},
+		{"krr", Options{Machine: KRR, Grid: onePoint(1), MemBudget: 200 << 10}, "Falkon on 360 points with 4 outputs"},
+		{"krr centres", Options{Machine: KRR, Grid: onePoint(1), Centres: 350, MemBudget: 1 << 20}, "Falkon with M = 350 centres on 360 points"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := New(tc.o)
 			err := c.Fit(ctx, x, labels)
 			var ne *membudget.NeedError
-			if !errors.As(err, &ne) || !strings.Contains(err.Error(), tc.want) || ne.Need <= ne.Budget || ne.Budget != tc.o.MaxBytes {
+			if !errors.As(err, &ne) || !strings.Contains(err.Error(), tc.want) || ne.Need <= ne.Budget || ne.Budget != tc.o.MemBudget {
 				t.Fatalf("err = %v, want a NeedError naming %q", err, tc.want)
 			}
 			// The need is what the plan asks for: with it as the budget the fit runs.
 			o := tc.o
-			o.MaxBytes = ne.Need
+			o.MemBudget = ne.Need
 			if _, err := o.PlanFit(x.Rows, x.Cols, 4); err != nil {
 				t.Errorf("with the need %d as budget: %v", ne.Need, err)
 			}
 		})
 	}
-	c := New(Options{Grid: Grid{Kinds: []ntk.Kind{ntk.KindNTK}, Depths: []int{1, 2}, BiasStds: []float64{0}, Cs: []float64{1}}, MaxBytes: 1 << 20})
+	c := New(Options{Grid: Grid{Kinds: []ntk.Kind{ntk.KindNTK}, Depths: []int{1, 2}, BiasStds: []float64{0}, Cs: []float64{1}}, MemBudget: 1 << 20})
 	if err := c.Fit(ctx, x, labels); !errors.Is(err, ErrGridTooLarge) || !strings.Contains(err.Error(), "one grid point") {
 		t.Errorf("a grid of 2 points past the budget: %v", err)
 	}

@@ -53,8 +53,7 @@ func runCV(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	c := classify.New(o)
-	fmt.Fprintf(e.stderr, "cross-validating %d grid points × %d folds on %d examples, %d features, %d classes\n",
-		o.Grid.Size(), o.Folds, train.N(), train.D(), len(train.Classes))
+	fmt.Fprintln(e.stderr, sf.intro(o, train))
 	err = c.FitDataset(ctx, train)
 	sf.done()
 	if err != nil {

@@ -22,6 +22,7 @@ type scaleFlags struct {
 	leverage  bool
 	holdout   float64
 	testBytes int64 // the test data's, taken from --mem
+	route     classify.Route
 	bar       *progress.Bar
 	stage     string
 	last      classify.ScaleProgress
@@ -73,6 +74,7 @@ func (s *scaleFlags) apply(e *env, o *classify.Options, train, test *data.Datase
 	if err != nil {
 		return s.explain(err)
 	}
+	s.route = plan.Route
 	switch plan.Route {
 	case classify.RouteOnDemand:
 		fmt.Fprintf(e.stderr, "the dense Gram does not fit %s: SMO on kernel rows computed on demand, a cache of %s\n",
@@ -86,6 +88,20 @@ func (s *scaleFlags) apply(e *env, o *classify.Options, train, test *data.Datase
 		linalg.SetThreads(o.Threads)      // the kernel rows' and blocks' products (0: all cores)
 	}
 	return nil
+}
+
+// intro says what the fit does: cross-validation over the grid on the
+// dense Gram; at scale, one grid point, or a choice among several on a
+// validation split.
+func (s *scaleFlags) intro(o classify.Options, d *data.Dataset) string {
+	what := fmt.Sprintf("%d examples, %d features, %d classes", d.N(), d.D(), len(d.Classes))
+	switch {
+	case s.route == classify.RouteDense:
+		return fmt.Sprintf("cross-validating %d grid points × %d folds on %s", o.Grid.Size(), o.Folds, what)
+	case o.Grid.Size() == 1:
+		return "fitting 1 grid point (no cross-validation at scale) on " + what
+	}
+	return fmt.Sprintf("choosing among %d grid points on a validation split of %g of %s", o.Grid.Size(), o.Holdout, what)
 }
 
 // explain adds the flags to use to a refusal of the budget.

@@ -20,7 +20,7 @@ func TestCVMem(t *testing.T) {
 	acc := regexp.MustCompile(`accuracy [0-9.]+% \(\d+ of \d+\)`)
 	point := []string{"cv", "--data", train, "--test", test, "--depth", "2", "--sigma-b", "0", "--C", "10", "--threads", "1"}
 	code, stdout, stderr := runProcess(t, point...)
-	if code != 0 || strings.Contains(stderr, "on demand") {
+	if code != 0 || strings.Contains(stderr, "on demand") || !strings.Contains(stderr, "cross-validating 1 grid points × 4 folds") {
 		t.Fatalf("dense cv: exit %d: %s", code, stderr)
 	}
 	denseAcc := acc.FindString(stdout)
@@ -32,7 +32,7 @@ func TestCVMem(t *testing.T) {
 	} {
 		model := filepath.Join(dir, tc.name+".model")
 		code, stdout, stderr := runProcess(t, append(point, "--mem", tc.mem, "--machine", tc.machine, "--out", model)...)
-		if code != 0 || !strings.Contains(stderr, tc.route) {
+		if code != 0 || !strings.Contains(stderr, tc.route) || !strings.Contains(stderr, "fitting 1 grid point (no cross-validation at scale)") {
 			t.Fatalf("%s: exit %d, stderr %q; want %q", tc.name, code, stderr, tc.route)
 		}
 		got := acc.FindString(stdout)
@@ -45,7 +45,7 @@ func TestCVMem(t *testing.T) {
 		}
 	}
 	code, stdout, stderr = runProcess(t, "cv", "--data", train, "--depth", "1-2", "--sigma-b", "0", "--C", "10", "--mem", "10M", "--holdout", "0.25")
-	if code != 0 || strings.Count(stderr, "validation split: grid point") != 2 || !strings.Contains(stdout, "← chosen (validation split, 1se)") {
+	if code != 0 || strings.Count(stderr, "validation split: grid point") != 2 || !strings.Contains(stderr, "choosing among 2 grid points on a validation split of 0.25") || !strings.Contains(stdout, "← chosen (validation split, 1se)") {
 		t.Errorf("--holdout: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	for _, tc := range []struct {

@@ -55,9 +55,11 @@ var allowed = map[string][]string{
 	"svm":          {"INTERNAL", "linalg", "ntk", "svm/train"},
 	"svm/network":  {"INTERNAL", "linalg", "ntk", "svm", "svm/train"},
 	"svm/extract":  {"INTERNAL", "linalg", "ntk", "svm", "svm/network", "svm/train"},
-	"svm/classify": {"INTERNAL", "linalg", "ntk", "svm", "svm/dataset"},
 	"svm/falkon":   {"INTERNAL", "linalg", "ntk"},
 	"svm/ondemand": {"INTERNAL", "linalg", "ntk"},
+	// The multi-class machines and their model selection choose between
+	// the dense Gram and the fits at scale (on-demand rows, Falkon).
+	"svm/classify": {"INTERNAL", "linalg", "ntk", "svm", "svm/dataset", "svm/falkon", "svm/ondemand"},
 
 	// Certificates: matrices and kernels, not machine types; SIMD only
 	// through linalg.

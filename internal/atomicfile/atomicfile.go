@@ -417,6 +417,17 @@ func (n namedWriter) Write(b []byte) (int, error) {
 	return k, err
 }
 
+// ContextWriter returns a writer that passes writes to w until ctx is
+// done and fails every write after that with ctx's error, so that a long
+// serialisation into w stops soon after a cancellation. It is w itself
+// for a context that is never done.
+func ContextWriter(ctx context.Context, w io.Writer) io.Writer {
+	if ctx.Done() == nil {
+		return w
+	}
+	return ctxWriter{ctx, w}
+}
+
 // ctxWriter fails every Write once its context is done.
 type ctxWriter struct {
 	ctx context.Context

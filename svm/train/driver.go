@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/internal/frame"
 )
 
@@ -573,11 +574,7 @@ func (d *Driver) SaveStateContext(ctx context.Context, w io.Writer) error {
 			return err
 		}
 		buf.Reset()
-		var sw io.Writer = &buf
-		if ctx.Done() != nil {
-			sw = ctxWriter{ctx, &buf}
-		}
-		if err := st.SaveState(sw); err != nil {
+		if err := st.SaveState(atomicfile.ContextWriter(ctx, &buf)); err != nil {
 			return fmt.Errorf("svm: stepper %d: saving its state: %w", i, err)
 		}
 		e.Bytes(buf.Bytes())
@@ -586,19 +583,6 @@ func (d *Driver) SaveStateContext(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	return frame.Write(w, frame.DriverMagic, e.B)
-}
-
-// ctxWriter fails every Write once its context is done.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (c ctxWriter) Write(b []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.w.Write(b)
 }
 
 func b2i(b bool) int {

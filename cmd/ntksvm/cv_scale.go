@@ -77,8 +77,12 @@ func (s *scaleFlags) apply(e *env, o *classify.Options, train, test *data.Datase
 	s.route = plan.Route
 	switch plan.Route {
 	case classify.RouteOnDemand:
-		fmt.Fprintf(e.stderr, "the dense Gram does not fit %s: SMO on kernel rows computed on demand, a cache of %s\n",
-			membudget.Format(o.MemBudget), membudget.Format(plan.Cache.CacheBytes))
+		pairs := ""
+		if plan.PairBytes > 0 {
+			pairs = fmt.Sprintf("each pair of classes on a dense Gram of its own points where it fits (%s), the others ", membudget.Format(plan.PairBytes))
+		}
+		fmt.Fprintf(e.stderr, "the dense Gram does not fit %s: SMO %son kernel rows computed on demand, a cache of %s\n",
+			membudget.Format(o.MemBudget), pairs, membudget.Format(plan.Cache.CacheBytes))
 	case classify.RouteFalkon:
 		fmt.Fprintf(e.stderr, "the dense Gram does not fit %s: Falkon with %d centres (%s), %s for kernel blocks kept between iterations\n",
 			membudget.Format(o.MemBudget), plan.Centres, map[bool]string{false: "uniform", true: "leverage scores"}[s.leverage], membudget.Format(plan.StoreBytes))
@@ -157,6 +161,8 @@ func (s *scaleFlags) done() {
 func (s *scaleFlags) summary() string {
 	p := s.last
 	switch {
+	case p.Stage == "sub-problems" && p.Rows == 0:
+		return fmt.Sprintf("%d sub-problems, each on the dense Gram of its points, %v\n", p.Total, p.Elapsed.Round(time.Millisecond))
 	case p.Stage == "sub-problems":
 		rate := float64(p.Rows) / max(p.Elapsed.Seconds(), 1e-9)
 		return fmt.Sprintf("on demand: %d sub-problems, %d kernel rows computed (%.0f rows/s, a cache of %d rows), %v\n",

@@ -27,7 +27,7 @@ func TestCVMem(t *testing.T) {
 	for _, tc := range []struct {
 		name, mem, machine, route string
 	}{
-		{"svm", "10M", "svm", "SMO on kernel rows computed on demand"},
+		{"svm", "10M", "svm", "SMO each pair of classes on a dense Gram of its own points where it fits"},
 		{"krr", "2M", "krr", "Falkon with "},
 	} {
 		model := filepath.Join(dir, tc.name+".model")

@@ -110,6 +110,8 @@ type Options struct {
 	AtScale bool
 	// Progress, if not nil, is called as a fit at scale advances.
 	Progress func(ScaleProgress)
+
+	rowsOnly bool // tests: every sub-problem on the shared on-demand Gram
 }
 
 func (o *Options) grid() Grid {

@@ -54,6 +54,11 @@ type Plan struct {
 	// K_nM in (RouteFalkon).
 	Centres    int
 	StoreBytes int64
+	// PairBytes is the memory the one-vs-one sub-problems may take on
+	// dense Grams of their own points (RouteOnDemand): a sub-problem whose
+	// Gram fits is solved on it, the others on the shared on-demand Gram.
+	// 0: every sub-problem reads the on-demand Gram.
+	PairBytes int64
 }
 
 // inputBytes is the memory of the training inputs and of the copies the
@@ -152,7 +157,7 @@ func planFit[T linalg.Float](o *Options, n, d, nclass int) (Plan, error) {
 		p.Config = ondemand.Config{CacheBytes: rows * rb, BlockRows: blk}
 		p.Need = base + rows*(rb+12)
 	}
-	return Plan{Route: RouteOnDemand, Need: p.Need, Cache: p.Config}, nil
+	return Plan{Route: RouteOnDemand, Need: p.Need, Cache: p.Config, PairBytes: o.pairRoom(n, nclass, avail, fixed)}, nil
 }
 
 // planFalkon sizes Falkon: Options.Centres (checked against the budget),

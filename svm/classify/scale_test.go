@@ -68,12 +68,19 @@ func TestOnDemandMatchesDense(t *testing.T) {
 	ctx := context.Background()
 	x, labels, test := scaleData()
 	for _, tc := range []struct {
-		name string
-		m    Machine
-		s    Scheme
-	}{{"svm ovo", SVM, OneVsOne}, {"svm ovr", SVM, OneVsRest}, {"svm2 ovo", SVM2, OneVsOne}} {
+		name     string
+		m        Machine
+		s        Scheme
+		rowsOnly bool // else the one-vs-one pairs fit dense Grams of their own
+	}{
+		{"svm ovo pairs", SVM, OneVsOne, false},
+		{"svm ovo rows", SVM, OneVsOne, true},
+		{"svm ovr", SVM, OneVsRest, false},
+		{"svm2 ovo pairs", SVM2, OneVsOne, false},
+		{"svm2 ovo rows", SVM2, OneVsOne, true},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
-			base := Options{Machine: tc.m, Scheme: tc.s, Grid: onePoint(10)}
+			base := Options{Machine: tc.m, Scheme: tc.s, Grid: onePoint(10), rowsOnly: tc.rowsOnly}
 			dense := New(base)
 			if err := dense.Fit(ctx, x, labels); err != nil {
 				t.Fatal(err)
@@ -83,10 +90,19 @@ func TestOnDemandMatchesDense(t *testing.T) {
 			}
 			o := base
 			o.MemBudget = smallBudget(t, o, x.Rows, x.Cols, 4, x.Rows/4)
+			if !tc.rowsOnly && tc.s == OneVsOne {
+				o.MemBudget = 4 << 20 // the pairs' Grams (~0.6 MB each) fit, the dense Gram and its solvers' caches not
+			}
 			var models [2][]byte
 			var od *Classifier
 			for k, threads := range []int{1, 2} {
 				linalg.SetThreads(threads)
+				o.Threads = threads
+				var pairs, rows bool
+				o.Progress = func(p ScaleProgress) {
+					pairs = pairs || p.Detail == "pairs"
+					rows = rows || p.Rows > 0
+				}
 				od = New(o)
 				err := od.Fit(ctx, x, labels)
 				linalg.SetThreads(0)
@@ -95,6 +111,9 @@ func TestOnDemandMatchesDense(t *testing.T) {
 				}
 				if od.Plan.Route != RouteOnDemand {
 					t.Fatalf("budget %d: route %v", o.MemBudget, od.Plan.Route)
+				}
+				if wantPairs := tc.s == OneVsOne && !tc.rowsOnly; pairs != wantPairs || rows == wantPairs {
+					t.Fatalf("sub-problems on their own Grams: %v, on the shared Gram's rows: %v; want %v, %v", pairs, rows, wantPairs, !wantPairs)
 				}
 				var b bytes.Buffer
 				if err := od.Save(&b); err != nil {
@@ -350,4 +369,77 @@ func TestHoldout(t *testing.T) {
 			t.Errorf("holdout %v: %v", h, err)
 		}
 	}
+}
+
+// TestPairsAndRows fits one-vs-one with unequal classes under a budget
+// in which the pairs of small classes fit dense Grams of their own and
+// the pairs with the large class do not: both routes run in one fit, and
+// the model equals the dense fit's to rounding.
+func TestPairsAndRows(t *testing.T) {
+	ctx := context.Background()
+	x, labels := blobs(4, 240, 12, 9)
+	var keep []int
+	for i, l := range labels {
+		if l == "a" || i%240 < 60 {
+			keep = append(keep, i)
+		}
+	}
+	xs := linalg.New[float64](len(keep), x.Cols)
+	ls := make([]string, len(keep))
+	for r, i := range keep {
+		copy(xs.Row(r), x.Row(i))
+		ls[r] = labels[i]
+	}
+	test, _ := blobs(4, 30, 12, 10)
+	base := Options{Grid: onePoint(10)}
+	dense := New(base)
+	if err := dense.Fit(ctx, xs, ls); err != nil {
+		t.Fatal(err)
+	}
+	o := base
+	var mixed bool
+	for b := int64(256 << 10); b < 32<<20 && !mixed; b += b / 8 {
+		o.MemBudget = b
+		p, err := o.PlanFit(xs.Rows, xs.Cols, 4)
+		if err != nil || p.Route != RouteOnDemand {
+			continue
+		}
+		units, _ := binaryUnits(classIndex(t, ls), nil, OneVsOne)
+		pairs, _ := splitPairs[float64](units, xs.Cols, p.PairBytes, 2)
+		mixed = len(pairs) > 0 && len(pairs) < len(units)
+	}
+	if !mixed {
+		t.Fatal("no budget fits some pairs' Grams but not all")
+	}
+	var pairs, rows bool
+	o.Progress = func(p ScaleProgress) {
+		pairs = pairs || p.Detail == "pairs"
+		rows = rows || p.Rows > 0
+	}
+	od := New(o)
+	if err := od.Fit(ctx, xs, ls); err != nil {
+		t.Fatal(err)
+	}
+	if !pairs || !rows {
+		t.Fatalf("pairs on their own Grams: %v, on the shared Gram's rows: %v; want both", pairs, rows)
+	}
+	compareDecisions(t, ctx, dense, od, test, 1e-6)
+}
+
+// classIndex returns the indices of each class of labels, classes in
+// order of first appearance.
+func classIndex(t *testing.T, labels []string) [][]int {
+	t.Helper()
+	pos := map[string]int{}
+	var by [][]int
+	for i, l := range labels {
+		c, ok := pos[l]
+		if !ok {
+			c = len(by)
+			pos[l] = c
+			by = append(by, nil)
+		}
+		by[c] = append(by[c], i)
+	}
+	return by
 }

@@ -3,6 +3,7 @@ package classify
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/ntksvm/ntksvm/linalg"
@@ -51,19 +52,17 @@ func fitScale(ctx context.Context, plan Plan, spec ntk.Spec, xs linalg.Matrix[fl
 	return fitOnDemand[float64](ctx, plan, spec, xs, y, nclass, c, o)
 }
 
-// fitOnDemand fits the binary SVMs on one on-demand Gram over all the
-// training points, with the cache of plan: the sub-problems run one after
-// the other, each on an index view of the Gram (odView), in the order of
-// fitMulti (one-vs-one: (0,1), (0,2), …, so that consecutive sub-problems
-// share a class and its cached rows), the kernel rows computed on all
-// threads. The result does not depend on the thread count: the Gram's
-// rows do not (ondemand) and the sub-problems run in a fixed order.
+// fitOnDemand fits the binary SVMs at scale. The one-vs-one sub-problems
+// whose own dense Gram fits plan.PairBytes are solved on it (fitPairs);
+// the others run one after the other on one on-demand Gram over all the
+// training points, with the cache of plan, each on an index view of it
+// (odView), in the order of fitMulti (one-vs-one: (0,1), (0,2), …, so that
+// consecutive sub-problems share a class and its cached rows), the kernel
+// rows computed on all threads. The result does not depend on the thread
+// count: neither the pairs' Grams nor the on-demand Gram's rows do, and
+// the sub-problems on the shared Gram run in a fixed order.
 func fitOnDemand[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, xs linalg.Matrix[float64], y []int, nclass int, c float64, o *Options) (*multi, error) {
 	x := linalg.Convert[T](xs)
-	k, err := ondemand.NewNTK[T](ctx, x, spec.Params(), spec.Kind, plan.Cache)
-	if err != nil {
-		return nil, err
-	}
 	byClass := make([][]int, nclass)
 	for i, v := range y {
 		byClass[v] = append(byClass[v], i)
@@ -74,9 +73,31 @@ func fitOnDemand[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, 
 	}
 	units, sch := binaryUnits(byClass, all, o.Scheme)
 	start := time.Now()
+	pairs, workers := splitPairs[T](units, x.Cols, plan.PairBytes, o.threads())
+	if len(pairs) > 0 {
+		if err := fitPairs(ctx, spec, x, units, pairs, workers, y, c, o, pairProgress(o, len(units), start)); err != nil {
+			return nil, err
+		}
+	}
+	if len(pairs) == len(units) {
+		return &multi{scheme: sch, classes: nclass, units: units}, nil
+	}
+	runtime.GC() // the pairs' Grams are garbage: let the cache have their memory
+	k, err := ondemand.NewNTK[T](ctx, x, spec.Params(), spec.Kind, plan.Cache)
+	if err != nil {
+		return nil, err
+	}
+	isPair := make([]bool, len(units))
+	for _, ui := range pairs {
+		isPair[ui] = true
+	}
+	done := len(pairs)
 	for ui := range units {
+		if isPair[ui] {
+			continue
+		}
 		st := k.Stats()
-		o.report(ScaleProgress{Stage: "sub-problems", Done: ui, Total: len(units), Rows: st.RowsComputed, CacheRows: st.CapacityRows, Elapsed: time.Since(start)})
+		o.report(ScaleProgress{Stage: "sub-problems", Done: done, Total: len(units), Rows: st.RowsComputed, CacheRows: st.CapacityRows, Elapsed: time.Since(start)})
 		kv := newODView(k, units[ui].idx)
 		if err := fitUnit(ctx, kv, &units[ui], y, o.Machine, c, nil); err != nil {
 			return nil, err
@@ -85,6 +106,7 @@ func fitOnDemand[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, 
 			return nil, fmt.Errorf("classify: on-demand Gram: %w", err)
 		}
 		units[ui].kernel, units[ui].points, units[ui].dual = nil, nil, nil
+		done++
 	}
 	st := k.Stats()
 	o.report(ScaleProgress{Stage: "sub-problems", Done: len(units), Total: len(units), Rows: st.RowsComputed, CacheRows: st.CapacityRows, Elapsed: time.Since(start)})

@@ -97,12 +97,13 @@ func fitPairs[T linalg.Float](ctx context.Context, spec ntk.Spec, x linalg.Matri
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf pairBuf[T]
 			for {
 				ui, ok := take()
 				if !ok {
 					return
 				}
-				finish(fitPair(ctx, spec, x, &units[ui], y, c, o.Machine, threads))
+				finish(fitPair(ctx, spec, x, &units[ui], y, c, o.Machine, threads, &buf))
 			}
 		}()
 	}
@@ -110,17 +111,36 @@ func fitPairs[T linalg.Float](ctx context.Context, spec ntk.Spec, x linalg.Matri
 	return ferr
 }
 
+// pairBuf is one worker's memory for the pairs it solves, reused from
+// one to the next: a new n²-sized Gram for every pair would leave the
+// previous ones to the collector, which, under a memory limit, lets such
+// garbage grow up to the limit.
+type pairBuf[T linalg.Float] struct {
+	x, k []T
+}
+
+// grow returns s with room for n elements, reallocated only to grow.
+func grow[T linalg.Float](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
 // fitPair solves one sub-problem on the dense Gram of its points.
-func fitPair[T linalg.Float](ctx context.Context, spec ntk.Spec, x linalg.Matrix[T], u *unit, y []int, c float64, m Machine, threads int) error {
-	xp := linalg.New[T](len(u.idx), x.Cols)
+func fitPair[T linalg.Float](ctx context.Context, spec ntk.Spec, x linalg.Matrix[T], u *unit, y []int, c float64, m Machine, threads int, buf *pairBuf[T]) error {
+	n := len(u.idx)
+	buf.x = grow(buf.x, n*x.Cols)
+	buf.k = grow(buf.k, n*n)
+	xp := linalg.Matrix[T]{Rows: n, Cols: x.Cols, Stride: x.Cols, Data: buf.x}
 	for r, i := range u.idx {
 		copy(xp.Row(r), x.Row(i))
 	}
-	k, err := ntk.Gram(ctx, spec, xp, ntk.Options{Threads: threads})
-	if err != nil {
+	k := linalg.Matrix[T]{Rows: n, Cols: n, Stride: n, Data: buf.k}
+	if err := ntk.FillGram(ctx, spec, xp, ntk.Options{Threads: threads}, k); err != nil {
 		return err
 	}
-	local := make([]int, len(u.idx))
+	local := make([]int, n)
 	for i := range local {
 		local[i] = i
 	}

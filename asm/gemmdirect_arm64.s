@@ -276,18 +276,14 @@ r1full:
 	AND    $3, R0, R22 // then k mod 4 single steps
 	CBZ    R21, r1fullp0t
 r1fullp0:
-	VLD1   (R4), [V24.S4]
+	VLD1   (R1), [V28.S4, V29.S4, V30.S4]
 	LDR_Q(25, 4, 13)
+	VLD1   (R4), [V24.S4]
 	LDR_Q(26, 4, 23)
-	LDR_Q(27, 4, 24)
-	ADD    $16, R4, R4
-	VLD1   (R1), [V28.S4, V29.S4]
-	FMOVQ  32(R1), F30
 	ADD    R2, R1, R1
+	LDR_Q(27, 4, 24)
 	FMLA_S(0, 28, 24, 0)
 	FMLA_S(3, 28, 25, 0)
-	FMLA_S(6, 28, 26, 0)
-	FMLA_S(9, 28, 27, 0)
 	FMLA_S(1, 29, 24, 0)
 	FMLA_S(4, 29, 25, 0)
 	FMLA_S(7, 29, 26, 0)
@@ -296,23 +292,23 @@ r1fullp0:
 	FMLA_S(5, 30, 25, 0)
 	FMLA_S(8, 30, 26, 0)
 	FMLA_S(11, 30, 27, 0)
-	VLD1   (R1), [V28.S4, V29.S4]
-	FMOVQ  32(R1), F30
+	VLD1   (R1), [V29.S4, V30.S4, V31.S4]
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
 	ADD    R2, R1, R1
-	FMLA_S(0, 28, 24, 1)
-	FMLA_S(3, 28, 25, 1)
-	FMLA_S(6, 28, 26, 1)
-	FMLA_S(9, 28, 27, 1)
-	FMLA_S(1, 29, 24, 1)
-	FMLA_S(4, 29, 25, 1)
-	FMLA_S(7, 29, 26, 1)
-	FMLA_S(10, 29, 27, 1)
-	FMLA_S(2, 30, 24, 1)
-	FMLA_S(5, 30, 25, 1)
-	FMLA_S(8, 30, 26, 1)
-	FMLA_S(11, 30, 27, 1)
-	VLD1   (R1), [V28.S4, V29.S4]
-	FMOVQ  32(R1), F30
+	FMLA_S(0, 29, 24, 1)
+	FMLA_S(3, 29, 25, 1)
+	FMLA_S(6, 29, 26, 1)
+	FMLA_S(9, 29, 27, 1)
+	FMLA_S(1, 30, 24, 1)
+	FMLA_S(4, 30, 25, 1)
+	FMLA_S(7, 30, 26, 1)
+	FMLA_S(10, 30, 27, 1)
+	FMLA_S(2, 31, 24, 1)
+	FMLA_S(5, 31, 25, 1)
+	FMLA_S(8, 31, 26, 1)
+	FMLA_S(11, 31, 27, 1)
+	VLD1   (R1), [V28.S4, V29.S4, V30.S4]
 	ADD    R2, R1, R1
 	FMLA_S(0, 28, 24, 2)
 	FMLA_S(3, 28, 25, 2)
@@ -326,22 +322,22 @@ r1fullp0:
 	FMLA_S(5, 30, 25, 2)
 	FMLA_S(8, 30, 26, 2)
 	FMLA_S(11, 30, 27, 2)
-	VLD1   (R1), [V28.S4, V29.S4]
-	FMOVQ  32(R1), F30
-	ADD    R2, R1, R1
-	FMLA_S(0, 28, 24, 3)
-	FMLA_S(3, 28, 25, 3)
-	FMLA_S(6, 28, 26, 3)
-	FMLA_S(9, 28, 27, 3)
-	FMLA_S(1, 29, 24, 3)
-	FMLA_S(4, 29, 25, 3)
-	FMLA_S(7, 29, 26, 3)
-	FMLA_S(10, 29, 27, 3)
-	FMLA_S(2, 30, 24, 3)
-	FMLA_S(5, 30, 25, 3)
-	FMLA_S(8, 30, 26, 3)
-	FMLA_S(11, 30, 27, 3)
+	ADD    $16, R4, R4
 	SUBS   $1, R21, R21
+	VLD1   (R1), [V29.S4, V30.S4, V31.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 29, 24, 3)
+	FMLA_S(3, 29, 25, 3)
+	FMLA_S(6, 29, 26, 3)
+	FMLA_S(9, 29, 27, 3)
+	FMLA_S(1, 30, 24, 3)
+	FMLA_S(4, 30, 25, 3)
+	FMLA_S(7, 30, 26, 3)
+	FMLA_S(10, 30, 27, 3)
+	FMLA_S(2, 31, 24, 3)
+	FMLA_S(5, 31, 25, 3)
+	FMLA_S(8, 31, 26, 3)
+	FMLA_S(11, 31, 27, 3)
 	BNE    r1fullp0
 r1fullp0t:
 	CBZ    R22, r1fullp0d
@@ -802,18 +798,14 @@ r2full:
 	AND    $3, R0, R22 // then k mod 4 single steps
 	CBZ    R21, r2fullp0t
 r2fullp0:
-	VLD1   (R4), [V24.S4]
+	VLD1   (R1), [V28.S4, V29.S4, V30.S4]
 	LDR_Q(25, 4, 13)
+	VLD1   (R4), [V24.S4]
 	LDR_Q(26, 4, 23)
-	LDR_Q(27, 4, 24)
-	ADD    $16, R4, R4
-	VLD1   (R1), [V28.S4, V29.S4]
-	FMOVQ  32(R1), F30
 	ADD    R2, R1, R1
+	LDR_Q(27, 4, 24)
 	FMLA_S(0, 28, 24, 0)
 	FMLA_S(3, 28, 25, 0)
-	FMLA_S(6, 28, 26, 0)
-	FMLA_S(9, 28, 27, 0)
 	FMLA_S(1, 29, 24, 0)
 	FMLA_S(4, 29, 25, 0)
 	FMLA_S(7, 29, 26, 0)
@@ -822,23 +814,23 @@ r2fullp0:
 	FMLA_S(5, 30, 25, 0)
 	FMLA_S(8, 30, 26, 0)
 	FMLA_S(11, 30, 27, 0)
-	VLD1   (R1), [V28.S4, V29.S4]
-	FMOVQ  32(R1), F30
+	VLD1   (R1), [V29.S4, V30.S4, V31.S4]
+	FMLA_S(6, 28, 26, 0)
+	FMLA_S(9, 28, 27, 0)
 	ADD    R2, R1, R1
-	FMLA_S(0, 28, 24, 1)
-	FMLA_S(3, 28, 25, 1)
-	FMLA_S(6, 28, 26, 1)
-	FMLA_S(9, 28, 27, 1)
-	FMLA_S(1, 29, 24, 1)
-	FMLA_S(4, 29, 25, 1)
-	FMLA_S(7, 29, 26, 1)
-	FMLA_S(10, 29, 27, 1)
-	FMLA_S(2, 30, 24, 1)
-	FMLA_S(5, 30, 25, 1)
-	FMLA_S(8, 30, 26, 1)
-	FMLA_S(11, 30, 27, 1)
-	VLD1   (R1), [V28.S4, V29.S4]
-	FMOVQ  32(R1), F30
+	FMLA_S(0, 29, 24, 1)
+	FMLA_S(3, 29, 25, 1)
+	FMLA_S(6, 29, 26, 1)
+	FMLA_S(9, 29, 27, 1)
+	FMLA_S(1, 30, 24, 1)
+	FMLA_S(4, 30, 25, 1)
+	FMLA_S(7, 30, 26, 1)
+	FMLA_S(10, 30, 27, 1)
+	FMLA_S(2, 31, 24, 1)
+	FMLA_S(5, 31, 25, 1)
+	FMLA_S(8, 31, 26, 1)
+	FMLA_S(11, 31, 27, 1)
+	VLD1   (R1), [V28.S4, V29.S4, V30.S4]
 	ADD    R2, R1, R1
 	FMLA_S(0, 28, 24, 2)
 	FMLA_S(3, 28, 25, 2)
@@ -852,22 +844,22 @@ r2fullp0:
 	FMLA_S(5, 30, 25, 2)
 	FMLA_S(8, 30, 26, 2)
 	FMLA_S(11, 30, 27, 2)
-	VLD1   (R1), [V28.S4, V29.S4]
-	FMOVQ  32(R1), F30
-	ADD    R2, R1, R1
-	FMLA_S(0, 28, 24, 3)
-	FMLA_S(3, 28, 25, 3)
-	FMLA_S(6, 28, 26, 3)
-	FMLA_S(9, 28, 27, 3)
-	FMLA_S(1, 29, 24, 3)
-	FMLA_S(4, 29, 25, 3)
-	FMLA_S(7, 29, 26, 3)
-	FMLA_S(10, 29, 27, 3)
-	FMLA_S(2, 30, 24, 3)
-	FMLA_S(5, 30, 25, 3)
-	FMLA_S(8, 30, 26, 3)
-	FMLA_S(11, 30, 27, 3)
+	ADD    $16, R4, R4
 	SUBS   $1, R21, R21
+	VLD1   (R1), [V29.S4, V30.S4, V31.S4]
+	ADD    R2, R1, R1
+	FMLA_S(0, 29, 24, 3)
+	FMLA_S(3, 29, 25, 3)
+	FMLA_S(6, 29, 26, 3)
+	FMLA_S(9, 29, 27, 3)
+	FMLA_S(1, 30, 24, 3)
+	FMLA_S(4, 30, 25, 3)
+	FMLA_S(7, 30, 26, 3)
+	FMLA_S(10, 30, 27, 3)
+	FMLA_S(2, 31, 24, 3)
+	FMLA_S(5, 31, 25, 3)
+	FMLA_S(8, 31, 26, 3)
+	FMLA_S(11, 31, 27, 3)
 	BNE    r2fullp0
 r2fullp0t:
 	CBZ    R22, r2fullp0d
@@ -904,18 +896,14 @@ r2fullp0d:
 	AND    $3, R0, R22 // then k mod 4 single steps
 	CBZ    R21, r2fullp1t
 r2fullp1:
-	VLD1   (R8), [V24.S4]
+	VLD1   (R1), [V28.S4, V29.S4, V30.S4]
 	LDR_Q(25, 8, 13)
+	VLD1   (R8), [V24.S4]
 	LDR_Q(26, 8, 23)
-	LDR_Q(27, 8, 24)
-	ADD    $16, R8, R8
-	VLD1   (R1), [V28.S4, V29.S4]
-	FMOVQ  32(R1), F30
 	ADD    R2, R1, R1
+	LDR_Q(27, 8, 24)
 	FMLA_S(12, 28, 24, 0)
 	FMLA_S(15, 28, 25, 0)
-	FMLA_S(18, 28, 26, 0)
-	FMLA_S(21, 28, 27, 0)
 	FMLA_S(13, 29, 24, 0)
 	FMLA_S(16, 29, 25, 0)
 	FMLA_S(19, 29, 26, 0)
@@ -924,23 +912,23 @@ r2fullp1:
 	FMLA_S(17, 30, 25, 0)
 	FMLA_S(20, 30, 26, 0)
 	FMLA_S(23, 30, 27, 0)
-	VLD1   (R1), [V28.S4, V29.S4]
-	FMOVQ  32(R1), F30
+	VLD1   (R1), [V29.S4, V30.S4, V31.S4]
+	FMLA_S(18, 28, 26, 0)
+	FMLA_S(21, 28, 27, 0)
 	ADD    R2, R1, R1
-	FMLA_S(12, 28, 24, 1)
-	FMLA_S(15, 28, 25, 1)
-	FMLA_S(18, 28, 26, 1)
-	FMLA_S(21, 28, 27, 1)
-	FMLA_S(13, 29, 24, 1)
-	FMLA_S(16, 29, 25, 1)
-	FMLA_S(19, 29, 26, 1)
-	FMLA_S(22, 29, 27, 1)
-	FMLA_S(14, 30, 24, 1)
-	FMLA_S(17, 30, 25, 1)
-	FMLA_S(20, 30, 26, 1)
-	FMLA_S(23, 30, 27, 1)
-	VLD1   (R1), [V28.S4, V29.S4]
-	FMOVQ  32(R1), F30
+	FMLA_S(12, 29, 24, 1)
+	FMLA_S(15, 29, 25, 1)
+	FMLA_S(18, 29, 26, 1)
+	FMLA_S(21, 29, 27, 1)
+	FMLA_S(13, 30, 24, 1)
+	FMLA_S(16, 30, 25, 1)
+	FMLA_S(19, 30, 26, 1)
+	FMLA_S(22, 30, 27, 1)
+	FMLA_S(14, 31, 24, 1)
+	FMLA_S(17, 31, 25, 1)
+	FMLA_S(20, 31, 26, 1)
+	FMLA_S(23, 31, 27, 1)
+	VLD1   (R1), [V28.S4, V29.S4, V30.S4]
 	ADD    R2, R1, R1
 	FMLA_S(12, 28, 24, 2)
 	FMLA_S(15, 28, 25, 2)
@@ -954,22 +942,22 @@ r2fullp1:
 	FMLA_S(17, 30, 25, 2)
 	FMLA_S(20, 30, 26, 2)
 	FMLA_S(23, 30, 27, 2)
-	VLD1   (R1), [V28.S4, V29.S4]
-	FMOVQ  32(R1), F30
-	ADD    R2, R1, R1
-	FMLA_S(12, 28, 24, 3)
-	FMLA_S(15, 28, 25, 3)
-	FMLA_S(18, 28, 26, 3)
-	FMLA_S(21, 28, 27, 3)
-	FMLA_S(13, 29, 24, 3)
-	FMLA_S(16, 29, 25, 3)
-	FMLA_S(19, 29, 26, 3)
-	FMLA_S(22, 29, 27, 3)
-	FMLA_S(14, 30, 24, 3)
-	FMLA_S(17, 30, 25, 3)
-	FMLA_S(20, 30, 26, 3)
-	FMLA_S(23, 30, 27, 3)
+	ADD    $16, R8, R8
 	SUBS   $1, R21, R21
+	VLD1   (R1), [V29.S4, V30.S4, V31.S4]
+	ADD    R2, R1, R1
+	FMLA_S(12, 29, 24, 3)
+	FMLA_S(15, 29, 25, 3)
+	FMLA_S(18, 29, 26, 3)
+	FMLA_S(21, 29, 27, 3)
+	FMLA_S(13, 30, 24, 3)
+	FMLA_S(16, 30, 25, 3)
+	FMLA_S(19, 30, 26, 3)
+	FMLA_S(22, 30, 27, 3)
+	FMLA_S(14, 31, 24, 3)
+	FMLA_S(17, 31, 25, 3)
+	FMLA_S(20, 31, 26, 3)
+	FMLA_S(23, 31, 27, 3)
 	BNE    r2fullp1
 r2fullp1t:
 	CBZ    R22, r2fullp1d
@@ -2665,29 +2653,32 @@ r1full:
 	SUB    R4, R5, R13
 	LSR    $1, R0, R21 // k / 2 iterations
 	AND    $1, R0, R22 // then k mod 2 single steps
+	ADD    $32, R1, R12 // B's columns 4…7
 	CBZ    R21, r1fullp0t
 r1fullp0:
+	VLD1   (R1), [V30.D2, V31.D2]
 	VLD1   (R4), [V24.D2]
 	LDR_Q(25, 4, 13)
+	ADD    R2, R1, R1
 	ADD    $16, R4, R4
-	VLD1.P 32(R1), [V30.D2, V31.D2]
 	FMLA_D(0, 30, 24, 0)
 	FMLA_D(4, 30, 25, 0)
 	FMLA_D(1, 31, 24, 0)
 	FMLA_D(5, 31, 25, 0)
-	VLD1   (R1), [V30.D2, V31.D2]
-	ADD    R17, R1, R1
+	VLD1   (R12), [V30.D2, V31.D2]
+	ADD    R2, R12, R12
 	FMLA_D(2, 30, 24, 0)
 	FMLA_D(6, 30, 25, 0)
 	FMLA_D(3, 31, 24, 0)
 	FMLA_D(7, 31, 25, 0)
-	VLD1.P 32(R1), [V30.D2, V31.D2]
+	VLD1   (R1), [V30.D2, V31.D2]
+	ADD    R2, R1, R1
 	FMLA_D(0, 30, 24, 1)
 	FMLA_D(4, 30, 25, 1)
 	FMLA_D(1, 31, 24, 1)
 	FMLA_D(5, 31, 25, 1)
-	VLD1   (R1), [V30.D2, V31.D2]
-	ADD    R17, R1, R1
+	VLD1   (R12), [V30.D2, V31.D2]
+	ADD    R2, R12, R12
 	FMLA_D(2, 30, 24, 1)
 	FMLA_D(6, 30, 25, 1)
 	FMLA_D(3, 31, 24, 1)
@@ -2958,24 +2949,26 @@ r2full:
 	SUB    R4, R7, R24
 	LSR    $1, R0, R21 // k / 2 iterations
 	AND    $1, R0, R22 // then k mod 2 single steps
+	ADD    $32, R1, R12 // B's columns 4…7
 	CBZ    R21, r2fullp0t
 r2fullp0:
+	VLD1   (R1), [V30.D2, V31.D2]
 	VLD1   (R4), [V24.D2]
 	LDR_Q(25, 4, 13)
+	ADD    R2, R1, R1
 	LDR_Q(26, 4, 23)
-	LDR_Q(27, 4, 24)
-	ADD    $16, R4, R4
-	VLD1.P 32(R1), [V30.D2, V31.D2]
 	FMLA_D(0, 30, 24, 0)
+	LDR_Q(27, 4, 24)
 	FMLA_D(4, 30, 25, 0)
+	ADD    $16, R4, R4
 	FMLA_D(8, 30, 26, 0)
 	FMLA_D(12, 30, 27, 0)
 	FMLA_D(1, 31, 24, 0)
 	FMLA_D(5, 31, 25, 0)
 	FMLA_D(9, 31, 26, 0)
 	FMLA_D(13, 31, 27, 0)
-	VLD1   (R1), [V30.D2, V31.D2]
-	ADD    R17, R1, R1
+	VLD1   (R12), [V30.D2, V31.D2]
+	ADD    R2, R12, R12
 	FMLA_D(2, 30, 24, 0)
 	FMLA_D(6, 30, 25, 0)
 	FMLA_D(10, 30, 26, 0)
@@ -2984,7 +2977,8 @@ r2fullp0:
 	FMLA_D(7, 31, 25, 0)
 	FMLA_D(11, 31, 26, 0)
 	FMLA_D(15, 31, 27, 0)
-	VLD1.P 32(R1), [V30.D2, V31.D2]
+	VLD1   (R1), [V30.D2, V31.D2]
+	ADD    R2, R1, R1
 	FMLA_D(0, 30, 24, 1)
 	FMLA_D(4, 30, 25, 1)
 	FMLA_D(8, 30, 26, 1)
@@ -2993,8 +2987,8 @@ r2fullp0:
 	FMLA_D(5, 31, 25, 1)
 	FMLA_D(9, 31, 26, 1)
 	FMLA_D(13, 31, 27, 1)
-	VLD1   (R1), [V30.D2, V31.D2]
-	ADD    R17, R1, R1
+	VLD1   (R12), [V30.D2, V31.D2]
+	ADD    R2, R12, R12
 	FMLA_D(2, 30, 24, 1)
 	FMLA_D(6, 30, 25, 1)
 	FMLA_D(10, 30, 26, 1)
@@ -3377,20 +3371,22 @@ r3full:
 	SUB    R4, R9, R26
 	LSR    $1, R0, R21 // k / 2 iterations
 	AND    $1, R0, R22 // then k mod 2 single steps
+	ADD    $32, R1, R12 // B's columns 4…7
 	CBZ    R21, r3fullp0t
 r3fullp0:
+	VLD1   (R1), [V30.D2, V31.D2]
 	VLD1   (R4), [V24.D2]
 	LDR_Q(25, 4, 13)
+	ADD    R2, R1, R1
 	LDR_Q(26, 4, 23)
-	LDR_Q(27, 4, 24)
-	LDR_Q(28, 4, 25)
-	LDR_Q(29, 4, 26)
-	ADD    $16, R4, R4
-	VLD1.P 32(R1), [V30.D2, V31.D2]
 	FMLA_D(0, 30, 24, 0)
+	LDR_Q(27, 4, 24)
 	FMLA_D(4, 30, 25, 0)
+	LDR_Q(28, 4, 25)
 	FMLA_D(8, 30, 26, 0)
+	LDR_Q(29, 4, 26)
 	FMLA_D(12, 30, 27, 0)
+	ADD    $16, R4, R4
 	FMLA_D(16, 30, 28, 0)
 	FMLA_D(20, 30, 29, 0)
 	FMLA_D(1, 31, 24, 0)
@@ -3399,8 +3395,8 @@ r3fullp0:
 	FMLA_D(13, 31, 27, 0)
 	FMLA_D(17, 31, 28, 0)
 	FMLA_D(21, 31, 29, 0)
-	VLD1   (R1), [V30.D2, V31.D2]
-	ADD    R17, R1, R1
+	VLD1   (R12), [V30.D2, V31.D2]
+	ADD    R2, R12, R12
 	FMLA_D(2, 30, 24, 0)
 	FMLA_D(6, 30, 25, 0)
 	FMLA_D(10, 30, 26, 0)
@@ -3413,7 +3409,8 @@ r3fullp0:
 	FMLA_D(15, 31, 27, 0)
 	FMLA_D(19, 31, 28, 0)
 	FMLA_D(23, 31, 29, 0)
-	VLD1.P 32(R1), [V30.D2, V31.D2]
+	VLD1   (R1), [V30.D2, V31.D2]
+	ADD    R2, R1, R1
 	FMLA_D(0, 30, 24, 1)
 	FMLA_D(4, 30, 25, 1)
 	FMLA_D(8, 30, 26, 1)
@@ -3426,8 +3423,8 @@ r3fullp0:
 	FMLA_D(13, 31, 27, 1)
 	FMLA_D(17, 31, 28, 1)
 	FMLA_D(21, 31, 29, 1)
-	VLD1   (R1), [V30.D2, V31.D2]
-	ADD    R17, R1, R1
+	VLD1   (R12), [V30.D2, V31.D2]
+	ADD    R2, R12, R12
 	FMLA_D(2, 30, 24, 1)
 	FMLA_D(6, 30, 25, 1)
 	FMLA_D(10, 30, 26, 1)

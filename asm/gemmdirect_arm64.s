@@ -19,9 +19,13 @@
 // …; the k mod 4 (or 2) last steps load one element per row. float32 runs
 // rows 0–3 and 4–7 as two passes over B (12 accumulators, 4 A and 3 B
 // registers each), float64 all rows in one pass with the B vectors of a
-// step loaded two at a time into V30, V31. With its columns contiguous (rs
-// = 1, op(A) = Aᵀ) and all MR rows used, the column path loads the column
-// A(0…MR−1, p) as whole vectors, as the packed kernels load their A panel.
+// step loaded two at a time into V30, V31. The full tile's loops (n = NR)
+// are ordered for the three-wide dispatch of Neoverse N1, one slot of 75
+// left empty per 48 FMLAs; float32's B rows go there alternately into
+// V28…V30 and V29…V31, and float64's two halves come from R1 and R12.
+// With its columns contiguous (rs = 1, op(A) = Aᵀ) and all MR rows used,
+// the column path loads the column A(0…MR−1, p) as whole vectors, as the
+// packed kernels load their A panel.
 // Otherwise each k step gathers the column into lanes (rows 4g…4g+3 of
 // float32 in V24+g, rows 2g, 2g+1 of float64 in V24+g) from one pointer
 // per row, each advanced by ps: the first lane of a register by a scalar
@@ -342,16 +346,16 @@ r1fullp0:
 r1fullp0t:
 	CBZ    R22, r1fullp0d
 r1fullp01:
+	VLD1   (R1), [V28.S4, V29.S4, V30.S4]
 	FMOVS  (R4), F24
-	FMOVS  (R4)(R13), F25
-	FMOVS  (R4)(R23), F26
-	FMOVS  (R4)(R24), F27
-	ADD    $4, R4, R4
-	VLD1   (R1), [V28.S4, V29.S4]
-	FMOVQ  32(R1), F30
 	ADD    R2, R1, R1
+	FMOVS  (R4)(R13), F25
+	SUBS   $1, R22, R22
+	FMOVS  (R4)(R23), F26
 	FMLA_S(0, 28, 24, 0)
+	FMOVS  (R4)(R24), F27
 	FMLA_S(3, 28, 25, 0)
+	ADD    $4, R4, R4
 	FMLA_S(6, 28, 26, 0)
 	FMLA_S(9, 28, 27, 0)
 	FMLA_S(1, 29, 24, 0)
@@ -362,7 +366,6 @@ r1fullp01:
 	FMLA_S(5, 30, 25, 0)
 	FMLA_S(8, 30, 26, 0)
 	FMLA_S(11, 30, 27, 0)
-	SUBS   $1, R22, R22
 	BNE    r1fullp01
 r1fullp0d:
 	B      store
@@ -864,16 +867,16 @@ r2fullp0:
 r2fullp0t:
 	CBZ    R22, r2fullp0d
 r2fullp01:
+	VLD1   (R1), [V28.S4, V29.S4, V30.S4]
 	FMOVS  (R4), F24
-	FMOVS  (R4)(R13), F25
-	FMOVS  (R4)(R23), F26
-	FMOVS  (R4)(R24), F27
-	ADD    $4, R4, R4
-	VLD1   (R1), [V28.S4, V29.S4]
-	FMOVQ  32(R1), F30
 	ADD    R2, R1, R1
+	FMOVS  (R4)(R13), F25
+	SUBS   $1, R22, R22
+	FMOVS  (R4)(R23), F26
 	FMLA_S(0, 28, 24, 0)
+	FMOVS  (R4)(R24), F27
 	FMLA_S(3, 28, 25, 0)
+	ADD    $4, R4, R4
 	FMLA_S(6, 28, 26, 0)
 	FMLA_S(9, 28, 27, 0)
 	FMLA_S(1, 29, 24, 0)
@@ -884,7 +887,6 @@ r2fullp01:
 	FMLA_S(5, 30, 25, 0)
 	FMLA_S(8, 30, 26, 0)
 	FMLA_S(11, 30, 27, 0)
-	SUBS   $1, R22, R22
 	BNE    r2fullp01
 r2fullp0d:
 	MOVD   R19, R1
@@ -962,16 +964,16 @@ r2fullp1:
 r2fullp1t:
 	CBZ    R22, r2fullp1d
 r2fullp11:
+	VLD1   (R1), [V28.S4, V29.S4, V30.S4]
 	FMOVS  (R8), F24
-	FMOVS  (R8)(R13), F25
-	FMOVS  (R8)(R23), F26
-	FMOVS  (R8)(R24), F27
-	ADD    $4, R8, R8
-	VLD1   (R1), [V28.S4, V29.S4]
-	FMOVQ  32(R1), F30
 	ADD    R2, R1, R1
+	FMOVS  (R8)(R13), F25
+	SUBS   $1, R22, R22
+	FMOVS  (R8)(R23), F26
 	FMLA_S(12, 28, 24, 0)
+	FMOVS  (R8)(R24), F27
 	FMLA_S(15, 28, 25, 0)
+	ADD    $4, R8, R8
 	FMLA_S(18, 28, 26, 0)
 	FMLA_S(21, 28, 27, 0)
 	FMLA_S(13, 29, 24, 0)
@@ -982,7 +984,6 @@ r2fullp11:
 	FMLA_S(17, 30, 25, 0)
 	FMLA_S(20, 30, 26, 0)
 	FMLA_S(23, 30, 27, 0)
-	SUBS   $1, R22, R22
 	BNE    r2fullp11
 r2fullp1d:
 	B      store
@@ -3002,22 +3003,23 @@ r2fullp0:
 r2fullp0t:
 	CBZ    R22, r2fullp0d
 r2fullp01:
+	VLD1   (R1), [V30.D2, V31.D2]
 	FMOVD  (R4), F24
+	ADD    R2, R1, R1
 	FMOVD  (R4)(R13), F25
-	FMOVD  (R4)(R23), F26
-	FMOVD  (R4)(R24), F27
-	ADD    $8, R4, R4
-	VLD1.P 32(R1), [V30.D2, V31.D2]
 	FMLA_D(0, 30, 24, 0)
+	FMOVD  (R4)(R23), F26
 	FMLA_D(4, 30, 25, 0)
+	FMOVD  (R4)(R24), F27
 	FMLA_D(8, 30, 26, 0)
+	ADD    $8, R4, R4
 	FMLA_D(12, 30, 27, 0)
 	FMLA_D(1, 31, 24, 0)
 	FMLA_D(5, 31, 25, 0)
 	FMLA_D(9, 31, 26, 0)
 	FMLA_D(13, 31, 27, 0)
-	VLD1   (R1), [V30.D2, V31.D2]
-	ADD    R17, R1, R1
+	VLD1   (R12), [V30.D2, V31.D2]
+	ADD    R2, R12, R12
 	FMLA_D(2, 30, 24, 0)
 	FMLA_D(6, 30, 25, 0)
 	FMLA_D(10, 30, 26, 0)
@@ -3442,19 +3444,20 @@ r3fullp0:
 r3fullp0t:
 	CBZ    R22, r3fullp0d
 r3fullp01:
+	VLD1   (R1), [V30.D2, V31.D2]
 	FMOVD  (R4), F24
+	ADD    R2, R1, R1
 	FMOVD  (R4)(R13), F25
-	FMOVD  (R4)(R23), F26
-	FMOVD  (R4)(R24), F27
-	FMOVD  (R4)(R25), F28
-	FMOVD  (R4)(R26), F29
-	ADD    $8, R4, R4
-	VLD1.P 32(R1), [V30.D2, V31.D2]
 	FMLA_D(0, 30, 24, 0)
+	FMOVD  (R4)(R23), F26
 	FMLA_D(4, 30, 25, 0)
+	FMOVD  (R4)(R24), F27
 	FMLA_D(8, 30, 26, 0)
+	FMOVD  (R4)(R25), F28
 	FMLA_D(12, 30, 27, 0)
+	FMOVD  (R4)(R26), F29
 	FMLA_D(16, 30, 28, 0)
+	ADD    $8, R4, R4
 	FMLA_D(20, 30, 29, 0)
 	FMLA_D(1, 31, 24, 0)
 	FMLA_D(5, 31, 25, 0)
@@ -3462,8 +3465,8 @@ r3fullp01:
 	FMLA_D(13, 31, 27, 0)
 	FMLA_D(17, 31, 28, 0)
 	FMLA_D(21, 31, 29, 0)
-	VLD1   (R1), [V30.D2, V31.D2]
-	ADD    R17, R1, R1
+	VLD1   (R12), [V30.D2, V31.D2]
+	ADD    R2, R12, R12
 	FMLA_D(2, 30, 24, 0)
 	FMLA_D(6, 30, 25, 0)
 	FMLA_D(10, 30, 26, 0)

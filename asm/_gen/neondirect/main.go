@@ -614,22 +614,22 @@ func rowStep(s shape, kd kind, rows []int, l int, fmla string, accW int) {
 // dispatches three micro-ops a cycle and an instruction only whole within
 // one cycle (one of three or more micro-ops starts an empty cycle), counts
 // one micro-op per register of an LD1 without writeback, and two for any
-// LDR of a Q register. An iteration does four (float32) or two (float64)
-// k steps with 48 FMLAs, 24 cycles of the two FMA pipes, in 74 micro-ops,
-// the fewest these loads allow; the order below leaves one dispatch slot
-// of the 75 in 25 cycles empty (96 % of the FMA peak). Neoverse V2 counts
+// LDR of a Q register. An iteration of a whole tile's rows does four
+// (float32) or two (float64) k steps with 48 FMLAs, 24 cycles of the two
+// FMA pipes, in 74 micro-ops, the fewest these loads allow; the order
+// below leaves one dispatch slot of the 75 in 25 cycles empty (96 % of
+// the FMA peak). Neoverse V2 counts
 // the register-offset LDR of A as one micro-op, so A's rows stay at fixed
 // offsets from one pointer.
 
 // fullBody32 writes the body of the float32 full-tile loop for the four
 // rows of a pass (accumulators V(3r)…V(3r+2) for r in rows): A(r, p…p+3)
 // into V24…V27, and each B row, twelve columns, by one three-register LD1
-// (three micro-ops, where two LD1 and an LDR take four or a post-indexed
-// LD1 with the pointer update in it four) alternately into V28…V30 and
-// V29…V31. So the loads of step p+1 leave column block 0 of step p in V28,
-// and two of its FMLAs move after that load, which fills the dispatch
-// cycles around it; each accumulator still gets its products in
-// increasing p.
+// (three micro-ops; a two-register LD1 and an LDR take four, and so does
+// the post-indexed form) alternately into V28…V30 and V29…V31. So the load
+// of step 1 leaves step 0's column block 0 in V28, and two of its FMLAs
+// follow that load, which fills the dispatch cycles around it; each
+// accumulator still gets its products in increasing p.
 func fullBody32(rows []int, base int) {
 	fmas := func(p int, cols []int, rs []int) {
 		b := 28 + p%2
@@ -669,8 +669,9 @@ func fullBody32(rows []int, base int) {
 // of the tile's, accumulators V(4r)…V(4r+3)): A(r, p, p+1) into V24…, and
 // each B row as columns 0…3 from R1 and 4…7 from R12 into V30, V31 by
 // two-register LD1s (two micro-ops each; a post-indexed one is three and
-// starts an empty cycle). Each LDR of A is followed by one instruction of
-// one micro-op, so that every cycle is full.
+// starts an empty cycle). Each LDR of A (two micro-ops) is followed by
+// one instruction of one micro-op, so that it never waits for a cycle
+// with two slots free.
 func fullBody64(rows []int, base int) {
 	fmas := func(p, h int) []string {
 		var f []string

@@ -68,3 +68,56 @@ func benchPoolProduct[T Float](b *testing.B, rng *rand.Rand, dtype string, n int
 		}
 	})
 }
+
+// BenchmarkPoolTail measures the pool's tail against the machine's own:
+// each iteration runs one 2-thread product and one 1-thread product of
+// the same square size, alternated so that both see the same machine,
+// and reports each one's p99/median and their ratio (tail-ratio: 1 means
+// the pool adds no tail of its own to what the machine does to a single
+// thread). Run it with a fixed count on an otherwise idle machine:
+//
+//	go test -run '^$' -bench PoolTail -benchtime 1000x -count 3 ./linalg
+func BenchmarkPoolTail(b *testing.B) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for _, n := range []int{64, 128, 256, 512} {
+		benchPoolTail[float32](b, rng, "float32", n)
+		benchPoolTail[float64](b, rng, "float64", n)
+	}
+}
+
+func benchPoolTail[T Float](b *testing.B, rng *rand.Rand, dtype string, n int) {
+	a := randMatrix[T](rng, n, n, 0)
+	bb := randMatrix[T](rng, n, n, 0)
+	c := New[T](n, n)
+	b.Run(fmt.Sprintf("%s/m=%d,n=%d,k=%d", dtype, n, n, n), func(b *testing.B) {
+		cfgs := [2]gemmConfig{{threads: 1}, {threads: 2}}
+		var d [2][]time.Duration
+		for range 3 { // warm-up: workers started, caches and pages touched
+			for _, cfg := range cfgs {
+				if err := gemmWith(cfg, NoTrans, NoTrans, 1, a, bb, 0, c); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		for it := 0; b.Loop(); it++ {
+			for k := range 2 {
+				t := (it + k) % 2 // alternate which goes first
+				t0 := time.Now()
+				if err := gemmWith(cfgs[t], NoTrans, NoTrans, 1, a, bb, 0, c); err != nil {
+					b.Fatal(err)
+				}
+				d[t] = append(d[t], time.Since(t0))
+			}
+		}
+		var tail [2]float64
+		for t := range d {
+			slices.Sort(d[t])
+			q := func(p float64) float64 { return float64(d[t][min(len(d[t])-1, int(p*float64(len(d[t]))))]) }
+			tail[t] = q(0.99) / q(0.5)
+			b.ReportMetric(q(0.5)/1e3, fmt.Sprintf("median-µs-%dt", t+1))
+		}
+		b.ReportMetric(tail[0], "p99/median-1t")
+		b.ReportMetric(tail[1], "p99/median-2t")
+		b.ReportMetric(tail[1]/tail[0], "tail-ratio")
+	})
+}

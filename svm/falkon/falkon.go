@@ -42,6 +42,14 @@
 // over row blocks are in a fixed order, so Fit gives the same bits for any
 // GOMAXPROCS.
 //
+// # Checkpoints
+//
+// A long Fit can be stopped and continued: Config.Checkpoint receives the
+// CG's State (three M×c matrices) after every iteration, and a later Fit
+// given one as Config.Resume recomputes the centres and the
+// preconditioner and continues the CG from it, to the same bits as the
+// uninterrupted Fit.
+//
 // # Centres
 //
 // Uniform centres (the default) are M distinct points drawn with the seed.
@@ -117,6 +125,15 @@ type Config struct {
 	// Progress, if not nil, is called after each CG iteration with the
 	// iteration and the largest relative residual.
 	Progress func(iter int, residual float64)
+	// Checkpoint, if not nil, is called after each CG iteration with the
+	// state after it, which the callee may keep (it is not reused); an
+	// error stops Fit with it.
+	Checkpoint func(*State) error
+	// Resume, if not nil, continues from a state that Checkpoint got from
+	// a Fit on the same kernel and targets with the same Config (see
+	// State). A state that does not fit this Fit is refused with an error
+	// wrapping ErrResume.
+	Resume *State
 }
 
 // Result is a fitted Nyström KRR.
@@ -136,6 +153,10 @@ type Result struct {
 
 // ErrInput is wrapped by every error about the caller's arguments.
 var ErrInput = errors.New("falkon: invalid input")
+
+// ErrResume is wrapped by the error of a Fit given a State
+// (Config.Resume) of another fit; the message names what differs.
+var ErrResume = errors.New("falkon: the state is of another fit")
 
 func inputErr(format string, a ...any) error {
 	return fmt.Errorf("%w: %s", ErrInput, fmt.Sprintf(format, a...))
@@ -214,10 +235,6 @@ func Fit(ctx context.Context, k Kernel, y linalg.Matrix[float64], cfg Config) (*
 	for j, c := range centres {
 		s.centreOf[c] = j
 	}
-	if err := s.precondition(ctx, diag); err != nil {
-		return nil, err
-	}
-	res := &Result{Centres: centres, Jitter: s.jitter, BlockRows: s.blockRows, StoredBlocks: res0}
 	maxIter, tol := cfg.MaxIter, cfg.Tol
 	if maxIter == 0 {
 		maxIter = 100
@@ -225,7 +242,17 @@ func Fit(ctx context.Context, k Kernel, y linalg.Matrix[float64], cfg Config) (*
 	if tol == 0 {
 		tol = 1e-10
 	}
-	if err := s.cg(ctx, y, maxIter, tol, cfg.Progress, res); err != nil {
+	if cfg.Resume != nil {
+		// Checked before the preconditioner's O(M³) work.
+		if err := cfg.Resume.check(s, res0, tol); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.precondition(ctx, diag); err != nil {
+		return nil, err
+	}
+	res := &Result{Centres: centres, Jitter: s.jitter, BlockRows: s.blockRows, StoredBlocks: res0}
+	if err := s.cg(ctx, y, maxIter, tol, &cfg, res); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -662,25 +689,19 @@ func (s *solver) storedBlock(f []float32, i0, i1 int, v, y, out linalg.Matrix[fl
 }
 
 // cg runs the preconditioned conjugate gradient on BᵀHBβ = BᵀK_nMᵀY,
-// column by column in its coefficients, and sets res.Alpha = Bβ.
-func (s *solver) cg(ctx context.Context, y linalg.Matrix[float64], maxIter int, tol float64, progress func(int, float64), res *Result) error {
+// column by column in its coefficients, from cfg.Resume when given, and
+// sets res.Alpha = Bβ.
+func (s *solver) cg(ctx context.Context, y linalg.Matrix[float64], maxIter int, tol float64, cfg *Config, res *Result) error {
 	m, c := s.m, s.c
-	r := linalg.New[float64](m, c)
-	if err := s.pass(ctx, linalg.Matrix[float64]{}, y, r); err != nil {
+	st, err := s.cgStart(ctx, y, tol, cfg.Resume)
+	if err != nil {
 		return err
 	}
-	if err := s.applyBt(r); err != nil {
-		return err
-	}
-	beta := linalg.New[float64](m, c)
-	p := r.Clone()
+	beta, r, p, rr, target := st.Beta, st.R, st.P, st.RR, st.Target
+	res.Iterations = st.Iteration
+	progress := cfg.Progress
 	bp := linalg.New[float64](m, c)
 	hp := linalg.New[float64](m, c)
-	rr := colDots(r, r)
-	target := make([]float64, c)
-	for j := range c {
-		target[j] = tol * tol * rr[j]
-	}
 	active := make([]bool, c)
 	res.Residuals = make([]float64, c)
 	done := func() bool {
@@ -743,6 +764,11 @@ func (s *solver) cg(ctx context.Context, y linalg.Matrix[float64], maxIter int, 
 			}
 		}
 		res.Iterations++
+		if cfg.Checkpoint != nil {
+			if err := cfg.Checkpoint(s.state(res.Iterations, tol, beta, r, p, rr, target)); err != nil {
+				return err
+			}
+		}
 	}
 	res.Converged = true
 	for j := range c {

@@ -39,6 +39,7 @@ const (
 	StreamMagic   = "NTKSVMBS" // a BatchStream's state
 	StepperMagic  = "NTKSVMKS" // a kernel-machine stepper's state
 	DriverMagic   = "NTKSVMCK" // a Driver's checkpoint
+	ScaleMagic    = "NTKSVMSC" // a fit at scale's checkpoint (svm/classify)
 	maxStateBytes = 1 << 40
 )
 
@@ -49,6 +50,7 @@ var names = map[string]string{
 	StreamMagic:  "a BatchStream state",
 	StepperMagic: "a kernel-machine stepper state",
 	DriverMagic:  "a training checkpoint",
+	ScaleMagic:   "a checkpoint of a fit at scale",
 }
 
 // Name returns what a frame with the given magic holds, for messages.

@@ -110,6 +110,22 @@ type Options struct {
 	AtScale bool
 	// Progress, if not nil, is called as a fit at scale advances.
 	Progress func(ScaleProgress)
+	// Checkpoint, if not nil, is called with the progress of the fit at
+	// scale (the refit of the chosen grid point; cross-validation and the
+	// fits on a validation split are not checkpointed) after every
+	// finished binary sub-problem and every CG iteration of Falkon. The
+	// state is the callee's to keep (ScaleState.Save writes it); the call
+	// holds up the fit, so it should be quick or rare, and an error stops
+	// the fit with it.
+	Checkpoint func(*ScaleState) error
+	// Resume, if not nil, continues the fit at scale from a state an
+	// earlier fit handed to Checkpoint: the same model as an uninterrupted
+	// fit, bit for bit. A state of other data, another kernel, C, machine,
+	// scheme or route, or another layout of the fit (which sub-problems
+	// get Grams of their own, Falkon's centres and stored blocks, which
+	// the memory budget decides) is refused with an error wrapping
+	// ErrResume that names what differs.
+	Resume *ScaleState
 
 	rowsOnly bool // tests: every sub-problem on the shared on-demand Gram
 }
@@ -207,6 +223,10 @@ func (c *Classifier) fitWith(ctx context.Context, x linalg.Matrix[float64], y []
 		return err
 	}
 	c.Plan = plan
+	ck, err := o.scaleCk(plan, x, y, classes)
+	if err != nil {
+		return err
+	}
 	xs, err := c.standardize(x)
 	if err != nil {
 		return err
@@ -226,7 +246,7 @@ func (c *Classifier) fitWith(ctx context.Context, x linalg.Matrix[float64], y []
 		c.CV = cv
 		point = cv.Scores[cv.Chosen].Point
 	}
-	if err := c.fitPoint(ctx, plan, point, xs, y, classes); err != nil {
+	if err := c.fitPoint(ctx, plan, point, xs, y, classes, ck); err != nil {
 		return err
 	}
 	c.FitTime = time.Since(start)
@@ -234,16 +254,19 @@ func (c *Classifier) fitWith(ctx context.Context, x linalg.Matrix[float64], y []
 }
 
 // fitPoint fits the machine of one grid point on the standardised inputs
-// xs by plan's route.
-func (c *Classifier) fitPoint(ctx context.Context, plan Plan, point Point, xs linalg.Matrix[float64], y []int, classes []string) error {
+// xs by plan's route, checkpointed by ck when not nil.
+func (c *Classifier) fitPoint(ctx context.Context, plan Plan, point Point, xs linalg.Matrix[float64], y []int, classes []string, ck *scaleCk) error {
 	o := &c.opts
 	c.Classes, c.C = classes, point.C
 	c.Kernel = point.Spec(o.weightStd(), o.Float32)
+	if ck != nil {
+		ck.spec.Kernel, ck.spec.C, ck.spec.Route = c.Kernel.String(), point.C, plan.Route.String()
+	}
 	var mm *multi
 	var err error
 	switch {
 	case plan.Route != RouteDense:
-		mm, err = fitScale(ctx, plan, c.Kernel, xs, y, len(classes), point.C, o)
+		mm, err = fitScale(ctx, plan, c.Kernel, xs, y, len(classes), point.C, o, ck)
 	case o.Float32:
 		mm, err = refit[float32](ctx, c.Kernel, xs, y, len(classes), point.C, o)
 	default:

@@ -37,6 +37,7 @@ func (c *Classifier) holdoutSearch(ctx context.Context, xs linalg.Matrix[float64
 	sub := *o
 	// One point (its kernel and C are fitPoint's): PlanFit plans a fit.
 	sub.NoStandardize, sub.Holdout = true, 0
+	sub.Checkpoint, sub.Resume = nil, nil // the refit is checkpointed, not these
 	sub.Grid = Grid{Kinds: []ntk.Kind{ntk.KindNTK}, Depths: []int{1}, BiasStds: []float64{0}, Cs: []float64{1}}
 	if o.MemBudget > 0 {
 		// Held besides the sub-fit's own inputs: the inputs as given, their
@@ -75,7 +76,7 @@ func holdoutScore(ctx context.Context, o *Options, p Point, xt linalg.Matrix[flo
 	}
 	sc := New(*o)
 	sc.Plan = plan
-	if err := sc.fitPoint(ctx, plan, p, xt, yt, classes); err != nil {
+	if err := sc.fitPoint(ctx, plan, p, xt, yt, classes, nil); err != nil {
 		return 0, err
 	}
 	pred, err := sc.PredictIndex(ctx, xv)

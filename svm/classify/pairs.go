@@ -3,7 +3,6 @@ package classify
 import (
 	"context"
 	"sync"
-	"time"
 	"unsafe"
 
 	"github.com/ntksvm/ntksvm/linalg"
@@ -54,20 +53,21 @@ func splitPairs[T linalg.Float](units []unit, d int, room int64, threads int) (d
 }
 
 // fitPairs fits the one-vs-one sub-problems units[ui], ui in which, each
-// on a dense Gram of its own points only, workers at a time: the Gram of a
+// on a dense Gram of its own points only, workers at a time, and calls
+// finished(ui) as each is solved (one call at a time; an error stops the
+// others and is returned): the Gram of a
 // pair of classes is about a fifth of the rows of all the points and each
 // of its entries is computed once, through the GEMM, where the shared
 // on-demand Gram computes whole rows of all n points, several times over
 // when its cache cannot hold them. The sub-problem and its solver are the
 // same as on the shared Gram (entries equal to rounding); each result
 // depends on its own points only, so not on workers or the thread count.
-func fitPairs[T linalg.Float](ctx context.Context, spec ntk.Spec, x linalg.Matrix[T], units []unit, which []int, workers int, y []int, c float64, o *Options, progress func(done int)) error {
+func fitPairs[T linalg.Float](ctx context.Context, spec ntk.Spec, x linalg.Matrix[T], units []unit, which []int, workers int, y []int, c float64, o *Options, finished func(ui int) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
 		mu   sync.Mutex
 		next int
-		done int
 		ferr error
 	)
 	take := func() (int, bool) {
@@ -79,16 +79,17 @@ func fitPairs[T linalg.Float](ctx context.Context, spec ntk.Spec, x linalg.Matri
 		next++
 		return which[next-1], true
 	}
-	finish := func(err error) {
+	finish := func(ui int, err error) {
 		mu.Lock()
 		defer mu.Unlock()
+		if err == nil {
+			// Kept even after another's error: a checkpoint of a
+			// cancelled fit keeps every sub-problem solved.
+			err = finished(ui)
+		}
 		if err != nil && ferr == nil {
 			ferr = err
 			cancel()
-		}
-		if err == nil {
-			done++
-			progress(done)
 		}
 	}
 	threads := max(o.threads()/workers, 1)
@@ -103,7 +104,7 @@ func fitPairs[T linalg.Float](ctx context.Context, spec ntk.Spec, x linalg.Matri
 				if !ok {
 					return
 				}
-				finish(fitPair(ctx, spec, x, &units[ui], y, c, o.Machine, threads, &buf))
+				finish(ui, fitPair(ctx, spec, x, &units[ui], y, c, o.Machine, threads, &buf))
 			}
 		}()
 	}
@@ -149,12 +150,4 @@ func fitPair[T linalg.Float](ctx context.Context, spec ntk.Spec, x linalg.Matrix
 	}
 	u.kernel, u.points, u.dual = nil, nil, nil
 	return nil
-}
-
-// pairProgress returns the progress callback of fitPairs: the
-// sub-problems done so far out of total, started at start.
-func pairProgress(o *Options, total int, start time.Time) func(int) {
-	return func(done int) {
-		o.report(ScaleProgress{Stage: "sub-problems", Done: done, Total: total, Elapsed: time.Since(start), Detail: "pairs"})
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/ntksvm/ntksvm/linalg"
@@ -39,17 +40,18 @@ func (o *Options) report(p ScaleProgress) {
 	}
 }
 
-// fitScale fits the one grid point's machine by plan's route.
-func fitScale(ctx context.Context, plan Plan, spec ntk.Spec, xs linalg.Matrix[float64], y []int, nclass int, c float64, o *Options) (*multi, error) {
+// fitScale fits the one grid point's machine by plan's route,
+// checkpointed by ck when not nil.
+func fitScale(ctx context.Context, plan Plan, spec ntk.Spec, xs linalg.Matrix[float64], y []int, nclass int, c float64, o *Options, ck *scaleCk) (*multi, error) {
 	switch {
 	case plan.Route == RouteFalkon && spec.Float32:
-		return fitFalkon[float32](ctx, plan, spec, xs, y, nclass, c, o)
+		return fitFalkon[float32](ctx, plan, spec, xs, y, nclass, c, o, ck)
 	case plan.Route == RouteFalkon:
-		return fitFalkon[float64](ctx, plan, spec, xs, y, nclass, c, o)
+		return fitFalkon[float64](ctx, plan, spec, xs, y, nclass, c, o, ck)
 	case spec.Float32:
-		return fitOnDemand[float32](ctx, plan, spec, xs, y, nclass, c, o)
+		return fitOnDemand[float32](ctx, plan, spec, xs, y, nclass, c, o, ck)
 	}
-	return fitOnDemand[float64](ctx, plan, spec, xs, y, nclass, c, o)
+	return fitOnDemand[float64](ctx, plan, spec, xs, y, nclass, c, o, ck)
 }
 
 // fitOnDemand fits the binary SVMs at scale. The one-vs-one sub-problems
@@ -60,8 +62,10 @@ func fitScale(ctx context.Context, plan Plan, spec ntk.Spec, xs linalg.Matrix[fl
 // consecutive sub-problems share a class and its cached rows), the kernel
 // rows computed on all threads. The result does not depend on the thread
 // count: neither the pairs' Grams nor the on-demand Gram's rows do, and
-// the sub-problems on the shared Gram run in a fixed order.
-func fitOnDemand[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, xs linalg.Matrix[float64], y []int, nclass int, c float64, o *Options) (*multi, error) {
+// the sub-problems on the shared Gram run in a fixed order. Sub-problems
+// finished in the state ck resumes from are taken from it; each one
+// finished here is handed to ck.
+func fitOnDemand[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, xs linalg.Matrix[float64], y []int, nclass int, c float64, o *Options, ck *scaleCk) (*multi, error) {
 	x := linalg.Convert[T](xs)
 	byClass := make([][]int, nclass)
 	for i, v := range y {
@@ -72,14 +76,34 @@ func fitOnDemand[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, 
 		all[i] = i
 	}
 	units, sch := binaryUnits(byClass, all, o.Scheme)
-	start := time.Now()
 	pairs, workers := splitPairs[T](units, x.Cols, plan.PairBytes, o.threads())
-	if len(pairs) > 0 {
-		if err := fitPairs(ctx, spec, x, units, pairs, workers, y, c, o, pairProgress(o, len(units), start)); err != nil {
+	done, ndone, err := ck.onDemand(units, pairs, sch)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	// finished reports units[ui] solved (p: how) and checkpoints it.
+	finished := func(ui int, p ScaleProgress) error {
+		ndone++
+		p.Stage, p.Done, p.Total, p.Elapsed = "sub-problems", ndone, len(units), time.Since(start)
+		o.report(p)
+		return ck.finish(ui, &units[ui], len(units))
+	}
+	var todo []int
+	for _, ui := range pairs {
+		if !done[ui] {
+			todo = append(todo, ui)
+			done[ui] = true // by fitPairs, or not at all
+		}
+	}
+	if len(todo) > 0 {
+		o.report(ScaleProgress{Stage: "sub-problems", Done: ndone, Total: len(units), Detail: "pairs"})
+		pairDone := func(ui int) error { return finished(ui, ScaleProgress{Detail: "pairs"}) }
+		if err := fitPairs(ctx, spec, x, units, todo, workers, y, c, o, pairDone); err != nil {
 			return nil, err
 		}
 	}
-	if len(pairs) == len(units) {
+	if !slices.Contains(done, false) {
 		return &multi{scheme: sch, classes: nclass, units: units}, nil
 	}
 	runtime.GC() // the pairs' Grams are garbage: let the cache have their memory
@@ -87,17 +111,12 @@ func fitOnDemand[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, 
 	if err != nil {
 		return nil, err
 	}
-	isPair := make([]bool, len(units))
-	for _, ui := range pairs {
-		isPair[ui] = true
-	}
-	done := len(pairs)
 	for ui := range units {
-		if isPair[ui] {
+		if done[ui] {
 			continue
 		}
 		st := k.Stats()
-		o.report(ScaleProgress{Stage: "sub-problems", Done: done, Total: len(units), Rows: st.RowsComputed, CacheRows: st.CapacityRows, Elapsed: time.Since(start)})
+		o.report(ScaleProgress{Stage: "sub-problems", Done: ndone, Total: len(units), Rows: st.RowsComputed, CacheRows: st.CapacityRows, Elapsed: time.Since(start)})
 		kv := newODView(k, units[ui].idx)
 		if err := fitUnit(ctx, kv, &units[ui], y, o.Machine, c, nil); err != nil {
 			return nil, err
@@ -106,10 +125,11 @@ func fitOnDemand[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, 
 			return nil, fmt.Errorf("classify: on-demand Gram: %w", err)
 		}
 		units[ui].kernel, units[ui].points, units[ui].dual = nil, nil, nil
-		done++
+		st = k.Stats()
+		if err := finished(ui, ScaleProgress{Rows: st.RowsComputed, CacheRows: st.CapacityRows}); err != nil {
+			return nil, err
+		}
 	}
-	st := k.Stats()
-	o.report(ScaleProgress{Stage: "sub-problems", Done: len(units), Total: len(units), Rows: st.RowsComputed, CacheRows: st.CapacityRows, Elapsed: time.Since(start)})
 	return &multi{scheme: sch, classes: nclass, units: units}, nil
 }
 
@@ -136,7 +156,13 @@ func binaryUnits(byClass [][]int, all []int, s Scheme) ([]unit, Scheme) {
 // fitFalkon fits multi-output KRR on ±1 class indicators by Falkon with
 // plan's centres: g_k(x) = Σₘ α_mk K(x, c_m), the shift 1/C as in the
 // dense fitKRR, so that with every point a centre it is the dense KRR.
-func fitFalkon[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, xs linalg.Matrix[float64], y []int, nclass int, c float64, o *Options) (*multi, error) {
+func fitFalkon[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, xs linalg.Matrix[float64], y []int, nclass int, c float64, o *Options, ck *scaleCk) (*multi, error) {
+	if ck != nil {
+		ck.spec.Scheme, ck.spec.Centres, ck.spec.Seed, ck.spec.Leverage = OneVsRest.String(), plan.Centres, o.Seed, o.Leverage
+		if err := ck.check(); err != nil {
+			return nil, err
+		}
+	}
 	x := linalg.Convert[T](xs)
 	k, err := falkon.NewNTK(x, spec.Params(), spec.Kind)
 	if err != nil {
@@ -158,10 +184,13 @@ func fitFalkon[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, xs
 		Progress: func(it int, r float64) {
 			o.report(ScaleProgress{Stage: "CG iterations", Done: it, Total: maxIter, Residual: r, Elapsed: time.Since(start)})
 		}}
+	if err := ck.falkon(&cfg); err != nil {
+		return nil, err
+	}
 	o.report(ScaleProgress{Stage: "preconditioner"})
 	res, err := falkon.Fit(ctx, k, targets, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("classify: Falkon: %w", err)
+		return nil, resumeErr(fmt.Errorf("classify: Falkon: %w", err))
 	}
 	units := make([]unit, nclass)
 	for cl := range units {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/svm/classify"
+	data "github.com/ntksvm/ntksvm/svm/dataset"
 )
 
 const cvUsage = "--data FILE [--test FILE] [--out model] [grid and data flags]\n" +
@@ -29,6 +30,8 @@ func runCV(ctx context.Context, e *env, args []string) error {
 	tk.add(fs)
 	var sf scaleFlags
 	sf.add(fs)
+	var ck checkpointFlags
+	ck.add(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -39,36 +42,51 @@ func runCV(ctx context.Context, e *env, args []string) error {
 	if *dataPath == "" {
 		return usageError("--data is required")
 	}
+	if err := ck.load(tk.on()); err != nil {
+		return err
+	}
 	if tk.on() {
 		return runCVTasks(ctx, e, &tf, &tk, o, *dataPath, *testPath, *out)
 	}
-	if err := checkOutputs(outPath("--out", *out), append(inputs("--data", *dataPath), inputs("--test", *testPath)...)...); err != nil {
+	if err := checkOutputs(append(outPath("--out", *out), outPath("--checkpoint", ck.path)...), append(inputs("--data", *dataPath), inputs("--test", *testPath)...)...); err != nil {
 		return err
 	}
 	train, test, err := tf.loadPair(e, *dataPath, *testPath)
 	if err != nil {
 		return err
 	}
+	sf.resumeBudget = ck.budget()
 	if err := sf.apply(e, &o, train, test); err != nil {
 		return err
 	}
+	ck.wire(e, &o, sf.route)
+	return fitCV(ctx, e, o, &sf, &ck, train, test, *testPath, *out)
+}
+
+// fitCV fits the classifier of o on train, reports it (and its accuracy
+// on test) and writes it to out; a fit at scale that stops keeps its
+// checkpoint, a finished one removes it.
+func fitCV(ctx context.Context, e *env, o classify.Options, sf *scaleFlags, ck *checkpointFlags, train, test *data.Dataset, testPath, out string) error {
 	c := classify.New(o)
 	fmt.Fprintln(e.stderr, sf.intro(o, train))
-	err = c.FitDataset(ctx, train)
+	err := c.FitDataset(ctx, train)
 	sf.done()
 	if err != nil {
-		return sf.explain(err)
+		return ck.stopped(e, sf.explain(err))
 	}
 	fmt.Fprint(e.stderr, sf.summary())
 	printCV(e.stdout, c)
 	if test != nil {
-		if err := reportClasses(ctx, e.stdout, c, test, *testPath); err != nil {
-			return err
+		if err := reportClasses(ctx, e.stdout, c, test, testPath); err != nil {
+			return ck.stopped(e, err)
 		}
 	}
-	if *out != "" {
-		return saveClassifier(e, c, *out)
+	if out != "" {
+		if err := saveClassifier(e, c, out); err != nil {
+			return ck.stopped(e, err)
+		}
 	}
+	ck.done(e)
 	return nil
 }
 

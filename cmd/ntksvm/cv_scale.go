@@ -22,10 +22,13 @@ type scaleFlags struct {
 	leverage  bool
 	holdout   float64
 	testBytes int64 // the test data's, taken from --mem
-	route     classify.Route
-	bar       *progress.Bar
-	stage     string
-	last      classify.ScaleProgress
+	// resumeBudget is the budget of the fit --resume continues, used
+	// when --mem is not given.
+	resumeBudget int64
+	route        classify.Route
+	bar          *progress.Bar
+	stage        string
+	last         classify.ScaleProgress
 }
 
 func (s *scaleFlags) add(fs *flag.FlagSet) {
@@ -44,23 +47,9 @@ func (s *scaleFlags) apply(e *env, o *classify.Options, train, test *data.Datase
 	if s.centres < 0 {
 		return usageError("--centres %d: want ≥ 0", s.centres)
 	}
-	budget := int64(0) // no budget when --mem is not given and the system does not say
-	if s.mem != "" {
-		b, err := membudget.ParseSize(s.mem)
-		if err != nil || b <= 0 {
-			return usageError("--mem %q: want a size such as 4G or 512MiB", s.mem)
-		}
-		budget = b
-	} else if avail, ok := availableMemory(); ok {
-		budget = int64(float64(min(avail, 1<<62)) * membudget.DefaultShare)
-	}
-	if test != nil && budget > 0 {
-		tb := int64(test.N()) * int64(test.D()) * 8
-		if tb >= budget {
-			return fmt.Errorf("the test data need %s, the memory budget is %s (--mem)", membudget.Format(tb), membudget.Format(budget))
-		}
-		budget -= tb
-		s.testBytes = tb
+	budget, err := s.budget(test)
+	if err != nil {
+		return err
 	}
 	if !(s.holdout >= 0 && s.holdout < 1) {
 		return usageError("--holdout %v: want a share 0 < f < 1 (0: none)", s.holdout)
@@ -92,6 +81,36 @@ func (s *scaleFlags) apply(e *env, o *classify.Options, train, test *data.Datase
 		linalg.SetThreads(o.Threads)      // the kernel rows' and blocks' products (0: all cores)
 	}
 	return nil
+}
+
+// budget returns the fit's memory budget: --mem, or the resumed fit's
+// (resumeBudget), or a share of the memory available, or 0 (none) when
+// the system does not say, less the test data's.
+func (s *scaleFlags) budget(test *data.Dataset) (int64, error) {
+	var budget, tb int64
+	if test != nil {
+		tb = int64(test.N()) * int64(test.D()) * 8
+	}
+	switch avail, ok := availableMemory(); {
+	case s.mem != "":
+		b, err := membudget.ParseSize(s.mem)
+		if err != nil || b <= 0 {
+			return 0, usageError("--mem %q: want a size such as 4G or 512MiB", s.mem)
+		}
+		budget = b
+	case s.resumeBudget > 0:
+		return s.resumeBudget, nil // the test data's share was taken from it
+	case ok:
+		budget = int64(float64(min(avail, 1<<62)) * membudget.DefaultShare)
+	}
+	if tb > 0 && budget > 0 {
+		if tb >= budget {
+			return 0, fmt.Errorf("the test data need %s, the memory budget is %s (--mem)", membudget.Format(tb), membudget.Format(budget))
+		}
+		budget -= tb
+		s.testBytes = tb
+	}
+	return budget, nil
 }
 
 // intro says what the fit does: cross-validation over the grid on the
@@ -138,10 +157,10 @@ func (s *scaleFlags) progress(e *env, p classify.ScaleProgress) {
 		switch s.stage = p.Stage; p.Stage {
 		case "preconditioner": // no count: the timed lines say it is alive
 			s.bar = progress.New(e.stderr, e.isTerminal, "Falkon: the centres' factors and the first pass over K_nM", 0)
-		case "sub-problems":
-			s.bar = progress.New(e.stderr, e.isTerminal, "SMO on demand", int64(p.Total)).Unit(p.Stage)
+		case "sub-problems": // From: the rate of this run's (a resumed fit starts past 0)
+			s.bar = progress.New(e.stderr, e.isTerminal, "SMO on demand", int64(p.Total)).Unit(p.Stage).From(int64(p.Done))
 		default:
-			s.bar = progress.New(e.stderr, e.isTerminal, "Falkon", int64(p.Total)).Unit(p.Stage)
+			s.bar = progress.New(e.stderr, e.isTerminal, "Falkon", int64(p.Total)).Unit(p.Stage).From(int64(p.Done))
 		}
 	}
 	s.last = p

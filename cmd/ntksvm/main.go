@@ -11,8 +11,9 @@
 //
 // SIGINT (Ctrl-C), SIGTERM and SIGHUP stop a run at the next check of its
 // context (within about a second in every long phase: loading data,
-// computing, writing): the command commits no output, removes its
-// temporary files, prints "interrupted" and exits 130 (SIGINT), 143
+// computing, writing): the command commits no output (but the checkpoint
+// of "cv --checkpoint"), removes its temporary files, prints
+// "interrupted" and exits 130 (SIGINT), 143
 // (SIGTERM) or 129 (SIGHUP), 128 plus the signal's number as a shell
 // reports it.
 //

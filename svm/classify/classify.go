@@ -28,7 +28,9 @@
 // (svm/ondemand), whose row cache, sized from the budget, all the binary
 // sub-problems share through index views; KRR by Falkon (svm/falkon), one
 // multi-output solve on Nyström centres. Cross-validation needs the dense
-// Gram and is refused at that scale.
+// Gram and is refused at that scale. A fit at scale can hand its progress
+// to Options.Checkpoint and be continued from it (Options.Resume) to the
+// model of the uninterrupted fit, bit for bit (see ScaleState).
 //
 // Models are written in svm's model format (version 3): the class names,
 // the scheme, the binary machines' weights over the support vectors, the

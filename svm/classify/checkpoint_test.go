@@ -35,8 +35,8 @@ func resumeCases(t *testing.T) []resumeCase {
 	svm2.Machine = SVM2
 	return []resumeCase{
 		{"svm ovo pairs", Options{Grid: onePoint(10), MemBudget: 4 << 20}, RouteOnDemand, []int{1, 3, 5, 6}},
-		{"svm ovo rows", rows, RouteOnDemand, []int{1, 4, 6}},
-		{"svm ovr rows", ovr, RouteOnDemand, []int{1, 2, 4}},
+		{"svm ovo rows", rows, RouteOnDemand, []int{1, 4}},
+		{"svm ovr rows", ovr, RouteOnDemand, []int{1, 3}},
 		{"svm2 ovo rows", svm2, RouteOnDemand, []int{2}},
 		{"krr falkon", falkonOptions(t, x), RouteFalkon, []int{1, 4, 9}},
 	}
@@ -94,7 +94,8 @@ func fitScaleModel(t *testing.T, o Options, threads, stop int) ([]byte, *ScaleSt
 // TestScaleResume cancels a fit at scale after k sub-problems or CG
 // iterations, writes and reads back its last checkpoint, resumes from it
 // on another number of threads, and checks that the model equals the
-// uninterrupted fit's byte for byte, for every route of resumeCases.
+// uninterrupted fit's (on 1 thread) byte for byte, for every route of
+// resumeCases.
 func TestScaleResume(t *testing.T) {
 	x, labels, _ := scaleData()
 	for _, tc := range resumeCases(t) {
@@ -109,11 +110,38 @@ func TestScaleResume(t *testing.T) {
 			if tc.route == RouteOnDemand && full.Done != full.Total {
 				t.Fatalf("the last checkpoint has %d of %d sub-problems", full.Done, full.Total)
 			}
+			if tc.route == RouteOnDemand {
+				// Every other sub-problem done, as a cancelled fit on
+				// several threads may leave it.
+				odd := *full
+				odd.units = nil
+				for i, su := range full.units {
+					if i%2 == 1 {
+						odd.units = append(odd.units, su)
+					}
+				}
+				odd.Done = len(odd.units)
+				o := tc.o
+				o.Resume = &odd
+				c := New(o)
+				var got bytes.Buffer
+				if err := c.Fit(context.Background(), x, labels); err != nil {
+					t.Fatal(err)
+				}
+				c.Save(&got)
+				if !bytes.Equal(got.Bytes(), want) {
+					t.Error("resumed with every other sub-problem done: the model differs from the uninterrupted fit's")
+				}
+			}
 			if last := tc.stops[len(tc.stops)-1]; last > full.Done {
 				t.Fatalf("the fit is done after %d, the test stops it after %d", full.Done, last)
 			}
-			for _, stop := range tc.stops {
-				_, st, err := fitScaleModel(t, tc.o, 1, stop)
+			for i, stop := range tc.stops {
+				// Interrupted on 1 or 2 threads (the pairs then run two at a
+				// time, and a checkpoint may miss a sub-problem before one
+				// it holds), resumed on the other number.
+				threads := 1 + i%2
+				_, st, err := fitScaleModel(t, tc.o, threads, stop)
 				if stop < full.Done && !errors.Is(err, context.Canceled) {
 					t.Fatalf("stopped after %d: %v, want context.Canceled", stop, err)
 				}
@@ -129,14 +157,14 @@ func TestScaleResume(t *testing.T) {
 					t.Fatal(err)
 				}
 				o := tc.o
-				o.Resume, o.Threads = back, 2
+				o.Resume, o.Threads = back, 3-threads
 				var first ScaleProgress
 				o.Progress = func(p ScaleProgress) {
 					if first.Stage == "" && p.Stage != "preconditioner" {
 						first = p
 					}
 				}
-				linalg.SetThreads(2)
+				linalg.SetThreads(3 - threads)
 				c := New(o)
 				err = c.Fit(context.Background(), x, labels)
 				linalg.SetThreads(0)

@@ -160,7 +160,7 @@ func interruptAtCheckpoint(t *testing.T, args []string, ck string) string {
 }
 
 // TestCVResumeFalkon interrupts "ntksvm cv --machine krr --mem …
-// --checkpoint FILE" (Falkon with 1000 centres, about 15 ms a CG
+// --checkpoint FILE" (Falkon with 2000 centres, about 30 ms a CG
 // iteration) at its first checkpoint, resumes it without --mem (the
 // checkpoint's budget, which decides the kernel blocks kept in float32),
 // and checks the message, the test accuracy line and the model against
@@ -174,14 +174,14 @@ func TestCVResumeFalkon(t *testing.T) {
 	test := writeBlobs(t, dir, "test.csv", 300, 10, 5, 1.5, 2)
 	ck := filepath.Join(dir, "fit.ckpt")
 	acc := regexp.MustCompile(`accuracy [0-9.]+% \(\d+ of \d+\)`)
-	point := []string{"cv", "--data", train, "--test", test, "--depth", "2", "--sigma-b", "0", "--C", "10", "--machine", "krr", "--centres", "1000", "--threads", "1"}
+	point := []string{"cv", "--data", train, "--test", test, "--depth", "2", "--sigma-b", "0", "--C", "10", "--machine", "krr", "--centres", "2000", "--threads", "1"}
 	full := filepath.Join(dir, "full.model")
-	code, stdout, stderr := runProcess(t, append(point, "--mem", "100M", "--out", full)...)
-	if code != 0 || !strings.Contains(stderr, "Falkon with 1000 centres") {
+	code, stdout, stderr := runProcess(t, append(point, "--mem", "200M", "--out", full)...)
+	if code != 0 || !strings.Contains(stderr, "Falkon with 2000 centres") {
 		t.Fatalf("uninterrupted: exit %d: %s", code, stderr)
 	}
 	part := filepath.Join(dir, "part.model")
-	stderr = interruptAtCheckpoint(t, append(point, "--mem", "100M", "--out", part, "--checkpoint", ck), ck)
+	stderr = interruptAtCheckpoint(t, append(point, "--mem", "200M", "--out", part, "--checkpoint", ck), ck)
 	m := regexp.MustCompile(`checkpoint .*fit\.ckpt: Falkon at CG iteration (\d+); continue with --resume`).FindStringSubmatch(stderr)
 	if m == nil {
 		t.Fatalf("interrupted: stderr does not name the checkpoint:\n%s", stderr)

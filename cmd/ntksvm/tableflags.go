@@ -3,7 +3,10 @@ package main
 import (
 	"flag"
 	"fmt"
+	"path/filepath"
+	"strings"
 
+	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/svm/classify"
 	data "github.com/ntksvm/ntksvm/svm/dataset"
@@ -149,6 +152,30 @@ func (t *tableFlags) loadPair(e *env, trainPath, testPath string) (train, test *
 	}
 	tt := *t
 	tt.first = 0
-	test, err = tt.load(e, testPath)
-	return train, test, err
+	if test, err = tt.load(e, testPath); err != nil {
+		return nil, nil, err
+	}
+	if test.D() < train.D() && isLIBSVM(testPath) {
+		// LIBSVM's feature count is the largest index present: the
+		// features past it are 0 by the format's definition.
+		x := linalg.New[float64](test.N(), train.D())
+		for i := range test.N() {
+			copy(x.Row(i), test.X.Row(i))
+		}
+		test.X = x
+	}
+	if test.D() != train.D() {
+		return nil, nil, fmt.Errorf("--test %s: %d features, the training data (%s) have %d", testPath, test.D(), trainPath, train.D())
+	}
+	return train, test, nil
+}
+
+// isLIBSVM reports whether path names a LIBSVM file (by its extension, as
+// the readers choose their format).
+func isLIBSVM(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".libsvm", ".svm", ".svmlight":
+		return true
+	}
+	return false
 }

@@ -64,7 +64,8 @@ func parallelN(shares, threads int, fn func(w int)) {
 	poolCounters.calls.Add(1)
 	if pool.busy.CompareAndSwap(false, true) {
 		for _, w := range pool.get(threads - 1) {
-			w.job.Store(c)
+			// Swap, not Store: see poolWorker.
+			w.job.Swap(c)
 			if w.parked.Load() {
 				select {
 				case w.wake <- struct{}{}:
@@ -143,7 +144,7 @@ func (c *poolCall) finish() {
 		case i%16 == 0 && time.Now().After(deadline):
 			poolCounters.parks.Add(1)
 			c.wake = make(chan struct{}, 1)
-			c.waiter.Store(true)
+			c.waiter.Swap(true) // not Store: see poolWorker
 			if c.done.Load() < c.n {
 				<-c.wake
 			}
@@ -196,6 +197,13 @@ func (p *workerPool) get(n int) []*poolWorker {
 // on wake (or is about to); a caller that stores a job and then sees
 // parked sends a wake-up. Both are sequentially consistent atomics, so a
 // job stored before the worker sets parked is seen by its check after.
+// The caller stores the job with Swap, a read-modify-write, rather than
+// Store: Go's atomics are sequentially consistent on real hardware, but an
+// emulator may translate a store-release followed by a load-acquire
+// (arm64's STLR, LDAR) into a plain store and load that its host reorders
+// (qemu-user on x86), and then the caller can miss parked while the
+// worker misses the job, and both wait for ever. poolCall's waiter and
+// done are the same pattern.
 type poolWorker struct {
 	job    atomic.Pointer[poolCall]
 	parked atomic.Bool

@@ -239,10 +239,7 @@ func crossValidate[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []
 	}
 	// Each fold is one task that walks the C values upwards, each solve
 	// warm-started from the one before.
-	order := make([]int, len(cs))
-	for i := range order {
-		order[i] = i
-	}
+	order := identity(len(cs))
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cs[a], cs[b]) })
 	errs := make([]error, nfold)
 	var wg sync.WaitGroup

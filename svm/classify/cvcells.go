@@ -279,10 +279,7 @@ func evalKernel[T linalg.Float](ctx context.Context, spec ntk.Spec, xs linalg.Ma
 		return nil, err
 	}
 	g := o.grid()
-	order := make([]int, len(g.Cs))
-	for i := range order {
-		order[i] = i
-	}
+	order := identity(len(g.Cs))
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(g.Cs[a], g.Cs[b]) })
 	res := make([]CVCellResult, b-a)
 	errs := make([]error, b-a)

@@ -55,11 +55,10 @@ func splitPairs[T linalg.Float](units []unit, d int, room int64, threads int) (d
 // fitPairs fits the one-vs-one sub-problems units[ui], ui in which, each
 // on a dense Gram of its own points only, workers at a time, and calls
 // finished(ui) as each is solved (one call at a time; an error stops the
-// others and is returned): the Gram of a
-// pair of classes is about a fifth of the rows of all the points and each
-// of its entries is computed once, through the GEMM, where the shared
-// on-demand Gram computes whole rows of all n points, several times over
-// when its cache cannot hold them. The sub-problem and its solver are the
+// others and is returned). The Gram of a pair of classes is about a fifth
+// of the rows of all the points and each of its entries is computed once,
+// through the GEMM, where the shared on-demand Gram computes whole rows of
+// all n points, several times over when its cache cannot hold them. The sub-problem and its solver are the
 // same as on the shared Gram (entries equal to rounding); each result
 // depends on its own points only, so not on workers or the thread count.
 func fitPairs[T linalg.Float](ctx context.Context, spec ntk.Spec, x linalg.Matrix[T], units []unit, which []int, workers int, y []int, c float64, o *Options, finished func(ui int) error) error {
@@ -128,6 +127,15 @@ func grow[T linalg.Float](s []T, n int) []T {
 	return s[:n]
 }
 
+// identity returns the indices 0, 1, …, n−1.
+func identity(n int) []int {
+	v := make([]int, n)
+	for i := range v {
+		v[i] = i
+	}
+	return v
+}
+
 // fitPair solves one sub-problem on the dense Gram of its points.
 func fitPair[T linalg.Float](ctx context.Context, spec ntk.Spec, x linalg.Matrix[T], u *unit, y []int, c float64, m Machine, threads int, buf *pairBuf[T]) error {
 	n := len(u.idx)
@@ -141,10 +149,7 @@ func fitPair[T linalg.Float](ctx context.Context, spec ntk.Spec, x linalg.Matrix
 	if err := ntk.FillGram(ctx, spec, xp, ntk.Options{Threads: threads}, k); err != nil {
 		return err
 	}
-	local := make([]int, n)
-	for i := range local {
-		local[i] = i
-	}
+	local := identity(n)
 	if err := fitUnit(ctx, newView(k, local, local), u, y, m, c, nil); err != nil {
 		return err
 	}

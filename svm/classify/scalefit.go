@@ -71,11 +71,7 @@ func fitOnDemand[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, 
 	for i, v := range y {
 		byClass[v] = append(byClass[v], i)
 	}
-	all := make([]int, len(y))
-	for i := range all {
-		all[i] = i
-	}
-	units, sch := binaryUnits(byClass, all, o.Scheme)
+	units, sch := binaryUnits(byClass, identity(len(y)), o.Scheme)
 	pairs, workers := splitPairs[T](units, x.Cols, plan.PairBytes, o.threads())
 	done, ndone, err := ck.onDemand(units, pairs, sch)
 	if err != nil {

@@ -79,7 +79,8 @@ type Model struct {
 	Scheme  string   `json:"scheme,omitempty"`
 	Outputs []Output `json:"outputs,omitempty"`
 	// Scaling standardises inputs before the kernel, x ↦ (x − Mean)/Scale,
-	// with the training data's statistics (nil: inputs are used as given).
+	// with the training data's statistics, then with UnitNorm scales each
+	// row to the norm √d (nil: inputs are used as given).
 	Scaling *Scaling `json:"scaling,omitempty"`
 	// Alpha are the kernel-expansion weights (Train.N of them, or
 	// Train.N × len(Outputs)).
@@ -96,10 +97,13 @@ type Output struct {
 	Bias float64 `json:"bias"`
 }
 
-// Scaling is a per-feature standardisation stored with a model.
+// Scaling is a per-feature standardisation stored with a model, and
+// whether each row is then scaled to the Euclidean norm √d (UnitNorm; with
+// it, Mean and Scale may be empty: no standardisation).
 type Scaling struct {
-	Mean  []float64 `json:"mean"`
-	Scale []float64 `json:"scale"`
+	Mean     []float64 `json:"mean"`
+	Scale    []float64 `json:"scale"`
+	UnitNorm bool      `json:"unit_norm,omitempty"`
 }
 
 // weights returns the number of weights the header implies.
@@ -168,7 +172,7 @@ func (m *Model) checkClasses() error {
 			return fmt.Errorf("%w: output %d is %+v for %d classes", ErrModel, k, o, nc)
 		}
 	}
-	if s := m.Scaling; s != nil {
+	if s := m.Scaling; s != nil && (len(s.Mean) > 0 || len(s.Scale) > 0 || !s.UnitNorm) {
 		if len(s.Mean) != m.Train.D || len(s.Scale) != m.Train.D {
 			return fmt.Errorf("%w: scaling has %d means and %d scales for %d features", ErrModel, len(s.Mean), len(s.Scale), m.Train.D)
 		}

@@ -96,7 +96,7 @@ type machineFlags struct {
 	folds, threads       int
 	repeats              int
 	seed                 uint64
-	float32, raw         bool
+	float32, raw, unit   bool
 }
 
 func addMachineFlags(fs *flag.FlagSet) *machineFlags {
@@ -110,12 +110,13 @@ func addMachineFlags(fs *flag.FlagSet) *machineFlags {
 	fs.IntVar(&m.threads, "threads", 0, "goroutines (0: all cores); results do not depend on it")
 	fs.BoolVar(&m.float32, "float32", false, "store the Gram matrices as float32 (half the memory)")
 	fs.BoolVar(&m.raw, "no-standardize", false, "use the features as they are (default: standardise with the training data's mean and deviation)")
+	fs.BoolVar(&m.unit, "unit-norm", false, "then scale every example to the Euclidean norm √d (d features): with σ_b = 0 the kernel sees only the angles between examples (stored in the model)")
 	return m
 }
 
 func (m *machineFlags) options(gf *gridFlags) (classify.Options, error) {
 	o, err := cvOptions(gf, m.machine, m.scheme, m.sel, m.folds, m.threads)
-	o.Seed, o.Float32, o.MaxBytes, o.NoStandardize = m.seed, m.float32, memoryBudget(), m.raw
+	o.Seed, o.Float32, o.MaxBytes, o.NoStandardize, o.UnitNorm = m.seed, m.float32, memoryBudget(), m.raw, m.unit
 	if err == nil && (m.repeats < 1 || m.repeats > 100) {
 		return o, usageError("--repeats %d: want 1…100", m.repeats)
 	}

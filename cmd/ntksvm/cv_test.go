@@ -129,3 +129,50 @@ func TestCVThenPredict(t *testing.T) {
 		t.Errorf("data info: exit %d, %q", code, stdout)
 	}
 }
+
+// TestCVUnitNorm checks that --unit-norm is kept in the model: predict on
+// the test rows, and on the test rows each scaled by its own factor,
+// reports the accuracy that cv reported.
+func TestCVUnitNorm(t *testing.T) {
+	dir := t.TempDir()
+	train := writeTable(t, dir, "train.csv", 60, 3, 0)
+	test := writeTable(t, dir, "test.csv", 45, 3, 500)
+	raw, err := os.ReadFile(test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	for i := 1; i < len(lines); i++ {
+		f := strings.Split(lines[i], ",")
+		for j := range 3 {
+			var v float64
+			fmt.Sscan(f[j], &v)
+			f[j] = fmt.Sprint(v * float64(1+i%4) * 2.5)
+		}
+		lines[i] = strings.Join(f, ",")
+	}
+	scaled := filepath.Join(dir, "scaled.csv")
+	if err := os.WriteFile(scaled, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "m.model")
+	code, stdout, stderr := runProcess(t, "cv", "--data", train, "--test", test, "--out", model, "--depth", "2",
+		"--C", "10", "--sigma-b", "0", "--no-standardize", "--unit-norm")
+	if code != 0 {
+		t.Fatalf("cv: exit %d: %s", code, stderr)
+	}
+	acc := regexp.MustCompile(`accuracy [0-9.]+% \(\d+ of \d+\)`)
+	cvAcc := acc.FindString(stdout)
+	if cvAcc == "" {
+		t.Fatalf("cv output lacks the test accuracy:\n%s", stdout)
+	}
+	for _, data := range []string{test, scaled} {
+		code, stdout, stderr = runProcess(t, "predict", "--model", model, "--data", data)
+		if code != 0 {
+			t.Fatalf("predict %s: exit %d: %s", data, code, stderr)
+		}
+		if got := acc.FindString(stdout); got != cvAcc {
+			t.Errorf("predict %s says %q, cv said %q", filepath.Base(data), got, cvAcc)
+		}
+	}
+}

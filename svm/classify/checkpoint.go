@@ -43,6 +43,7 @@ type ScaleSpec struct {
 	Kernel      string  `json:"kernel"`     // ntk.Spec's String: kind, depth, fixed layers, σ_w, σ_b, float type
 	C           float64 `json:"c"`
 	Standardize bool    `json:"standardize"`
+	UnitNorm    bool    `json:"unit_norm,omitempty"` // Options.UnitNorm
 	Route       string  `json:"route"`
 	// Own has a byte per sub-problem of the on-demand route: '1' if it is
 	// solved on a dense Gram of its own points, '0' if on the shared
@@ -76,6 +77,7 @@ func (s *ScaleSpec) diff(t *ScaleSpec) []string {
 	add(s.Classes != t.Classes, "classes", s.Classes, t.Classes)
 	add(s.Machine != t.Machine, "machine", s.Machine, t.Machine)
 	add(s.Standardize != t.Standardize, "standardised features", s.Standardize, t.Standardize)
+	add(s.UnitNorm != t.UnitNorm, "examples scaled to unit norm", s.UnitNorm, t.UnitNorm)
 	add(s.Kernel != t.Kernel, "kernel", s.Kernel, t.Kernel)
 	add(s.C != t.C, "C", s.C, t.C)
 	add(s.Route != t.Route, "route", s.Route, t.Route)
@@ -146,7 +148,7 @@ func (o *Options) scaleCk(plan Plan, x linalg.Matrix[float64], y []int, classes 
 	}
 	ck := &scaleCk{resume: o.Resume, save: o.Checkpoint, spec: ScaleSpec{
 		Data: datasetSHA256(&dataset.Dataset{X: x, Y: y, Classes: classes}), N: x.Rows, D: x.Cols, Classes: len(classes),
-		Machine: o.Machine.String(), Standardize: !o.NoStandardize, Budget: o.MemBudget}}
+		Machine: o.Machine.String(), Standardize: !o.NoStandardize, UnitNorm: o.UnitNorm, Budget: o.MemBudget}}
 	return ck, ck.checkData()
 }
 
@@ -162,7 +164,7 @@ func (ck *scaleCk) check() error {
 }
 
 // checkData refuses, before any fitting, a resumed state of other data
-// or of another machine or standardisation (the kernel, C and the route
+// or of another machine, standardisation or normalisation (the kernel, C and the route
 // are known once the grid point is chosen and the fit planned).
 func (ck *scaleCk) checkData() error {
 	if ck == nil || ck.resume == nil {
@@ -170,7 +172,7 @@ func (ck *scaleCk) checkData() error {
 	}
 	t := ck.resume.Spec
 	t.Data, t.N, t.D, t.Classes = ck.spec.Data, ck.spec.N, ck.spec.D, ck.spec.Classes
-	t.Machine, t.Standardize = ck.spec.Machine, ck.spec.Standardize
+	t.Machine, t.Standardize, t.UnitNorm = ck.spec.Machine, ck.spec.Standardize, ck.spec.UnitNorm
 	if d := ck.resume.Spec.diff(&t); len(d) > 0 {
 		return fmt.Errorf("%w: %s", ErrResume, strings.Join(d, "; "))
 	}

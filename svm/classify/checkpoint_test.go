@@ -221,6 +221,7 @@ func TestScaleResumeRefused(t *testing.T) {
 		{"machine", "rows", func(o *Options) { o.Machine = SVM2 }, x, labels, "machine: svm in the checkpoint, svm2 here"},
 		{"scheme", "pairs", func(o *Options) { o.Scheme = OneVsRest }, x, labels, "multi-class scheme: ovo in the checkpoint, ovr here"},
 		{"standardise", "rows", func(o *Options) { o.NoStandardize = true }, x, labels, "standardised features: true in the checkpoint, false here"},
+		{"unit norm", "pairs", func(o *Options) { o.UnitNorm = true }, x, labels, "examples scaled to unit norm: false in the checkpoint, true here"},
 		{"own Grams", "pairs", func(o *Options) { o.rowsOnly = true }, x, labels, "sub-problems on dense Grams of their own (set by the memory budget): 6 of 6 in the checkpoint, 0 of 6 here"},
 		{"dense", "pairs", func(o *Options) { o.MemBudget = 0 }, x, labels, "this one runs on the dense Gram"},
 		{"route", "krr", func(o *Options) { o.Machine, o.MemBudget, o.AtScale = SVM, 0, true }, x, labels, "machine: krr in the checkpoint, svm here"},

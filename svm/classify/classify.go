@@ -77,7 +77,13 @@ type Options struct {
 	// NoStandardize uses the features as given instead of standardising
 	// them with the training data's mean and standard deviation.
 	NoStandardize bool
-	Threads       int // goroutines; 0 means GOMAXPROCS
+	// UnitNorm scales every example (after standardisation) to the
+	// Euclidean norm √d, d the number of features, so that each has
+	// ‖x‖²/d = 1 (see dataset.Scaler). With σ_b = 0 the kernel then sees
+	// only the angles between examples; on images, whose norms vary with
+	// stroke width and contrast, that can help.
+	UnitNorm bool
+	Threads  int // goroutines; 0 means GOMAXPROCS
 	// Float32 stores the Gram matrices as float32 (half the memory; the
 	// recursion and the solvers stay float64), and computes each kernel of
 	// the grid on its own.
@@ -305,14 +311,18 @@ func checkClasses(y []int, classes []string) error {
 	return nil
 }
 
-// standardize sets c's scaler from x (none with NoStandardize) and returns
-// x standardised.
+// standardize sets c's scaler from x (none with NoStandardize and no
+// UnitNorm) and returns x standardised and normalised as the options say.
 func (c *Classifier) standardize(x linalg.Matrix[float64]) (linalg.Matrix[float64], error) {
 	c.scaler = nil
-	if c.opts.NoStandardize {
+	if c.opts.NoStandardize && !c.opts.UnitNorm {
 		return x, nil
 	}
-	c.scaler = dataset.FitScaler(x)
+	c.scaler = &dataset.Scaler{}
+	if !c.opts.NoStandardize {
+		c.scaler = dataset.FitScaler(x)
+	}
+	c.scaler.UnitNorm = c.opts.UnitNorm
 	return c.scaler.Apply(x)
 }
 
@@ -509,7 +519,7 @@ func (c *Classifier) Model() (*svm.Model, error) {
 		}
 	}
 	if c.scaler != nil {
-		m.Scaling = &svm.Scaling{Mean: c.scaler.Mean, Scale: c.scaler.Scale}
+		m.Scaling = &svm.Scaling{Mean: c.scaler.Mean, Scale: c.scaler.Scale, UnitNorm: c.scaler.UnitNorm}
 	}
 	c.model = m
 	return m, nil
@@ -565,8 +575,11 @@ func FromModel(m *svm.Model) (*Classifier, error) {
 		return nil, fmt.Errorf("%w: %v", svm.ErrModel, err)
 	}
 	c := &Classifier{opts: Options{Machine: mach, Scheme: sch}, Classes: m.Classes, Kernel: spec, C: m.Fit.C, sv: m.X, model: m}
-	if m.Scaling != nil {
-		c.scaler = &dataset.Scaler{Mean: m.Scaling.Mean, Scale: m.Scaling.Scale}
+	if s := m.Scaling; s != nil {
+		c.scaler = &dataset.Scaler{Mean: s.Mean, Scale: s.Scale, UnitNorm: s.UnitNorm}
+		if len(s.Mean) == 0 {
+			c.scaler.Mean, c.scaler.Scale = nil, nil
+		}
 	}
 	nu := len(m.Outputs)
 	mm := &multi{scheme: sch, classes: len(m.Classes)}

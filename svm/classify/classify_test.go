@@ -123,6 +123,8 @@ func TestFitPredictSaveLoad(t *testing.T) {
 		{Scheme: OneVsRest, Select: SelectBest},
 		{Machine: SVM2, Grid: Grid{Kinds: []ntk.Kind{ntk.KindNNGP}, Depths: []int{0, 2}, BiasStds: []float64{0, 0.5}, Cs: []float64{0.1, 10}}},
 		{Machine: KRR, Grid: Grid{Kinds: []ntk.Kind{ntk.KindNTK}, Depths: []int{3}, BiasStds: []float64{0}, Cs: []float64{1}}},
+		{UnitNorm: true, Select: SelectBest},
+		{NoStandardize: true, UnitNorm: true, Grid: Grid{Kinds: []ntk.Kind{ntk.KindNTK}, Depths: []int{2}, BiasStds: []float64{0.5}, Cs: []float64{10}}},
 	} {
 		c := New(o)
 		if err := c.Fit(context.Background(), x, labels); err != nil {
@@ -160,6 +162,59 @@ func TestFitPredictSaveLoad(t *testing.T) {
 		if _, err := c2.Predict(context.Background(), linalg.New[float64](2, 4)); err == nil || !strings.Contains(err.Error(), "4 features, the model was trained on 5") {
 			t.Errorf("wrong width: %v", err)
 		}
+	}
+}
+
+// TestUnitNorm checks that UnitNorm fits the examples scaled to the norm
+// √d, at training and at prediction: the fit equals a fit on rows
+// normalised beforehand, and rescaling test rows changes nothing.
+func TestUnitNorm(t *testing.T) {
+	x, labels := blobs(3, 20, 4, 5)
+	xt, _ := blobs(3, 10, 4, 6)
+	norm := func(m linalg.Matrix[float64], by func(i int) float64) linalg.Matrix[float64] {
+		out := linalg.New[float64](m.Rows, m.Cols)
+		for i := range m.Rows {
+			ss := 0.0
+			for _, v := range m.Row(i) {
+				ss += v * v
+			}
+			for j, v := range m.Row(i) {
+				out.Set(i, j, v*by(i)/math.Sqrt(ss))
+			}
+		}
+		return out
+	}
+	two := func(int) float64 { return 2 }                    // norm 2 = √4
+	odd := func(i int) float64 { return 0.3 + float64(i%7) } // any positive scale per row
+	grid := Grid{Kinds: []ntk.Kind{ntk.KindNTK}, Depths: []int{2}, BiasStds: []float64{0}, Cs: []float64{3}}
+	ctx := context.Background()
+	c := New(Options{NoStandardize: true, UnitNorm: true, Grid: grid})
+	if err := c.Fit(ctx, x, labels); err != nil {
+		t.Fatal(err)
+	}
+	ref := New(Options{NoStandardize: true, Grid: grid})
+	if err := ref.Fit(ctx, norm(x, two), labels); err != nil {
+		t.Fatal(err)
+	}
+	d, err := c.Decision(ctx, xt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dref, _ := ref.Decision(ctx, norm(xt, two))
+	dodd, _ := c.Decision(ctx, norm(xt, odd))
+	draw, _ := ref.Decision(ctx, xt)
+	far := 0.0
+	for i := range d.Data {
+		if e := math.Abs(d.Data[i] - dref.Data[i]); e > 1e-9*max(1, math.Abs(dref.Data[i])) {
+			t.Fatalf("decision %d: %v with UnitNorm, %v on rows normalised first", i, d.Data[i], dref.Data[i])
+		}
+		if e := math.Abs(d.Data[i] - dodd.Data[i]); e > 1e-9*max(1, math.Abs(d.Data[i])) {
+			t.Fatalf("decision %d: %v, %v on the rows rescaled", i, d.Data[i], dodd.Data[i])
+		}
+		far = max(far, math.Abs(d.Data[i]-draw.Data[i]))
+	}
+	if far < 1e-3 {
+		t.Errorf("the reference decides the raw rows as the normalised ones (%v): the test cannot tell", far)
 	}
 }
 

@@ -73,6 +73,7 @@ type CVSpec struct {
 	Seed      uint64    `json:"seed"`
 	FoldOf    string    `json:"fold_of_sha256,omitempty"` // explicit folds (Options.FoldOf)
 	Standard  bool      `json:"standardize"`
+	UnitNorm  bool      `json:"unit_norm,omitempty"`
 	Float32   bool      `json:"float32"`
 	Cells     int       `json:"cells"`
 }
@@ -83,7 +84,7 @@ func (s *CVSpec) Equal(t *CVSpec) bool {
 		s.Scheme == t.Scheme && s.Select == t.Select && slices.Equal(s.Kinds, t.Kinds) && slices.Equal(s.Depths, t.Depths) &&
 		slices.Equal(s.BiasStds, t.BiasStds) && slices.Equal(s.Cs, t.Cs) && s.WeightStd == t.WeightStd && s.Folds == t.Folds &&
 		s.Repeats == t.Repeats && s.Seed == t.Seed && s.FoldOf == t.FoldOf && s.Standard == t.Standard &&
-		s.Float32 == t.Float32 && s.Cells == t.Cells
+		s.UnitNorm == t.UnitNorm && s.Float32 == t.Float32 && s.Cells == t.Cells
 }
 
 // CVPlan is the grid search of a Classifier on one dataset as cells.
@@ -173,7 +174,7 @@ func (c *Classifier) PlanCV(d *dataset.Dataset) (*CVPlan, error) {
 	p.Spec = CVSpec{Data: datasetSHA256(d), N: d.N(), D: d.D(), Classes: nclass, Machine: o.Machine.String(),
 		Scheme: o.Scheme.String(), Select: o.Select.String(), Depths: g.Depths, BiasStds: g.BiasStds, Cs: g.Cs,
 		WeightStd: o.weightStd(), Folds: p.nfold, Repeats: len(p.folds), Seed: o.Seed, Standard: !o.NoStandardize,
-		Float32: o.Float32, Cells: len(p.Cells)}
+		UnitNorm: o.UnitNorm, Float32: o.Float32, Cells: len(p.Cells)}
 	for _, k := range g.Kinds {
 		p.Spec.Kinds = append(p.Spec.Kinds, k.String())
 	}

@@ -36,7 +36,7 @@ func (c *Classifier) holdoutSearch(ctx context.Context, xs linalg.Matrix[float64
 	xv, yv := gatherRows(xs, va, y)
 	sub := *o
 	// One point (its kernel and C are fitPoint's): PlanFit plans a fit.
-	sub.NoStandardize, sub.Holdout = true, 0
+	sub.NoStandardize, sub.UnitNorm, sub.Holdout = true, false, 0
 	sub.Checkpoint, sub.Resume = nil, nil // the refit is checkpointed, not these
 	sub.Grid = Grid{Kinds: []ntk.Kind{ntk.KindNTK}, Depths: []int{1}, BiasStds: []float64{0}, Cs: []float64{1}}
 	if o.MemBudget > 0 {

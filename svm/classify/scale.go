@@ -62,14 +62,14 @@ type Plan struct {
 }
 
 // inputBytes is the memory of the training inputs and of the copies the
-// fit makes of them: the inputs as given (float64), the standardised copy,
-// the copy in the Gram's element type (float32 only) and the matrix
-// product's packed copy, plus the per-point vectors of the kernel (norms,
-// diagonal).
+// fit makes of them: the inputs as given (float64), the standardised or
+// normalised copy, the copy in the Gram's element type (float32 only) and
+// the matrix product's packed copy, plus the per-point vectors of the
+// kernel (norms, diagonal).
 func (o *Options) inputBytes(n, d int) int64 {
 	nd := int64(n) * int64(d)
 	b := nd*8 + int64(n)*64
-	if !o.NoStandardize {
+	if !o.NoStandardize || o.UnitNorm {
 		b += nd * 8
 	}
 	elem := int64(8)

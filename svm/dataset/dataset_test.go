@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -187,6 +188,58 @@ func TestScaler(t *testing.T) {
 	}
 	if _, err := s.Apply(linalg.New[float64](1, 2)); err == nil || !strings.Contains(err.Error(), "2 features, the model was trained on 3") {
 		t.Errorf("wrong width: %v", err)
+	}
+}
+
+func TestScalerUnitNorm(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		row  []float64
+		want []float64
+	}{
+		{"3-4", []float64{3, 4}, []float64{3 * math.Sqrt2 / 5, 4 * math.Sqrt2 / 5}},
+		{"zero", []float64{0, 0, 0}, []float64{0, 0, 0}},
+		{"huge", []float64{1e300, -1e300}, []float64{1, -1}},
+		{"subnormal", []float64{5e-324, 0}, []float64{math.Sqrt2, 0}},
+		{"one", []float64{-2}, []float64{-1}},
+	} {
+		x := linalg.New[float64](1, len(tc.row))
+		copy(x.Data, tc.row)
+		y, err := (&Scaler{UnitNorm: true}).Apply(x)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		for j, w := range tc.want {
+			if g := y.At(0, j); math.Abs(g-w) > 1e-15*max(1, math.Abs(w)) {
+				t.Errorf("%s: column %d is %v, want %v", tc.name, j, g, w)
+			}
+		}
+		if x.Data[0] != tc.row[0] {
+			t.Errorf("%s: Apply changed its input", tc.name)
+		}
+	}
+	// Standardised first, then scaled to norm √3.
+	x := linalg.New[float64](4, 3)
+	copy(x.Data, []float64{1, 5, 2, 3, 5, 4, 5, 5, 6, 7, 5, 8})
+	s := FitScaler(x)
+	s.UnitNorm = true
+	y, err := s.Apply(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range y.Rows {
+		r, want := y.Row(i), x.Row(i)
+		ss := 0.0
+		for _, v := range r {
+			ss += v * v
+		}
+		if math.Abs(ss-3) > 1e-13 {
+			t.Errorf("row %d: squared norm %v, want 3", i, ss)
+		}
+		// Same direction as the standardised row.
+		if z0 := (want[0] - s.Mean[0]) / s.Scale[0]; math.Abs(r[2]*z0-r[0]*(want[2]-s.Mean[2])/s.Scale[2]) > 1e-13 {
+			t.Errorf("row %d: direction changed: %v", i, r)
+		}
 	}
 }
 

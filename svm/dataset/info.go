@@ -58,9 +58,17 @@ func (d *Dataset) featureName(j int) string {
 // Scaler standardises features: x ↦ (x − Mean)/Scale per column, with the
 // mean and the population standard deviation of the data it was fitted on
 // (a constant column gets Scale 1), as scikit-learn's StandardScaler does.
+// A Scaler with no Mean and Scale leaves the features as they are.
+//
+// With UnitNorm it then scales every row x to the Euclidean norm √d (d
+// features), so that ‖x‖²/d = 1 for every example: with no bias (σ_b = 0)
+// the NTK and NNGP of such rows depend only on the angles between examples,
+// as for inputs on the sphere in the NTK's theory. A row of zeros stays
+// zero.
 type Scaler struct {
-	Mean  []float64 `json:"mean"`
-	Scale []float64 `json:"scale"`
+	Mean     []float64 `json:"mean"`
+	Scale    []float64 `json:"scale"`
+	UnitNorm bool      `json:"unit_norm,omitempty"`
 }
 
 // FitScaler returns the Scaler of the rows of x.
@@ -91,20 +99,48 @@ func FitScaler(x linalg.Matrix[float64]) *Scaler {
 	return s
 }
 
-// Apply returns the standardised copy of x. It fails if x has another
-// number of columns than the data the Scaler was fitted on.
+// Apply returns the standardised (and with UnitNorm, row-normalised) copy
+// of x. It fails if x has another number of columns than the data the
+// Scaler was fitted on.
 func (s *Scaler) Apply(x linalg.Matrix[float64]) (linalg.Matrix[float64], error) {
-	if x.Cols != len(s.Mean) {
+	if s.Mean != nil && x.Cols != len(s.Mean) {
 		return linalg.Matrix[float64]{}, fmt.Errorf("%w: %d features, the model was trained on %d", ErrData, x.Cols, len(s.Mean))
 	}
 	y := linalg.New[float64](x.Rows, x.Cols)
 	for i := range x.Rows {
 		out := y.Row(i)
-		for j, v := range x.Row(i) {
-			out[j] = (v - s.Mean[j]) / s.Scale[j]
+		copy(out, x.Row(i))
+		if s.Mean != nil {
+			for j, v := range out {
+				out[j] = (v - s.Mean[j]) / s.Scale[j]
+			}
+		}
+		if s.UnitNorm {
+			normalizeRow(out)
 		}
 	}
 	return y, nil
+}
+
+// normalizeRow scales v to the Euclidean norm √len(v), leaving a zero v as
+// it is. The norm is taken of v divided by its largest magnitude, so that
+// no square overflows or underflows.
+func normalizeRow(v []float64) {
+	big := 0.0
+	for _, e := range v {
+		big = max(big, math.Abs(e))
+	}
+	if big == 0 {
+		return
+	}
+	ss := 0.0
+	for _, e := range v {
+		ss += (e / big) * (e / big)
+	}
+	f := math.Sqrt(float64(len(v)) / ss)
+	for j, e := range v {
+		v[j] = e / big * f
+	}
 }
 
 // Validate checks that a Scaler read from a file is usable.

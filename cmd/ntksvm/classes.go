@@ -48,6 +48,7 @@ func predictClasses(ctx context.Context, e *env, m *svm.Model, tf *tableFlags, d
 	if err != nil {
 		return err
 	}
+	widenLIBSVM(d, dataPath, m.Train.D)
 	if d.D() != m.Train.D {
 		return fmt.Errorf("%s has %d features, the model was trained on %d", dataPath, d.D(), m.Train.D)
 	}

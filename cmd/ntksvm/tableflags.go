@@ -155,19 +155,26 @@ func (t *tableFlags) loadPair(e *env, trainPath, testPath string) (train, test *
 	if test, err = tt.load(e, testPath); err != nil {
 		return nil, nil, err
 	}
-	if test.D() < train.D() && isLIBSVM(testPath) {
-		// LIBSVM's feature count is the largest index present: the
-		// features past it are 0 by the format's definition.
-		x := linalg.New[float64](test.N(), train.D())
-		for i := range test.N() {
-			copy(x.Row(i), test.X.Row(i))
-		}
-		test.X = x
-	}
+	widenLIBSVM(test, testPath, train.D())
 	if test.D() != train.D() {
 		return nil, nil, fmt.Errorf("--test %s: %d features, the training data (%s) have %d", testPath, test.D(), trainPath, train.D())
 	}
 	return train, test, nil
+}
+
+// widenLIBSVM gives the examples of d, read from path, width features
+// when path is a LIBSVM file whose largest index is below width: the
+// format's feature count is the largest index present, and the features
+// past it are 0 by its definition.
+func widenLIBSVM(d *data.Dataset, path string, width int) {
+	if d.D() >= width || !isLIBSVM(path) {
+		return
+	}
+	x := linalg.New[float64](d.N(), width)
+	for i := range d.N() {
+		copy(x.Row(i), d.X.Row(i))
+	}
+	d.X = x
 }
 
 // isLIBSVM reports whether path names a LIBSVM file (by its extension, as

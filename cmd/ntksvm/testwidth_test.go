@@ -13,7 +13,7 @@ import (
 // counts, with no model fitted; a LIBSVM test file whose largest index is
 // below the training data's (its last features 0, as the format allows)
 // is read as that many features and scored as the same points written
-// with every index.
+// with every index, by cv and by predict.
 func TestCVTestWidth(t *testing.T) {
 	dir := t.TempDir()
 	train := writeTable(t, dir, "train.csv", 90, 3, 0)
@@ -43,8 +43,9 @@ func TestCVTestWidth(t *testing.T) {
 	}
 	acc := regexp.MustCompile(`accuracy [0-9.]+% \(\d+ of \d+\)`)
 	var got [2]string
+	model := filepath.Join(dir, "m.model")
 	for k, test := range []string{full, short} {
-		code, stdout, stderr := runProcess(t, "cv", "--data", trainSVM, "--test", test, "--depth", "1", "--sigma-b", "0", "--C", "1", "--folds", "2")
+		code, stdout, stderr := runProcess(t, "cv", "--data", trainSVM, "--test", test, "--depth", "1", "--sigma-b", "0", "--C", "1", "--folds", "2", "--out", model)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", filepath.Base(test), code, stderr)
 		}
@@ -52,5 +53,10 @@ func TestCVTestWidth(t *testing.T) {
 	}
 	if got[0] == "" || got[0] != got[1] {
 		t.Errorf("short LIBSVM test file: %q; written with every index: %q", got[1], got[0])
+	}
+	// predict reads the short file as the model's three features too.
+	code, stdout, stderr = runProcess(t, "predict", "--model", model, "--data", short)
+	if p := acc.FindString(stdout); code != 0 || p != got[0] {
+		t.Errorf("predict on the short LIBSVM file: exit %d, %q, want %q\n%s", code, p, got[0], stderr)
 	}
 }

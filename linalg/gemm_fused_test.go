@@ -82,3 +82,41 @@ func agreesWithPlain[T Float](t *testing.T, name, plain string, m, n int, run fu
 	}
 	return want
 }
+
+// TestGemmRowCalls checks that macro's one kernel call per row of full
+// tiles gives bitwise the result of one call per tile (tileCalls), in both
+// element types on every kernel set and 1–3 threads: M and N with and
+// without partial last slivers, several k blocks and panels (small
+// blocks) and one of each (default blocks), beta 0, 1 and 0.5 (folded
+// into the first k block's tiles where the set has a beta kernel).
+func TestGemmRowCalls(t *testing.T) {
+	testGemmRowCalls[float32](t, "float32")
+	testGemmRowCalls[float64](t, "float64")
+}
+
+func testGemmRowCalls[T Float](t *testing.T, dtype string) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	shapes := [][3]int{{24, 48, 64}, {37, 53, 70}, {100, 150, 90}, {130, 70, 300}}
+	for _, kern := range asm.Available() {
+		mr, nr, _ := kernelFor[T](kern)
+		for _, blk := range []blocking{{}, {mc: 4 * mr, kc: 29, nc: 3 * nr}} {
+			for _, s := range shapes {
+				for _, beta := range []T{0, 1, 0.5} {
+					m, k, n := s[0], s[1], s[2]
+					name := fmt.Sprintf("%s/%s/blk=%v/%dx%dx%d/beta=%v", dtype, kern.Name(), blk, m, k, n, beta)
+					a := randMatrix[T](rng, m, k, 1)
+					b := randMatrix[T](rng, k, n, 3)
+					c0 := randMatrix[T](rng, m, n, 2)
+					agreesWithPlain(t, name, "one call per tile", m, n, func(th int, plain bool) Matrix[T] {
+						c := c0.Clone()
+						cfg := gemmConfig{kern: kern, threads: th, blk: blk, split: true, noSmall: true, noFused: true, tileCalls: plain}
+						if err := gemmWith(cfg, NoTrans, NoTrans, 1.25, a, b, beta, c); err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						return c
+					})
+				}
+			}
+		}
+	}
+}

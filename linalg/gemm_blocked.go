@@ -522,7 +522,12 @@ func (p *gemmProblem[T]) path(mb, kb int) int {
 // and 84, 7 tiles a row; 1 thread, thread CPU time, per-tile and per-row
 // calls alternated run by run on a host loaded by other jobs, medians of
 // the paired ratios): float32 4096³ 1.087 (7 pairs, quartiles 1.07–1.11),
-// 2048³ 1.037 (15 pairs), float64 1536³ 1.023 (15 pairs).
+// 2048³ 1.028–1.037, 1024³ 1.039, float64 1024³ and 2048³ 1.038–1.041
+// (11–15 pairs). On the same machine, having the tiles prefetch the next
+// A sliver (the block is in L3) took a kernel-only loop over 1024 slivers,
+// 7 tiles each, from 37–38 to 41–42 GFLOP/s, but not the product:
+// float64 2048³ 0.95, float32 2048³ 1.00 against these row calls; nor
+// did prefetching the next panel of B for packB (1024³ 0.91–0.92).
 func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, jn, kb int, mirror, betaIn bool) {
 	mr, nr, ld := p.mr, p.nr, p.c.Stride
 	rows := p.pfRow != nil && !p.tileCalls && !p.lower && !betaIn

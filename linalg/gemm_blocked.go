@@ -225,11 +225,11 @@ func (p *gemmProblem[T]) run(cfg gemmConfig) {
 	p.scaledTranspose = scaledTransposeFor[T](ks)
 	p.noFused = cfg.noFused
 	p.tileCalls = cfg.tileCalls
+	if _, pf := fusedFor[T](ks); pf != nil {
+		p.pfRow = pfRowFor[T](ks) // macro's rows of tiles, lower too
+	}
 	if !p.lower {
 		p.fused, p.pf = fusedFor[T](ks)
-		if p.pf != nil {
-			p.pfRow = pfRowFor[T](ks)
-		}
 		if p.beta != 0 && p.beta != 1 {
 			p.rowBeta = rowBetaFor[T](ks)
 		}
@@ -513,31 +513,48 @@ func (p *gemmProblem[T]) path(mb, kb int) int {
 // and the B slivers stream past it from L2.
 //
 // Where the kernel set has a row-of-tiles kernel (pfRow) and the tiles
-// need nothing of their own (not lower, no beta to fold in), the full
-// tiles of a full row go to it in one call, without prefetches: the same
-// kernel on the same operands in the same order, so bitwise the result of
-// one call per tile, with the wrapper's checks and dispatch paid once per
-// row instead of once per tile. Measured on a 2-core AMD EPYC Zen 3 KVM
-// guest (AVX2: 6×16 float32, 4×12 float64 tiles; L2 512 KiB, so nc 112
-// and 84, 7 tiles a row; 1 thread, thread CPU time, per-tile and per-row
+// need nothing of their own (no beta to fold in; with lower, the tiles
+// left of the diagonal, mirrored after the call), the full tiles of a full
+// row go to it in one call, without prefetches: the same kernel on the
+// same operands in the same order, so bitwise the result of one call per
+// tile, with the wrapper's checks and dispatch paid once per row instead
+// of once per tile. Measured on a 2-core AMD EPYC Zen 3 KVM guest (AVX2:
+// 6×16 float32, 4×12 float64 tiles; L2 512 KiB, so nc 112 and 84, 7 tiles
+// a row; 28 Nov 2026, thread CPU time at 1 thread, per-tile and per-row
 // calls alternated run by run on a host loaded by other jobs, medians of
-// the paired ratios): float32 4096³ 1.087 (7 pairs, quartiles 1.07–1.11),
-// 2048³ 1.028–1.037, 1024³ 1.039, float64 1024³ and 2048³ 1.038–1.041
-// (11–15 pairs). On the same machine, having the tiles prefetch the next
-// A sliver (the block is in L3) took a kernel-only loop over 1024 slivers,
-// 7 tiles each, from 37–38 to 41–42 GFLOP/s, but not the product:
-// float64 2048³ 0.95, float32 2048³ 1.00 against these row calls; nor
-// did prefetching the next panel of B for packB (1024³ 0.91–0.92).
+// the paired ratios over 7–25 pairs): float32 512³ 1.022, 1024³ 1.039,
+// 2048³ 1.028–1.037, 4096³ 1.087 (quartiles 1.07–1.11); float64 512³
+// 1.051, 1024³ 1.038–1.043, 2048³ 1.041; at 2 threads 1024³ float32
+// 1.035, float64 1.045; Gram of 4096×784 (lower, mirrored) float64 1.054
+// (quartiles 1.00–1.10), float32 1.000–1.028. On the same machine, having
+// the tiles prefetch the next A sliver (the block is in L3) took a
+// kernel-only loop over 1024 slivers, 7 tiles each, from 37–38 to 41–42
+// GFLOP/s, but not the product: float64 2048³ 0.95, float32 2048³ 1.00
+// against these row calls; nor did prefetching the next panel of B for
+// packB (1024³ 0.91–0.92).
 func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, jn, kb int, mirror, betaIn bool) {
 	mr, nr, ld := p.mr, p.nr, p.c.Stride
-	rows := p.pfRow != nil && !p.tileCalls && !p.lower && !betaIn
+	rows := p.pfRow != nil && !p.tileCalls && !betaIn
 	for ir := 0; ir < mb; ir += mr {
 		mm := min(mr, mb-ir)
 		as := ws.a[ir*kb : ir*kb+kb*mr]
 		row := ic + ir
 		jr0 := 0
-		if full := jn / nr; rows && mm == mr && full > 0 {
+		full := jn / nr
+		if p.lower {
+			// Only the tiles wholly on and below the diagonal (row ≥
+			// col+nr-1): those left of the first diagonal tile.
+			full = min(full, max(0, row-jc+1)/nr)
+		}
+		if rows && mm == mr && full > 0 {
 			p.pfRow(kb, as, ws.b[:full*kb*nr], p.c.Data[row*ld+jc:], ld, full, full, nil, 0, 0)
+			if mirror {
+				// The row's tiles are still in L1 or L2: see the per-tile
+				// mirror below.
+				for col := jc; col < jc+full*nr; col += nr {
+					p.transpose(p.c.Data[col*ld+row:], ld, p.c.Data[row*ld+col:], ld, mr, nr)
+				}
+			}
 			jr0 = full * nr
 		}
 		for jr := jr0; jr < jn; jr += nr {

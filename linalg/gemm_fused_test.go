@@ -88,7 +88,8 @@ func agreesWithPlain[T Float](t *testing.T, name, plain string, m, n int, run fu
 // element types on every kernel set and 1–3 threads: M and N with and
 // without partial last slivers, several k blocks and panels (small
 // blocks) and one of each (default blocks), beta 0, 1 and 0.5 (folded
-// into the first k block's tiles where the set has a beta kernel).
+// into the first k block's tiles where the set has a beta kernel); and
+// the same for SyrkLower and Gram (lower triangle, mirror) of op(A).
 func TestGemmRowCalls(t *testing.T) {
 	testGemmRowCalls[float32](t, "float32")
 	testGemmRowCalls[float64](t, "float64")
@@ -111,6 +112,24 @@ func testGemmRowCalls[T Float](t *testing.T, dtype string) {
 						c := c0.Clone()
 						cfg := gemmConfig{kern: kern, threads: th, blk: blk, split: true, noSmall: true, noFused: true, tileCalls: plain}
 						if err := gemmWith(cfg, NoTrans, NoTrans, 1.25, a, b, beta, c); err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						return c
+					})
+					// The lower triangle (SyrkLower) and Gram's mirror: C is m×m.
+					cs := randMatrix[T](rng, m, m, 0)
+					agreesWithPlain(t, name+"/syrk", "one call per tile", m, m, func(th int, plain bool) Matrix[T] {
+						c := cs.Clone()
+						cfg := gemmConfig{kern: kern, threads: th, blk: blk, split: true, noSmall: true, tileCalls: plain}
+						if err := syrkLowerWith(cfg, "SyrkLower", 1.25, a, beta, c); err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						return c
+					})
+					agreesWithPlain(t, name+"/gram", "one call per tile", m, m, func(th int, plain bool) Matrix[T] {
+						c := cs.Clone()
+						cfg := gemmConfig{kern: kern, threads: th, blk: blk, split: true, noSmall: true, tileCalls: plain}
+						if err := gramWith(cfg, a, c); err != nil {
 							t.Fatalf("%s: %v", name, err)
 						}
 						return c

@@ -272,13 +272,22 @@ func crossValidate[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []
 }
 
 // accuracy returns the fraction of the points val (rows of the Gram k)
-// that mm classifies as y says.
+// that mm classifies as y says. Each unit's decision values at val are
+// computed once (unit.valDec): a unit that the next C reuses unchanged
+// costs nothing more.
 func accuracy[T linalg.Float](mm *multi, k linalg.Matrix[T], val, y []int, nclass int) float64 {
+	for ui := range mm.units {
+		if u := &mm.units[ui]; u.valDec == nil {
+			u.valDec = make([]float64, len(val))
+			decideAt(u, u.valDec, k, val)
+		}
+	}
 	dec, votes := make([]float64, len(mm.units)), make([]int, nclass)
 	right := 0
-	for _, i := range val {
-		row := k.Row(i)
-		decide(mm, dec, row)
+	for t, i := range val {
+		for ui := range mm.units {
+			dec[ui] = mm.units[ui].valDec[t]
+		}
 		if mm.class(dec, votes) == y[i] {
 			right++
 		}

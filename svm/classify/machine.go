@@ -89,6 +89,10 @@ type unit struct {
 	points []int
 	dual   []float64
 	kernel svm.KernelMatrix // the sub-problem's view, with its cached rows
+	// valDec holds the decision values at the validation points of the
+	// fold being cross-validated, computed on first use; a unit carried
+	// over unchanged to a larger C (see atBound) keeps them.
+	valDec []float64
 }
 
 // multi is a multi-class machine over the columns of a Gram.
@@ -292,6 +296,33 @@ func decide[T linalg.Float](mm *multi, dst []float64, krow []T) {
 			s += u.alpha[k] * float64(krow[j])
 		}
 		dst[ui] = s
+	}
+}
+
+// decideAt writes u's decision value at each point rows[t] of the Gram k
+// into dst[t], with decide's arithmetic (the bias, then the terms in
+// order), four points at a time so that their sums proceed together.
+func decideAt[T linalg.Float](u *unit, dst []float64, k linalg.Matrix[T], rows []int) {
+	t := 0
+	for ; t+4 <= len(rows); t += 4 {
+		r0, r1, r2, r3 := k.Row(rows[t]), k.Row(rows[t+1]), k.Row(rows[t+2]), k.Row(rows[t+3])
+		s0, s1, s2, s3 := u.bias, u.bias, u.bias, u.bias
+		for q, j := range u.idx {
+			a := u.alpha[q]
+			s0 += a * float64(r0[j])
+			s1 += a * float64(r1[j])
+			s2 += a * float64(r2[j])
+			s3 += a * float64(r3[j])
+		}
+		dst[t], dst[t+1], dst[t+2], dst[t+3] = s0, s1, s2, s3
+	}
+	for ; t < len(rows); t++ {
+		r := k.Row(rows[t])
+		s := u.bias
+		for q, j := range u.idx {
+			s += u.alpha[q] * float64(r[j])
+		}
+		dst[t] = s
 	}
 }
 

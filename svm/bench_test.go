@@ -77,3 +77,21 @@ func BenchmarkSolveDual(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSolveDualCPath is model selection's use of the solver: a small
+// sub-problem (150 points) solved with libsvm's stopping rule at each C of
+// 10⁻²…10⁴, each solve warm-started from the one before.
+func BenchmarkSolveDualCPath(b *testing.B) {
+	k, y := benchGram(150)
+	kd := NewDense(k)
+	for b.Loop() {
+		var init []float64
+		for _, c := range []float64{1e-2, 1e-1, 1, 10, 100, 1e3, 1e4} {
+			res, err := SolveDual(context.Background(), kd, y, DualConfig{Loss: Hinge, Lambda: 1 / c, Bias: true, KKT: 1e-3, Init: init})
+			if err != nil {
+				b.Fatal(err)
+			}
+			init = res.Dual
+		}
+	}
+}

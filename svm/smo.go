@@ -193,6 +193,10 @@ type smo struct {
 	rowI    []float64
 	rowJ    []float64
 	up, low []bool // t ∈ I_up, t ∈ I_low (kept by status)
+	// The same as penalties added to −yₜGₜ, for loops without a branch on
+	// membership: upPen[t] is 0 when t ∈ I_up, else −Inf; lowPen[t] is 0
+	// when t ∈ I_low, else +Inf.
+	upPen, lowPen []float64
 	// The selection of i for the next stepPair, computed while updating G.
 	nextI    int
 	nextGmax float64
@@ -260,6 +264,8 @@ func (s *smo) setup(nv int, ub, shift float64) {
 	s.G = make([]float64, nv)
 	s.up = make([]bool, nv)
 	s.low = make([]bool, nv)
+	s.upPen = make([]float64, nv)
+	s.lowPen = make([]float64, nv)
 	s.nextI = -1
 	s.rowI = make([]float64, s.n)
 	s.rowJ = make([]float64, s.n)
@@ -384,6 +390,13 @@ func (s *smo) status(t int) {
 	} else {
 		s.up[t], s.low[t] = s.a[t] > 0, s.a[t] < s.ub
 	}
+	s.upPen[t], s.lowPen[t] = 0, 0
+	if !s.up[t] {
+		s.upPen[t] = math.Inf(-1)
+	}
+	if !s.low[t] {
+		s.lowPen[t] = math.Inf(1)
+	}
 }
 
 // run iterates until the maximal KKT violation over all variables is
@@ -431,6 +444,9 @@ func (s *smo) run(ctx context.Context, eps float64, maxIter int) error {
 // stepPair does one SMO step with WSS2 on the active set; it reports
 // whether the active set already satisfies m(a) − M(a) < eps.
 func (s *smo) stepPair(eps float64) bool {
+	if s.nv == s.n {
+		return s.stepPairDirect(eps)
+	}
 	gmax, i := s.nextGmax, s.nextI
 	if i < 0 {
 		gmax = math.Inf(-1)
@@ -507,6 +523,94 @@ func (s *smo) stepPair(eps float64) bool {
 				next, nextMax = t, v
 			}
 		}
+	}
+	s.nextI, s.nextGmax = next, nextMax
+	return false
+}
+
+// stepPairDirect is stepPair when variable t is training point t (nv =
+// n, idx the identity: the hinge and squared-hinge duals): the same
+// arithmetic and the same choices, read without the index indirection and
+// from slices whose length the loops share.
+func (s *smo) stepPairDirect(eps float64) bool {
+	n := s.n
+	G, sgn, diag := s.G[:n], s.sgn[:n], s.diag[:n]
+	up := s.up[:n]
+	shift := s.shift
+	gmax, i := s.nextGmax, s.nextI
+	if i < 0 {
+		gmax = math.Inf(-1)
+		for _, t := range s.active {
+			if up[t] {
+				if v := -sgn[t] * G[t]; v >= gmax {
+					gmax, i = v, t
+				}
+			}
+		}
+	}
+	s.nextI = -1
+	if i < 0 {
+		return true
+	}
+	ki := s.row(i, s.rowI)[:n]
+	qii := diag[i] + shift
+	// A variable outside I_low has v = +Inf: it leaves gmin as it is and
+	// has b = −Inf, so it is never chosen.
+	lowPen, upPen := s.lowPen[:n], s.upPen[:n]
+	gmin, j, best := math.Inf(1), -1, math.Inf(1)
+	for _, t := range s.active {
+		v := -sgn[t]*G[t] + lowPen[t]
+		gmin = min(gmin, v)
+		if b := gmax - v; b > 0 && t != i {
+			quad := qii + diag[t] + shift - 2*ki[t]
+			if quad <= 0 {
+				quad = 1e-12
+			}
+			if obj := -b * b / quad; obj <= best {
+				best, j = obj, t
+			}
+		}
+	}
+	if j < 0 || gmax-gmin < eps {
+		return true
+	}
+	kj := s.row(j, s.rowJ)[:n]
+	quad := qii + diag[j] + shift - 2*ki[j]
+	if quad <= 0 {
+		quad = 1e-12
+	}
+	d := (gmax + sgn[j]*G[j]) / quad
+	capI := s.a[i]
+	if sgn[i] > 0 {
+		capI = s.ub - s.a[i]
+	}
+	capJ := s.ub - s.a[j]
+	if sgn[j] > 0 {
+		capJ = s.a[j]
+	}
+	d = min(d, capI, capJ)
+	if d <= 0 {
+		return true
+	}
+	s.move(i, sgn[i]*d, d == capI)
+	s.move(j, -sgn[j]*d, d == capJ)
+	next, nextMax := -1, math.Inf(-1)
+	for _, t := range s.active {
+		g := G[t] + sgn[t]*d*(ki[t]-kj[t])
+		if t == i {
+			g += shift * sgn[i] * d
+		} else if t == j {
+			g -= shift * sgn[j] * d
+		}
+		G[t] = g
+		// Outside I_up, v = −Inf: chosen only while no member of I_up has
+		// been seen, and dropped below if none is.
+		if v := -sgn[t]*g + upPen[t]; v >= nextMax {
+			next, nextMax = t, v
+		}
+	}
+	if math.IsInf(nextMax, -1) {
+		next = -1
 	}
 	s.nextI, s.nextGmax = next, nextMax
 	return false

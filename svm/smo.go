@@ -48,6 +48,12 @@ type DualConfig struct {
 	// ratio of the C's): one per dual variable (n, or 2n for SVR), each
 	// in [0, C], satisfying the bias constraint when Bias is set.
 	Init []float64
+	// InitKa, with Init, is K·α at Init (α the kernel expansion's
+	// weights), as DualResult.Ka of the solve that returned Init as its
+	// Dual gives it: the solver starts from it instead of computing it (a
+	// product with the Gram), the same numbers when Init is that Dual
+	// unchanged. It must have one entry per training point.
+	InitKa []float64
 }
 
 // DualResult is the exact solution and its certificate.
@@ -64,6 +70,9 @@ type DualResult struct {
 	SupportVectors int  // αᵢ ≠ 0
 	Converged      bool // RelGap ≤ Tol
 	Outputs        []float64
+	// Ka is K·α, the outputs without the bias, for InitKa of a solve
+	// warm-started from Dual.
+	Ka []float64
 }
 
 // SolveDual solves the soft-margin (hinge), 2-norm (squared hinge) or
@@ -140,7 +149,16 @@ func SolveDual(ctx context.Context, k KernelMatrix, y []float64, cfg DualConfig)
 			return nil, err
 		}
 	}
-	s.reconstruct() // G = Qa + p
+	if cfg.InitKa != nil {
+		if cfg.Init == nil || len(cfg.InitKa) != n {
+			return nil, inputErr("%d values of K·α for %d points (and initial dual variables: %v)", len(cfg.InitKa), n, cfg.Init != nil)
+		}
+		s.setAlpha()
+		copy(s.g, cfg.InitKa)
+		s.gradient()
+	} else {
+		s.reconstruct() // G = Qa + p
+	}
 	res := &DualResult{}
 	if cfg.KKT > 0 {
 		s.libsvm = true
@@ -349,10 +367,7 @@ func (s *smo) prefetch(i int) {
 // reconstruct recomputes α, g = Kα and the whole gradient G exactly, and
 // makes every variable active.
 func (s *smo) reconstruct() {
-	clear(s.alpha)
-	for t, at := range s.a {
-		s.alpha[s.idx[t]] += s.sgn[t] * at
-	}
+	s.setAlpha()
 	// g = Kα from the rows of the support vectors (K is symmetric) when
 	// they are few, else one product.
 	s.nz, s.nzw = s.nz[:0], s.nzw[:0]
@@ -368,6 +383,19 @@ func (s *smo) reconstruct() {
 	} else {
 		s.k.MulVec(s.g, s.alpha)
 	}
+	s.gradient()
+}
+
+// setAlpha sets α from the dual variables.
+func (s *smo) setAlpha() {
+	clear(s.alpha)
+	for t, at := range s.a {
+		s.alpha[s.idx[t]] += s.sgn[t] * at
+	}
+}
+
+// gradient sets G from g = Kα and makes every variable active.
+func (s *smo) gradient() {
 	for t := range s.nv {
 		s.G[t] = s.sgn[t]*s.g[s.idx[t]] + s.shift*s.a[t] + s.p[t]
 	}
@@ -863,6 +891,7 @@ func (s *smo) certificate(res *DualResult) {
 	for i, v := range s.g {
 		res.Outputs[i] = v + b
 	}
+	res.Ka = append(res.Ka[:0], s.g...)
 }
 
 // libsvmBias is libsvm's estimate of b: minus the mean of yᵢ∇ᵢ over the

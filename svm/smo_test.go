@@ -377,3 +377,60 @@ func TestBestBiasBits(t *testing.T) {
 		}
 	}
 }
+
+// TestInitKa checks that a warm start handed K·α (DualResult.Ka) solves to
+// the same bits as one that computes it, along a path of C values as model
+// selection walks it, for the hinge and the ε-insensitive duals; and that
+// a K·α of the wrong length, or without Init, is refused.
+func TestInitKa(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	x, y := blobs(rng, 60, 0.9)
+	k := NewDense(rbfGram(x, x, 0.7))
+	for _, tc := range []struct {
+		name string
+		loss Loss
+	}{{"hinge", Hinge}, {"svr", EpsInsensitiveLoss(0.1)}} {
+		var plain, fast *DualResult
+		for _, c := range []float64{0.01, 0.1, 1, 10, 100} {
+			cfg := DualConfig{Loss: tc.loss, Lambda: 1 / c, Bias: true, KKT: 1e-3}
+			if plain != nil {
+				cfg.Init = plain.Dual
+			}
+			p, err := SolveDual(context.Background(), k, y, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fast != nil {
+				cfg.Init, cfg.InitKa = fast.Dual, fast.Ka
+			}
+			f, err := SolveDual(context.Background(), k, y, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Machine.Bias != f.Machine.Bias || p.Iterations != f.Iterations || !slicesEqualBits(p.Machine.Alpha, f.Machine.Alpha) || !slicesEqualBits(p.Ka, f.Ka) {
+				t.Fatalf("%s C=%g: with InitKa %v, without %v", tc.name, c, f, p)
+			}
+			plain, fast = p, f
+		}
+	}
+	for _, cfg := range []DualConfig{
+		{Loss: Hinge, Lambda: 1, Bias: true, InitKa: make([]float64, 60)},
+		{Loss: Hinge, Lambda: 1, Bias: true, Init: make([]float64, 60), InitKa: make([]float64, 59)},
+	} {
+		if _, err := SolveDual(context.Background(), k, y, cfg); err == nil {
+			t.Errorf("InitKa of %d (Init %d): no error", len(cfg.InitKa), len(cfg.Init))
+		}
+	}
+}
+
+func slicesEqualBits(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}

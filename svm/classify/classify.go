@@ -404,7 +404,7 @@ func (c *Classifier) compress(mm *multi, xs linalg.Matrix[float64]) {
 		for k, j := range u.idx {
 			idx[k] = at[j]
 		}
-		u.idx, u.points, u.dual, u.kernel = idx, nil, nil, nil
+		u.idx, u.points, u.dual, u.ka, u.kernel = idx, nil, nil, nil, nil
 	}
 	c.mm = mm
 	c.model = nil

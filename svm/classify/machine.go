@@ -88,6 +88,7 @@ type unit struct {
 	// cross-validation warm-starts the next C from them.
 	points []int
 	dual   []float64
+	ka     []float64        // K·α at dual, for the warm start's svm.DualConfig.InitKa
 	kernel svm.KernelMatrix // the sub-problem's view, with its cached rows
 	// valDec holds the decision values at the validation points of the
 	// fold being cross-validated, computed on first use; a unit carried
@@ -160,7 +161,7 @@ func fitUnits[T linalg.Float](ctx context.Context, k linalg.Matrix[T], units []u
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			var init []float64
+			var init, ka []float64
 			var kv *view[T]
 			if prev != nil && len(prev.units) == len(units) && prev.units[ui].dual != nil {
 				p := &prev.units[ui]
@@ -170,14 +171,19 @@ func fitUnits[T linalg.Float](ctx context.Context, k linalg.Matrix[T], units []u
 					return
 				}
 				init = make([]float64, len(p.dual))
+				same := true
 				for t, a := range p.dual {
 					init[t] = min(a, c)
+					same = same && init[t] == a
+				}
+				if same {
+					ka = p.ka
 				}
 			}
 			if kv == nil {
 				kv = newView(k, units[ui].idx, units[ui].idx)
 			}
-			errs[ui] = fitUnit(ctx, kv, &units[ui], y, m, c, init)
+			errs[ui] = fitUnit(ctx, kv, &units[ui], y, m, c, init, ka)
 		}()
 	}
 	wg.Wait()
@@ -220,7 +226,7 @@ func mergeSorted(a, b []int) []int {
 }
 
 // fitUnit solves the SVM dual of one binary sub-problem.
-func fitUnit(ctx context.Context, kv svm.KernelMatrix, u *unit, y []int, m Machine, c float64, init []float64) error {
+func fitUnit(ctx context.Context, kv svm.KernelMatrix, u *unit, y []int, m Machine, c float64, init, ka []float64) error {
 	yb := make([]float64, len(u.idx))
 	for i, t := range u.idx {
 		yb[i] = -1
@@ -236,13 +242,14 @@ func fitUnit(ctx context.Context, kv svm.KernelMatrix, u *unit, y []int, m Machi
 		for t := range init {
 			init[t] = 0 // the 2-norm dual has no box: scaling is feasible but not better
 		}
+		ka = nil
 	}
 	res, err := svm.SolveDual(ctx, kv, yb,
-		svm.DualConfig{Loss: loss, Lambda: 1 / c, Bias: true, KKT: 1e-3, Init: init})
+		svm.DualConfig{Loss: loss, Lambda: 1 / c, Bias: true, KKT: 1e-3, Init: init, InitKa: ka})
 	if err != nil {
 		return fmt.Errorf("classify: classes %d vs %d: %w", u.pos, u.neg, err)
 	}
-	u.points, u.dual, u.kernel = u.idx, res.Dual, kv
+	u.points, u.dual, u.ka, u.kernel = u.idx, res.Dual, res.Ka, kv
 	// Keep the support vectors only.
 	var idx []int
 	var alpha []float64

@@ -150,9 +150,9 @@ func fitPair[T linalg.Float](ctx context.Context, spec ntk.Spec, x linalg.Matrix
 		return err
 	}
 	local := identity(n)
-	if err := fitUnit(ctx, newView(k, local, local), u, y, m, c, nil); err != nil {
+	if err := fitUnit(ctx, newView(k, local, local), u, y, m, c, nil, nil); err != nil {
 		return err
 	}
-	u.kernel, u.points, u.dual = nil, nil, nil
+	u.kernel, u.points, u.dual, u.ka = nil, nil, nil, nil
 	return nil
 }

@@ -114,13 +114,13 @@ func fitOnDemand[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, 
 		st := k.Stats()
 		o.report(ScaleProgress{Stage: "sub-problems", Done: ndone, Total: len(units), Rows: st.RowsComputed, CacheRows: st.CapacityRows, Elapsed: time.Since(start)})
 		kv := newODView(k, units[ui].idx)
-		if err := fitUnit(ctx, kv, &units[ui], y, o.Machine, c, nil); err != nil {
+		if err := fitUnit(ctx, kv, &units[ui], y, o.Machine, c, nil, nil); err != nil {
 			return nil, err
 		}
 		if err := k.Err(); err != nil {
 			return nil, fmt.Errorf("classify: on-demand Gram: %w", err)
 		}
-		units[ui].kernel, units[ui].points, units[ui].dual = nil, nil, nil
+		units[ui].kernel, units[ui].points, units[ui].dual, units[ui].ka = nil, nil, nil, nil
 		st = k.Stats()
 		if err := finished(ui, ScaleProgress{Rows: st.RowsComputed, CacheRows: st.CapacityRows}); err != nil {
 			return nil, err

@@ -514,26 +514,10 @@ func (s *smo) stepPair(eps float64) bool {
 		return true
 	}
 	kj := s.row(s.idx[j], s.rowJ)
-	quad := qii + s.diag[s.idx[j]] + s.shift - 2*ki[s.idx[j]]
-	if quad <= 0 {
-		quad = 1e-12
-	}
-	d := (gmax + s.sgn[j]*s.G[j]) / quad
-	// caps: a_i moves by sgn_i·d, a_j by −sgn_j·d.
-	capI := s.a[i]
-	if s.sgn[i] > 0 {
-		capI = s.ub - s.a[i]
-	}
-	capJ := s.ub - s.a[j]
-	if s.sgn[j] > 0 {
-		capJ = s.a[j]
-	}
-	d = min(d, capI, capJ)
+	d := s.pairStep(i, j, gmax, qii+s.diag[s.idx[j]]+s.shift-2*ki[s.idx[j]])
 	if d <= 0 {
 		return true
 	}
-	s.move(i, s.sgn[i]*d, d == capI)
-	s.move(j, -s.sgn[j]*d, d == capJ)
 	// G_t += sgn_t·d·(K[t, i] − K[t, j]) (+ the shift on i and j), and
 	// the next i = argmax over I_up of −y_t·G_t in the same pass.
 	next, nextMax := -1, math.Inf(-1)
@@ -603,25 +587,10 @@ func (s *smo) stepPairDirect(eps float64) bool {
 		return true
 	}
 	kj := s.row(j, s.rowJ)[:n]
-	quad := qii + diag[j] + shift - 2*ki[j]
-	if quad <= 0 {
-		quad = 1e-12
-	}
-	d := (gmax + sgn[j]*G[j]) / quad
-	capI := s.a[i]
-	if sgn[i] > 0 {
-		capI = s.ub - s.a[i]
-	}
-	capJ := s.ub - s.a[j]
-	if sgn[j] > 0 {
-		capJ = s.a[j]
-	}
-	d = min(d, capI, capJ)
+	d := s.pairStep(i, j, gmax, qii+diag[j]+shift-2*ki[j])
 	if d <= 0 {
 		return true
 	}
-	s.move(i, sgn[i]*d, d == capI)
-	s.move(j, -sgn[j]*d, d == capJ)
 	next, nextMax := -1, math.Inf(-1)
 	for _, t := range s.active {
 		g := G[t] + sgn[t]*d*(ki[t]-kj[t])
@@ -642,6 +611,32 @@ func (s *smo) stepPairDirect(eps float64) bool {
 	}
 	s.nextI, s.nextGmax = next, nextMax
 	return false
+}
+
+// pairStep takes the SMO step on the pair (i, j): quad is
+// Q_ii + Q_jj − 2yᵢyⱼQ_ij and gmax is −yᵢGᵢ. a_i moves by sgnᵢ·d and a_j by
+// −sgnⱼ·d, d the unconstrained minimiser clipped to both boxes. It returns
+// d, and moves nothing when d ≤ 0.
+func (s *smo) pairStep(i, j int, gmax, quad float64) float64 {
+	if quad <= 0 {
+		quad = 1e-12
+	}
+	d := (gmax + s.sgn[j]*s.G[j]) / quad
+	capI := s.a[i]
+	if s.sgn[i] > 0 {
+		capI = s.ub - s.a[i]
+	}
+	capJ := s.ub - s.a[j]
+	if s.sgn[j] > 0 {
+		capJ = s.a[j]
+	}
+	d = min(d, capI, capJ)
+	if d <= 0 {
+		return d
+	}
+	s.move(i, s.sgn[i]*d, d == capI)
+	s.move(j, -s.sgn[j]*d, d == capJ)
+	return d
 }
 
 // move adds da to a[t], snapping to the nearer bound when it was the cap.

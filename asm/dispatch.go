@@ -110,6 +110,12 @@ type Kernels struct {
 	sum64          func(a []float64) float64
 	sum32Rows4     func(a []float32, lda, n int) float32
 	sum64Rows4     func(a []float64, lda, n int) float64
+
+	// smoSelect64 and smoUpdate64 are the SMO solver's two passes
+	// (smo.go); lengths are checked by the exported wrappers. A set that
+	// leaves them nil gets the Go twins in init.
+	smoSelect64 func(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64, i int) (int, float64)
+	smoUpdate64 func(g, sgn, upPen, ki, kj []float64, d float64) (int, float64)
 }
 
 // Name is the short name of the instruction set: "generic", "avx2",
@@ -139,6 +145,8 @@ func init() {
 		fillGemmRows(k)
 		fillPackBTrans(k)
 		fillTranspose(k)
+		fillSMOArch(k)
+		fillSMO(k)
 	}
 	active, chooseErr = choose(os.Getenv("NTKSVM_SIMD"))
 	if chooseErr != nil {

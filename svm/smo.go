@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/ntksvm/ntksvm/asm"
 )
 
 // DualConfig configures SolveDual, the exact solver of the SVM duals.
@@ -569,17 +571,24 @@ func (s *smo) stepPairDirect(eps float64) bool {
 	// A variable outside I_low has v = +Inf: it leaves gmin as it is and
 	// has b = −Inf, so it is never chosen.
 	lowPen, upPen := s.lowPen[:n], s.upPen[:n]
+	// With every variable active (no shrinking so far) both passes are
+	// the SIMD kernels of package asm, which make the same choices.
+	all := len(s.active) == n
 	gmin, j, best := math.Inf(1), -1, math.Inf(1)
-	for _, t := range s.active {
-		v := -sgn[t]*G[t] + lowPen[t]
-		gmin = min(gmin, v)
-		if b := gmax - v; b > 0 && t != i {
-			quad := qii + diag[t] + shift - 2*ki[t]
-			if quad <= 0 {
-				quad = 1e-12
-			}
-			if obj := -b * b / quad; obj <= best {
-				best, j = obj, t
+	if all {
+		j, gmin = asm.SMOSelect64(G, sgn, lowPen, diag, ki, gmax, qii, shift, i)
+	} else {
+		for _, t := range s.active {
+			v := -sgn[t]*G[t] + lowPen[t]
+			gmin = min(gmin, v)
+			if b := gmax - v; b > 0 && t != i {
+				quad := qii + diag[t] + shift - 2*ki[t]
+				if quad <= 0 {
+					quad = 1e-12
+				}
+				if obj := -b * b / quad; obj <= best {
+					best, j = obj, t
+				}
 			}
 		}
 	}
@@ -590,6 +599,10 @@ func (s *smo) stepPairDirect(eps float64) bool {
 	d := s.pairStep(i, j, gmax, qii+diag[j]+shift-2*ki[j])
 	if d <= 0 {
 		return true
+	}
+	if all && shift == 0 {
+		s.nextI, s.nextGmax = asm.SMOUpdate64(G, sgn, upPen, ki, kj, d)
+		return false
 	}
 	next, nextMax := -1, math.Inf(-1)
 	for _, t := range s.active {

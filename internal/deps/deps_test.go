@@ -52,7 +52,7 @@ var allowed = map[string][]string{
 	// Kernel machines with their exact and subgradient solvers, the network
 	// trainer, and the extraction of Theorem 4.1 with the bound of Appendix
 	// B, each above the one before: no certificates.
-	"svm":          {"INTERNAL", "linalg", "ntk", "svm/train"},
+	"svm":          {"INTERNAL", "asm", "linalg", "ntk", "svm/train"},
 	"svm/network":  {"INTERNAL", "linalg", "ntk", "svm", "svm/train"},
 	"svm/extract":  {"INTERNAL", "linalg", "ntk", "svm", "svm/network", "svm/train"},
 	"svm/falkon":   {"INTERNAL", "linalg", "ntk"},

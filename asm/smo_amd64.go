@@ -1,0 +1,63 @@
+//go:build gc && !purego
+
+package asm
+
+import "github.com/klauspost/cpuid/v2"
+
+// Assembly kernels in smo_amd64.s: four variables per lane group, for a
+// length that is a multiple of 4; they leave per-lane state in out, which
+// the wrappers below reduce (ties to the larger index, as the Go twin)
+// before finishing the tail in Go. The selection keeps, per lane, the
+// largest b²/q (the least −b²/q, which it equals bit for bit negated).
+
+//go:noescape
+func smoSelectAVX2(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64, i int, out *smoLanes)
+
+//go:noescape
+func smoUpdateAVX2(g, sgn, upPen, ki, kj []float64, d float64, out *smoLanes)
+
+// fillSMOArch gives the AVX2 and AVX-512 sets the AVX2 kernels (256-bit
+// VPCMPEQQ, VPANDN and VPADDQ are AVX2; the rest AVX) when the CPU has
+// AVX2, as every AVX-512 CPU we know does.
+func fillSMOArch(k *Kernels) {
+	if (k.name != "avx2" && k.name != "avx512") || !cpuid.CPU.Supports(cpuid.AVX, cpuid.AVX2) {
+		return
+	}
+	k.smoSelect64 = smoSelectVec
+	k.smoUpdate64 = smoUpdateVec
+}
+
+func smoSelectVec(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64, i int) (int, float64) {
+	n4 := len(g) &^ 3
+	j, best, gmin := -1, inf(1), inf(1)
+	if n4 > 0 {
+		out := smoLanes{best: [4]float64{inf(-1), inf(-1), inf(-1), inf(-1)}, idx: [4]int64{-1, -1, -1, -1},
+			gmin: [4]float64{inf(1), inf(1), inf(1), inf(1)}}
+		smoSelectAVX2(g[:n4], sgn[:n4], lowPen[:n4], diag[:n4], ki[:n4], gmax, qii, shift, i, &out)
+		for l := range 4 {
+			gmin = min(gmin, out.gmin[l])
+			if t := int(out.idx[l]); t >= 0 {
+				if obj := -out.best[l]; obj < best || (obj == best && t > j) {
+					j, best = t, obj
+				}
+			}
+		}
+	}
+	j, _, gmin = smoSelectGo(g, sgn, lowPen, diag, ki, gmax, qii, shift, i, n4, j, best, gmin)
+	return j, gmin
+}
+
+func smoUpdateVec(g, sgn, upPen, ki, kj []float64, d float64) (int, float64) {
+	n4 := len(g) &^ 3
+	next, vmax := -1, inf(-1)
+	if n4 > 0 {
+		out := smoLanes{best: [4]float64{inf(-1), inf(-1), inf(-1), inf(-1)}, idx: [4]int64{-1, -1, -1, -1}}
+		smoUpdateAVX2(g[:n4], sgn[:n4], upPen[:n4], ki[:n4], kj[:n4], d, &out)
+		for l := range 4 {
+			if t := int(out.idx[l]); t >= 0 && (out.best[l] > vmax || (out.best[l] == vmax && t > next)) {
+				next, vmax = t, out.best[l]
+			}
+		}
+	}
+	return smoNone(smoUpdateGo(g, sgn, upPen, ki, kj, d, n4, next, vmax))
+}

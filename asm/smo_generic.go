@@ -1,0 +1,43 @@
+package asm
+
+import "math"
+
+func inf(sign int) float64 { return math.Inf(sign) }
+
+// smoSelectGo is the Go twin of SMOSelect64 from variable from on, given
+// the state (j, best objective, gmin) of the variables before it; it
+// returns the state after the last.
+func smoSelectGo(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64, i, from, j int, best, gmin float64) (int, float64, float64) {
+	n := len(g)
+	sgn, lowPen, diag, ki = sgn[:n], lowPen[:n], diag[:n], ki[:n]
+	for t := from; t < n; t++ {
+		v := -sgn[t]*g[t] + lowPen[t]
+		gmin = min(gmin, v)
+		if b := gmax - v; b > 0 && t != i {
+			quad := qii + diag[t] + shift - 2*ki[t]
+			if quad <= 0 {
+				quad = 1e-12
+			}
+			if obj := -b * b / quad; obj <= best {
+				best, j = obj, t
+			}
+		}
+	}
+	return j, best, gmin
+}
+
+// smoUpdateGo is the Go twin of SMOUpdate64 from variable from on, given
+// the state (next, vmax) of the variables before it. It returns −Inf with
+// an index when every v_t is −Inf; the wrappers map that to −1.
+func smoUpdateGo(g, sgn, upPen, ki, kj []float64, d float64, from, next int, vmax float64) (int, float64) {
+	n := len(g)
+	sgn, upPen, ki, kj = sgn[:n], upPen[:n], ki[:n], kj[:n]
+	for t := from; t < n; t++ {
+		gt := g[t] + sgn[t]*d*(ki[t]-kj[t])
+		g[t] = gt
+		if v := -sgn[t]*gt + upPen[t]; v >= vmax {
+			next, vmax = t, v
+		}
+	}
+	return next, vmax
+}

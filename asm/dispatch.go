@@ -116,6 +116,8 @@ type Kernels struct {
 	// leaves them nil gets the Go twins in init.
 	smoSelect64 func(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64, i int) (int, float64)
 	smoUpdate64 func(g, sgn, upPen, ki, kj []float64, d float64) (int, float64)
+	// axpyUnfused64 is AxpyUnfused64 (smo.go), lengths checked.
+	axpyUnfused64 func(alpha float64, x, y []float64)
 }
 
 // Name is the short name of the instruction set: "generic", "avx2",

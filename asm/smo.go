@@ -1,6 +1,6 @@
 package asm
 
-// The two passes over the variables that each step of the SMO solver for a
+// Kernels of the kernel machines' solvers. The two passes over the variables that each step of the SMO solver for a
 // support-vector dual with a bias makes (libsvm's second-order working-set
 // selection, WSS2 of Fan, Chen and Lin, JMLR 2005): choosing the second
 // variable j of the pair, and updating the gradient while choosing the
@@ -32,6 +32,21 @@ func SMOSelect64(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64, i
 // unless sgn, upPen, ki and kj have len(g) elements.
 func SMOUpdate64(g, sgn, upPen, ki, kj []float64, d float64) (next int, vmax float64) {
 	return active.SMOUpdate64(g, sgn, upPen, ki, kj, d)
+}
+
+// AxpyUnfused64 sets y[i] += alpha·x[i] for every i, the product rounded
+// before the sum (as Go computes y[i] += float64(alpha*x[i])): the decision
+// values of a kernel machine summed one support vector at a time over many
+// points, bit for bit the sums taken point by point in Go. It panics if
+// len(x) != len(y).
+func AxpyUnfused64(alpha float64, x, y []float64) { active.AxpyUnfused64(alpha, x, y) }
+
+// AxpyUnfused64 is the package-level AxpyUnfused64 on this kernel set.
+func (k *Kernels) AxpyUnfused64(alpha float64, x, y []float64) {
+	if len(x) != len(y) {
+		panic("asm: AxpyUnfused64: len(x) != len(y)")
+	}
+	k.axpyUnfused64(alpha, x, y)
 }
 
 // SMOSelect64 is the package-level SMOSelect64 on this kernel set.
@@ -68,6 +83,9 @@ func fillSMO(k *Kernels) {
 			j, _, gmin := smoSelectGo(g, sgn, lowPen, diag, ki, gmax, qii, shift, i, 0, -1, inf(1), inf(1))
 			return j, gmin
 		}
+	}
+	if k.axpyUnfused64 == nil {
+		k.axpyUnfused64 = axpyUnfusedGo
 	}
 	if k.smoUpdate64 == nil {
 		k.smoUpdate64 = func(g, sgn, upPen, ki, kj []float64, d float64) (int, float64) {

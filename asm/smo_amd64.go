@@ -16,6 +16,9 @@ func smoSelectAVX2(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64,
 //go:noescape
 func smoUpdateAVX2(g, sgn, upPen, ki, kj []float64, d float64, out *smoLanes)
 
+//go:noescape
+func axpyUnfusedAVX2(alpha float64, x, y []float64)
+
 // fillSMOArch gives the AVX2 and AVX-512 sets the AVX2 kernels (256-bit
 // VPCMPEQQ, VPANDN and VPADDQ are AVX2; the rest AVX) when the CPU has
 // AVX2, as every AVX-512 CPU we know does.
@@ -25,6 +28,13 @@ func fillSMOArch(k *Kernels) {
 	}
 	k.smoSelect64 = smoSelectVec
 	k.smoUpdate64 = smoUpdateVec
+	k.axpyUnfused64 = func(alpha float64, x, y []float64) {
+		n := len(x) &^ 3
+		if n > 0 {
+			axpyUnfusedAVX2(alpha, x[:n], y[:n])
+		}
+		axpyUnfusedGo(alpha, x[n:], y[n:len(x)])
+	}
 }
 
 func smoSelectVec(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64, i int) (int, float64) {

@@ -113,3 +113,49 @@ updloop:
 	VMOVDQU Y7, 32(R9)
 	VZEROUPPER
 	RET
+
+// func axpyUnfusedAVX2(alpha float64, x, y []float64)
+// len(x) = len(y), a positive multiple of 4: y += alpha·x with VMULPD then
+// VADDPD (two roundings, as the Go twin), 16 elements per iteration while
+// they last.
+TEXT ·axpyUnfusedAVX2(SB), NOSPLIT, $0-56
+	VBROADCASTSD alpha+0(FP), Y15
+	MOVQ         x_base+8(FP), SI
+	MOVQ         x_len+16(FP), CX
+	MOVQ         y_base+32(FP), DI
+	CMPQ         CX, $16
+	JB           axone
+
+axfour:
+	VMULPD  (SI), Y15, Y0
+	VMULPD  32(SI), Y15, Y1
+	VMULPD  64(SI), Y15, Y2
+	VMULPD  96(SI), Y15, Y3
+	VADDPD  (DI), Y0, Y0
+	VADDPD  32(DI), Y1, Y1
+	VADDPD  64(DI), Y2, Y2
+	VADDPD  96(DI), Y3, Y3
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VMOVUPD Y2, 64(DI)
+	VMOVUPD Y3, 96(DI)
+	ADDQ    $128, SI
+	ADDQ    $128, DI
+	SUBQ    $16, CX
+	CMPQ    CX, $16
+	JAE     axfour
+
+axone:
+	TESTQ   CX, CX
+	JZ      axdone
+	VMULPD  (SI), Y15, Y0
+	VADDPD  (DI), Y0, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	SUBQ    $4, CX
+	JMP     axone
+
+axdone:
+	VZEROUPPER
+	RET

@@ -4,6 +4,10 @@ import "math"
 
 func inf(sign int) float64 { return math.Inf(sign) }
 
+// The conversions to float64 below round each product, which keeps the
+// compiler from fusing it into the sum that follows (as it may on arm64, or
+// on amd64 with GOAMD64=v3): the twins compute what the vector kernels do.
+
 // smoSelectGo is the Go twin of SMOSelect64 from variable from on, given
 // the state (j, best objective, gmin) of the variables before it; it
 // returns the state after the last.
@@ -11,7 +15,7 @@ func smoSelectGo(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64, i
 	n := len(g)
 	sgn, lowPen, diag, ki = sgn[:n], lowPen[:n], diag[:n], ki[:n]
 	for t := from; t < n; t++ {
-		v := -sgn[t]*g[t] + lowPen[t]
+		v := lowPen[t] - float64(sgn[t]*g[t])
 		gmin = min(gmin, v)
 		if b := gmax - v; b > 0 && t != i {
 			quad := qii + diag[t] + shift - 2*ki[t]
@@ -33,11 +37,20 @@ func smoUpdateGo(g, sgn, upPen, ki, kj []float64, d float64, from, next int, vma
 	n := len(g)
 	sgn, upPen, ki, kj = sgn[:n], upPen[:n], ki[:n], kj[:n]
 	for t := from; t < n; t++ {
-		gt := g[t] + sgn[t]*d*(ki[t]-kj[t])
+		gt := g[t] + float64(float64(sgn[t]*d)*(ki[t]-kj[t]))
 		g[t] = gt
-		if v := -sgn[t]*gt + upPen[t]; v >= vmax {
+		if v := upPen[t] - float64(sgn[t]*gt); v >= vmax {
 			next, vmax = t, v
 		}
 	}
 	return next, vmax
+}
+
+// axpyUnfusedGo is the Go twin of AxpyUnfused64; the conversion keeps
+// the compiler from fusing the product into the sum.
+func axpyUnfusedGo(alpha float64, x, y []float64) {
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] += float64(alpha * v)
+	}
 }

@@ -168,3 +168,30 @@ func BenchmarkSMOUpdate(b *testing.B) {
 		})
 	}
 }
+
+func TestAxpyUnfused(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, k := range available {
+		for n := 0; n <= 70; n++ {
+			for _, off := range reluOffsets {
+				x := alignedFloats[float64](n, off[0])
+				y, intact := guarded[float64](n, off[1])
+				for i := range x {
+					x[i], y[i] = rng.NormFloat64(), rng.NormFloat64()
+				}
+				alpha := rng.NormFloat64()
+				want := make([]float64, n)
+				for i := range want {
+					want[i] = y[i] + float64(alpha*x[i])
+				}
+				k.AxpyUnfused64(alpha, x, y)
+				if i := firstDiff(y, want); i >= 0 {
+					t.Fatalf("%s n=%d off=%v: y[%d] = %v, want %v", k.name, n, off, i, y[i], want[i])
+				}
+				if !intact() {
+					t.Fatalf("%s n=%d off=%v: wrote outside y", k.name, n, off)
+				}
+			}
+		}
+	}
+}

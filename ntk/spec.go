@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/ntksvm/ntksvm/asm"
 	"github.com/ntksvm/ntksvm/linalg"
@@ -299,7 +300,9 @@ func inputKernel[T linalg.Float](s Spec, k linalg.Matrix[T], d int, lower bool) 
 // network has more fixed layers than layers); nngp is unchanged. Each
 // matrix equals, bit for bit, what Gram returns for that depth (and F).
 // Model selection over the depth uses it: the pairs' inner products and
-// each layer's arc-cosine step are computed once for all depths.
+// each layer's arc-cosine step are computed once for all depths. With
+// o.NTKOnly, nngp[h] is the zero Matrix for h ≥ 1, and for h = 0 too when
+// F > 0.
 func GramLadder(ctx context.Context, x linalg.Matrix[float64], p Params, o Options) (ntk, nngp []linalg.Matrix[float64], err error) {
 	if err := p.Validate(); err != nil {
 		return nil, nil, err
@@ -314,7 +317,9 @@ func GramLadder(ctx context.Context, x linalg.Matrix[float64], p Params, o Optio
 	}
 	ntk, nngp = make([]linalg.Matrix[float64], L+1), make([]linalg.Matrix[float64], L+1)
 	for h := range L + 1 {
-		nngp[h] = linalg.New[float64](n, n)
+		if !o.NTKOnly || (h == 0 && F == 0) {
+			nngp[h] = linalg.New[float64](n, n)
+		}
 		switch {
 		case h == 0 && F == 0:
 			ntk[0] = nngp[0]
@@ -334,9 +339,12 @@ func GramLadder(ctx context.Context, x linalg.Matrix[float64], p Params, o Optio
 		for i := i0; i < i1; i++ {
 			in := g.Row(i)[:i+1]
 			sig, th := grow(&sc.sig, i+1), grow(&sc.th, i+1)
-			row0 := nngp[0].Row(i)[:i+1]
-			for j, v := range in {
-				row0[j] = math.FMA(pl.a, v, pl.sb2)
+			var row0 []float64
+			if nngp[0].Rows > 0 {
+				row0 = nngp[0].Row(i)[:i+1]
+				for j, v := range in {
+					row0[j] = math.FMA(pl.a, v, pl.sb2)
+				}
 			}
 			asm.ArcCosFirst64(sig, th, in, pl.a, pl.sb2, cols.norm[0][i], cols.inv[0][i],
 				cols.norm[0][:i+1], cols.inv[0][:i+1], pl.sw2, pl.sb2)
@@ -348,26 +356,50 @@ func GramLadder(ctx context.Context, x linalg.Matrix[float64], p Params, o Optio
 					copy(ntk[h].Row(i)[:i+1], th)
 					ntk[h].Row(i)[i] = diagN[h][i]
 				}
-				copy(nngp[h].Row(i)[:i+1], sig)
-				nngp[h].Row(i)[i] = diagS[h][i]
+				if nngp[h].Rows > 0 {
+					copy(nngp[h].Row(i)[:i+1], sig)
+					nngp[h].Row(i)[i] = diagS[h][i]
+				}
 				if h == L {
 					break
 				}
 				asm.ArcCosLayer64(sig, th, cols.norm[h][i], cols.inv[h][i], cols.norm[h][:i+1], cols.inv[h][:i+1], pl.sw2, pl.sb2)
 			}
-			row0[i] = diagS[0][i]
+			if row0 != nil {
+				row0[i] = diagS[0][i]
+			}
 		}
 		return i1 - i0
 	})
 	if err != nil {
 		return nil, nil, err
 	}
+	// Mirror the matrices, several at a time.
+	var mirror []linalg.Matrix[float64]
 	for h := range L + 1 {
-		linalg.MirrorLower(nngp[h], 0, n, 0, n)
+		if nngp[h].Rows > 0 {
+			mirror = append(mirror, nngp[h])
+		}
 		if h >= max(F, 1) {
-			linalg.MirrorLower(ntk[h], 0, n, 0, n)
+			mirror = append(mirror, ntk[h])
 		}
 	}
+	var wg sync.WaitGroup
+	next := make(chan linalg.Matrix[float64], len(mirror))
+	for _, m := range mirror {
+		next <- m
+	}
+	close(next)
+	for range min(o.threads(), len(mirror)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for m := range next {
+				linalg.MirrorLower(m, 0, n, 0, n)
+			}
+		}()
+	}
+	wg.Wait()
 	return ntk, nngp, nil
 }
 

@@ -51,6 +51,41 @@ func TestGramLadderEqualsGram(t *testing.T) {
 	}
 }
 
+// TestGramLadderNTKOnly checks that NTKOnly leaves the NTKs as they are,
+// bit for bit, and only them (and the input kernel the NTK of depth 0 is).
+func TestGramLadderNTKOnly(t *testing.T) {
+	x := randMatrix(41, 6, 7)
+	for _, fixed := range []int{0, 2} {
+		p := Params{Depth: 4, WeightStd: math.Sqrt2, BiasStd: 0.5, Fixed: fixed}
+		full, _, err := GramLadder(context.Background(), x, p, Options{Threads: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ntks, nngps, err := GramLadder(context.Background(), x, p, Options{Threads: 2, NTKOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for h := range ntks {
+			if h < fixed {
+				if ntks[h].Rows != 0 {
+					t.Errorf("F=%d: ntk[%d] is %d×%d, want the zero Matrix", fixed, h, ntks[h].Rows, ntks[h].Cols)
+				}
+				continue
+			}
+			for i, v := range full[h].Data {
+				if ntks[h].Data[i] != v {
+					t.Fatalf("F=%d depth %d: element %d = %v with NTKOnly, %v without", fixed, h, i, ntks[h].Data[i], v)
+				}
+			}
+		}
+		for h, m := range nngps {
+			if keep := h == 0 && fixed == 0; (m.Rows != 0) != keep {
+				t.Errorf("F=%d: nngp[%d] is %d×%d with NTKOnly", fixed, h, m.Rows, m.Cols)
+			}
+		}
+	}
+}
+
 func TestSpecCrossAndDiag(t *testing.T) {
 	x := randMatrix(23, 7, 1)
 	for _, s := range []Spec{

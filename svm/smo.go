@@ -572,14 +572,15 @@ func (s *smo) stepPairDirect(eps float64) bool {
 	// has b = −Inf, so it is never chosen.
 	lowPen, upPen := s.lowPen[:n], s.upPen[:n]
 	// With every variable active (no shrinking so far) both passes are
-	// the SIMD kernels of package asm, which make the same choices.
+	// the SIMD kernels of package asm; the loops below compute the same
+	// values (each product rounded, never fused) and make the same choices.
 	all := len(s.active) == n
 	gmin, j, best := math.Inf(1), -1, math.Inf(1)
 	if all {
 		j, gmin = asm.SMOSelect64(G, sgn, lowPen, diag, ki, gmax, qii, shift, i)
 	} else {
 		for _, t := range s.active {
-			v := -sgn[t]*G[t] + lowPen[t]
+			v := lowPen[t] - float64(sgn[t]*G[t])
 			gmin = min(gmin, v)
 			if b := gmax - v; b > 0 && t != i {
 				quad := qii + diag[t] + shift - 2*ki[t]
@@ -606,7 +607,7 @@ func (s *smo) stepPairDirect(eps float64) bool {
 	}
 	next, nextMax := -1, math.Inf(-1)
 	for _, t := range s.active {
-		g := G[t] + sgn[t]*d*(ki[t]-kj[t])
+		g := G[t] + float64(float64(sgn[t]*d)*(ki[t]-kj[t]))
 		if t == i {
 			g += shift * sgn[i] * d
 		} else if t == j {
@@ -615,7 +616,7 @@ func (s *smo) stepPairDirect(eps float64) bool {
 		G[t] = g
 		// Outside I_up, v = −Inf: chosen only while no member of I_up has
 		// been seen, and dropped below if none is.
-		if v := -sgn[t]*g + upPen[t]; v >= nextMax {
+		if v := upPen[t] - float64(sgn[t]*g); v >= nextMax {
 			next, nextMax = t, v
 		}
 	}

@@ -59,7 +59,7 @@ var allowed = map[string][]string{
 	"svm/ondemand": {"INTERNAL", "linalg", "ntk"},
 	// The multi-class machines and their model selection choose between
 	// the dense Gram and the fits at scale (on-demand rows, Falkon).
-	"svm/classify": {"INTERNAL", "linalg", "ntk", "svm", "svm/dataset", "svm/falkon", "svm/ondemand"},
+	"svm/classify": {"INTERNAL", "asm", "linalg", "ntk", "svm", "svm/dataset", "svm/falkon", "svm/ondemand"},
 
 	// Certificates: matrices and kernels, not machine types; SIMD only
 	// through linalg.

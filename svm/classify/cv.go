@@ -251,13 +251,14 @@ func crossValidate[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []
 			defer func() { <-sem; wg.Done() }()
 			var prev *multi
 			prevC := 0.0
+			vb := valBlock(k, valOf[f])
 			for _, ci := range order {
 				mm, err := fitMulti(ctx, k, trainOf[f], y, nclass, m, s, cs[ci], 1, prev, prevC)
 				if err != nil {
 					errs[f] = err
 					return
 				}
-				acc[ci][f] = accuracy(mm, k, valOf[f], y, nclass)
+				acc[ci][f] = accuracy(mm, k, valOf[f], y, nclass, vb)
 				prev, prevC = mm, cs[ci]
 			}
 		}()
@@ -272,14 +273,19 @@ func crossValidate[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []
 }
 
 // accuracy returns the fraction of the points val (rows of the Gram k)
-// that mm classifies as y says. Each unit's decision values at val are
+// that mm classifies as y says, reading the block vb = valBlock(k, val)
+// unless it is the zero Matrix. Each unit's decision values at val are
 // computed once (unit.valDec): a unit that the next C reuses unchanged
 // costs nothing more.
-func accuracy[T linalg.Float](mm *multi, k linalg.Matrix[T], val, y []int, nclass int) float64 {
+func accuracy[T linalg.Float](mm *multi, k linalg.Matrix[T], val, y []int, nclass int, vb linalg.Matrix[float64]) float64 {
 	for ui := range mm.units {
 		if u := &mm.units[ui]; u.valDec == nil {
 			u.valDec = make([]float64, len(val))
-			decideAt(u, u.valDec, k, val)
+			if vb.Rows > 0 {
+				decideBlock(u, u.valDec, vb)
+			} else {
+				decideAt(u, u.valDec, k, val)
+			}
 		}
 	}
 	dec, votes := make([]float64, len(mm.units)), make([]int, nclass)
@@ -332,6 +338,17 @@ func MeanStd(v []float64) (mean, std float64) {
 	return mean, math.Sqrt(std / float64(len(v)))
 }
 
+// wantsNNGP reports whether a kernel with f fixed layers is an NNGP of
+// depth 1 or more (depth 0, the input kernel, is the ladder's ntk[0]).
+func wantsNNGP(kernels []GridKernel, f int) bool {
+	for _, k := range kernels {
+		if k.Fixed == f && k.Kind == ntk.KindNNGP && k.Depth > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // gridSearch cross-validates every point of g on the standardised inputs
 // x. When the Grams of every depth fit in memory, one pass of the
 // arc-cosine recursion per σ_b and number of fixed layers gives them all
@@ -376,7 +393,8 @@ func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, nclass i
 						return nil, err
 					}
 					ntks, nngps = []linalg.Matrix[float64]{k}, []linalg.Matrix[float64]{k}
-				} else if ntks, nngps, err = ntk.GramLadder(ctx, x, ntk.Params{Depth: deepest[f], WeightStd: o.weightStd(), BiasStd: bs, Fixed: f}, ntk.Options{Threads: o.Threads}); err != nil {
+				} else if ntks, nngps, err = ntk.GramLadder(ctx, x, ntk.Params{Depth: deepest[f], WeightStd: o.weightStd(), BiasStd: bs, Fixed: f},
+					ntk.Options{Threads: o.Threads, NTKOnly: !wantsNNGP(kernels, f)}); err != nil {
 					return nil, err
 				}
 				for ki, k := range kernels {

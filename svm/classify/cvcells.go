@@ -321,12 +321,13 @@ func evalCell[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []int, 
 		r.Accuracy = make([]float64, len(cs))
 		var prev *multi
 		prevC := 0.0
+		vb := valBlock(k, val)
 		for _, c := range order {
 			mm, err := fitMulti(ctx, k, train, y, nclass, o.Machine, o.Scheme, cs[c], 1, prev, prevC)
 			if err != nil {
 				return r, err
 			}
-			r.Accuracy[c] = accuracy(mm, k, val, y, nclass)
+			r.Accuracy[c] = accuracy(mm, k, val, y, nclass, vb)
 			prev, prevC = mm, cs[c]
 		}
 		return r, nil

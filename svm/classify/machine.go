@@ -6,6 +6,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/ntksvm/ntksvm/asm"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/svm"
 )
@@ -300,15 +301,51 @@ func decide[T linalg.Float](mm *multi, dst []float64, krow []T) {
 	for ui, u := range mm.units {
 		s := u.bias
 		for k, j := range u.idx {
-			s += u.alpha[k] * float64(krow[j])
+			s += float64(u.alpha[k] * float64(krow[j]))
 		}
 		dst[ui] = s
 	}
 }
 
+// valBlockBytes bounds the block of Gram columns that decideBlock reads
+// (per fold being validated); past it, decideAt gathers.
+const valBlockBytes = 32 << 20
+
+// valBlock returns the columns pts of the Gram k as the rows of a block,
+// b.Row(j)[t] = k[j, pts[t]], for decideBlock, or the zero Matrix when k is
+// not float64 or the block would exceed valBlockBytes.
+func valBlock[T linalg.Float](k linalg.Matrix[T], pts []int) linalg.Matrix[float64] {
+	k64, ok := any(k).(linalg.Matrix[float64])
+	if !ok || len(pts) == 0 || int64(k.Rows)*int64(len(pts))*8 > valBlockBytes {
+		return linalg.Matrix[float64]{}
+	}
+	b := linalg.New[float64](k.Rows, len(pts))
+	for j := range k.Rows {
+		src, dst := k64.Row(j), b.Row(j)[:len(pts)]
+		for t, i := range pts {
+			dst[t] = src[i]
+		}
+	}
+	return b
+}
+
+// decideBlock is decideAt on the block b = valBlock(k, rows): the terms are
+// added one support vector at a time over all the points
+// (asm.AxpyUnfused64, contiguous), which gives every sum the same additions
+// in the same order, so the same values.
+func decideBlock(u *unit, dst []float64, b linalg.Matrix[float64]) {
+	for t := range dst {
+		dst[t] = u.bias
+	}
+	for q, j := range u.idx {
+		asm.AxpyUnfused64(u.alpha[q], b.Row(j)[:len(dst)], dst)
+	}
+}
+
 // decideAt writes u's decision value at each point rows[t] of the Gram k
 // into dst[t], with decide's arithmetic (the bias, then the terms in
-// order), four points at a time so that their sums proceed together.
+// order, each product rounded before it is added), four points at a time
+// so that their sums proceed together.
 func decideAt[T linalg.Float](u *unit, dst []float64, k linalg.Matrix[T], rows []int) {
 	t := 0
 	for ; t+4 <= len(rows); t += 4 {
@@ -316,10 +353,10 @@ func decideAt[T linalg.Float](u *unit, dst []float64, k linalg.Matrix[T], rows [
 		s0, s1, s2, s3 := u.bias, u.bias, u.bias, u.bias
 		for q, j := range u.idx {
 			a := u.alpha[q]
-			s0 += a * float64(r0[j])
-			s1 += a * float64(r1[j])
-			s2 += a * float64(r2[j])
-			s3 += a * float64(r3[j])
+			s0 += float64(a * float64(r0[j]))
+			s1 += float64(a * float64(r1[j]))
+			s2 += float64(a * float64(r2[j]))
+			s3 += float64(a * float64(r3[j]))
 		}
 		dst[t], dst[t+1], dst[t+2], dst[t+3] = s0, s1, s2, s3
 	}
@@ -327,7 +364,7 @@ func decideAt[T linalg.Float](u *unit, dst []float64, k linalg.Matrix[T], rows [
 		r := k.Row(rows[t])
 		s := u.bias
 		for q, j := range u.idx {
-			s += u.alpha[q] * float64(r[j])
+			s += float64(u.alpha[q] * float64(r[j]))
 		}
 		dst[t] = s
 	}

@@ -1,6 +1,8 @@
 package classify
 
 import (
+	"slices"
+
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
@@ -19,6 +21,7 @@ type view[T linalg.Float] struct {
 	rows, cols []int
 	cache      [][]float64 // cache[i]: row i gathered, or nil
 	room       int         // rows the cache may still take
+	slab       []float64   // room for the next rows, allocated together
 }
 
 // cacheBytes bounds the rows one view keeps (per sub-problem being solved).
@@ -84,6 +87,7 @@ func (v *view[T]) AddRows(dst []float64, rows []int, w []float64) {
 
 func (v *view[T]) RowTo(dst []float64, i int) {
 	row := v.k.Row(v.rows[i])
+	dst = dst[:len(v.cols)]
 	for c, j := range v.cols {
 		dst[c] = float64(row[j])
 	}
@@ -105,7 +109,15 @@ func (v *view[T]) CachedRow(i int) []float64 {
 		return nil
 	}
 	v.room--
-	r := make([]float64, len(v.cols))
+	// Rows come from slabs of up to 16 at a time: one allocation instead
+	// of one per row, and no zeroing of what RowTo overwrites anyway.
+	m := len(v.cols)
+	if len(v.slab) < m {
+		v.slab = slices.Grow[[]float64](nil, m*min(16, v.room+1))
+		v.slab = v.slab[:cap(v.slab)]
+	}
+	r := v.slab[:m:m]
+	v.slab = v.slab[m:]
 	v.RowTo(r, i)
 	v.cache[i] = r
 	return r

@@ -1,0 +1,49 @@
+package classify
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ntksvm/ntksvm/linalg"
+)
+
+// TestDecideBlock checks that the decision values summed one support
+// vector at a time over a block of Gram columns equal, bit for bit, those
+// summed point by point (decideAt) and by decide, for sizes around the
+// vector width and validation points in any order.
+func TestDecideBlock(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, tc := range []struct{ n, sv, val int }{{1, 1, 1}, {9, 4, 3}, {40, 13, 7}, {97, 50, 33}, {200, 1, 64}} {
+		k := linalg.New[float64](tc.n, tc.n)
+		for i := range tc.n {
+			for j := range i + 1 {
+				v := rng.NormFloat64()
+				k.Set(i, j, v)
+				k.Set(j, i, v)
+			}
+		}
+		u := unit{bias: rng.NormFloat64()}
+		for _, j := range rng.Perm(tc.n)[:tc.sv] {
+			u.idx, u.alpha = append(u.idx, j), append(u.alpha, rng.NormFloat64()*10)
+		}
+		val := rng.Perm(tc.n)[:tc.val]
+		b := valBlock(k, val)
+		if b.Rows != tc.n || b.Cols != tc.val {
+			t.Fatalf("n=%d: block is %d×%d", tc.n, b.Rows, b.Cols)
+		}
+		got, want := make([]float64, len(val)), make([]float64, len(val))
+		decideBlock(&u, got, b)
+		decideAt(&u, want, k, val)
+		mm := &multi{units: []unit{u}}
+		one := make([]float64, 1)
+		for p, i := range val {
+			decide(mm, one, k.Row(i))
+			if got[p] != want[p] || got[p] != one[0] {
+				t.Fatalf("n=%d point %d: block %v, gather %v, decide %v", tc.n, i, got[p], want[p], one[0])
+			}
+		}
+	}
+	if b := valBlock(linalg.New[float32](5, 5), []int{1, 2}); b.Rows != 0 {
+		t.Errorf("float32 Gram: block is %d×%d, want none", b.Rows, b.Cols)
+	}
+}

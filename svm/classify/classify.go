@@ -374,7 +374,7 @@ func refit[T linalg.Float](ctx context.Context, spec ntk.Spec, xs linalg.Matrix[
 	if err != nil {
 		return nil, err
 	}
-	return fitMulti(ctx, k, identity(len(y)), y, nclass, o.Machine, o.Scheme, c, o.threads(), nil, 0)
+	return fitMulti(ctx, k, identity(len(y)), y, nclass, o.Machine, o.Scheme, c, o.threads(), nil, 0, nil)
 }
 
 // compress keeps the inputs of the support vectors only and renumbers the

@@ -252,8 +252,10 @@ func crossValidate[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []
 			var prev *multi
 			prevC := 0.0
 			vb := valBlock(k, valOf[f])
+			ar := takeArena()
+			defer putArena(ar) // after the walk, when its views are gone
 			for _, ci := range order {
-				mm, err := fitMulti(ctx, k, trainOf[f], y, nclass, m, s, cs[ci], 1, prev, prevC)
+				mm, err := fitMulti(ctx, k, trainOf[f], y, nclass, m, s, cs[ci], 1, prev, prevC, ar)
 				if err != nil {
 					errs[f] = err
 					return

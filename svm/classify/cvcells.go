@@ -322,8 +322,10 @@ func evalCell[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []int, 
 		var prev *multi
 		prevC := 0.0
 		vb := valBlock(k, val)
+		ar := takeArena()
+		defer putArena(ar)
 		for _, c := range order {
-			mm, err := fitMulti(ctx, k, train, y, nclass, o.Machine, o.Scheme, cs[c], 1, prev, prevC)
+			mm, err := fitMulti(ctx, k, train, y, nclass, o.Machine, o.Scheme, cs[c], 1, prev, prevC, ar)
 			if err != nil {
 				return r, err
 			}
@@ -347,9 +349,11 @@ func evalCell[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []int, 
 	var prev *multi
 	prevC := 0.0
 	dec := make([]float64, 1)
+	ar := takeArena()
+	defer putArena(ar)
 	for _, c := range order {
 		mm := &multi{scheme: OneVsOne, classes: nclass, units: []unit{{pos: pa, neg: pb, idx: idx}}}
-		if err := fitUnits(ctx, k, mm.units, y, o.Machine, cs[c], 1, prev, prevC); err != nil {
+		if err := fitUnits(ctx, k, mm.units, y, o.Machine, cs[c], 1, prev, prevC, ar); err != nil {
 			return r, err
 		}
 		wins := make([]byte, len(val))

@@ -47,3 +47,33 @@ func TestDecideBlock(t *testing.T) {
 		t.Errorf("float32 Gram: block is %d×%d, want none", b.Rows, b.Cols)
 	}
 }
+
+// TestRowArena checks that the rows an arena hands out do not overlap
+// (writing one, even through append, leaves the others as they were) and
+// that a row larger than a chunk still comes back whole.
+func TestRowArena(t *testing.T) {
+	a := new(rowArena)
+	var rows [][]float64
+	for i, m := range []int{3, arenaChunk - 2, 5, arenaChunk + 1, 1, 7} {
+		r := a.take(m)
+		if len(r) != m || cap(r) != m {
+			t.Fatalf("take(%d): len %d cap %d", m, len(r), cap(r))
+		}
+		for j := range r {
+			r[j] = float64(i)
+		}
+		rows = append(rows, r)
+	}
+	_ = append(rows[0], -1) // cap = len: a copy, never the next row
+	for i, r := range rows {
+		for j, v := range r {
+			if v != float64(i) {
+				t.Fatalf("row %d element %d = %v, want %d", i, j, v, i)
+			}
+		}
+	}
+	putArena(a)
+	if a.ci != 0 || a.off != 0 {
+		t.Errorf("putArena left the arena at chunk %d offset %d", a.ci, a.off)
+	}
+}

@@ -112,8 +112,9 @@ type multi struct {
 // its dual variables (feasible: the box [0, C] only grows). Kept as they
 // are rather than scaled by c/prevC: on separable sub-problems the
 // solution stops changing once no variable is at its bound, and then the
-// warm start is already optimal.
-func fitMulti[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y []int, nclass int, m Machine, s Scheme, c float64, threads int, prev *multi, prevC float64) (*multi, error) {
+// warm start is already optimal. The views' cached rows come from ar when it
+// is not nil (see rowArena).
+func fitMulti[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y []int, nclass int, m Machine, s Scheme, c float64, threads int, prev *multi, prevC float64, ar *rowArena) (*multi, error) {
 	if m == KRR {
 		u, err := fitKRR(ctx, k, train, y, nclass, c)
 		if err != nil {
@@ -139,7 +140,7 @@ func fitMulti[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y 
 			units = append(units, unit{pos: a, neg: -1, idx: train})
 		}
 	}
-	if err := fitUnits(ctx, k, units, y, m, c, threads, prev, prevC); err != nil {
+	if err := fitUnits(ctx, k, units, y, m, c, threads, prev, prevC, ar); err != nil {
 		return nil, err
 	}
 	sch := s
@@ -153,7 +154,7 @@ func fitMulti[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y 
 // idx) in place, as fitMulti does: on up to threads goroutines, each
 // started from (or, when it is the same optimum, taken from) the unit of
 // prev at the same position, fitted at prevC.
-func fitUnits[T linalg.Float](ctx context.Context, k linalg.Matrix[T], units []unit, y []int, m Machine, c float64, threads int, prev *multi, prevC float64) error {
+func fitUnits[T linalg.Float](ctx context.Context, k linalg.Matrix[T], units []unit, y []int, m Machine, c float64, threads int, prev *multi, prevC float64, ar *rowArena) error {
 	errs := make([]error, len(units))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(threads, 1))
@@ -183,6 +184,7 @@ func fitUnits[T linalg.Float](ctx context.Context, k linalg.Matrix[T], units []u
 			}
 			if kv == nil {
 				kv = newView(k, units[ui].idx, units[ui].idx)
+				kv.arena = ar
 			}
 			errs[ui] = fitUnit(ctx, kv, &units[ui], y, m, c, init, ka)
 		}()

@@ -52,11 +52,11 @@ func TestReuseAlongC(t *testing.T) {
 	var prev *multi
 	prevC, reused := 0.0, 0
 	for _, c := range LogGrid(1e-2, 1e4, 7) {
-		mm, err := fitMulti(ctx, k, train, y, 3, SVM, OneVsOne, c, 2, prev, prevC)
+		mm, err := fitMulti(ctx, k, train, y, 3, SVM, OneVsOne, c, 2, prev, prevC, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fresh, err := fitMulti(ctx, k, train, y, 3, SVM, OneVsOne, c, 1, nil, 0)
+		fresh, err := fitMulti(ctx, k, train, y, 3, SVM, OneVsOne, c, 1, nil, 0, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

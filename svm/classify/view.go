@@ -1,8 +1,9 @@
 package classify
 
 import (
-	"slices"
+	"sync"
 
+	"github.com/ntksvm/ntksvm/asm"
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
@@ -21,7 +22,7 @@ type view[T linalg.Float] struct {
 	rows, cols []int
 	cache      [][]float64 // cache[i]: row i gathered, or nil
 	room       int         // rows the cache may still take
-	slab       []float64   // room for the next rows, allocated together
+	arena      *rowArena   // where cached rows come from, or nil: the heap
 }
 
 // cacheBytes bounds the rows one view keeps (per sub-problem being solved).
@@ -44,9 +45,7 @@ func (v *view[T]) MulVec(dst, x []float64) {
 		clear(dst)
 		for c, xc := range x {
 			if xc != 0 {
-				for j, kv := range v.CachedRow(c) {
-					dst[j] += xc * kv
-				}
+				asm.AxpyUnfused64(xc, v.CachedRow(c), dst)
 			}
 		}
 		return
@@ -73,9 +72,7 @@ func (v *view[T]) AddRows(dst []float64, rows []int, w []float64) {
 	for k, r := range rows {
 		wk := w[k]
 		if c := v.CachedRow(r); c != nil {
-			for j, x := range c {
-				dst[j] += wk * x
-			}
+			asm.AxpyUnfused64(wk, c, dst)
 			continue
 		}
 		row := v.k.Row(v.rows[r])
@@ -109,15 +106,12 @@ func (v *view[T]) CachedRow(i int) []float64 {
 		return nil
 	}
 	v.room--
-	// Rows come from slabs of up to 16 at a time: one allocation instead
-	// of one per row, and no zeroing of what RowTo overwrites anyway.
-	m := len(v.cols)
-	if len(v.slab) < m {
-		v.slab = slices.Grow[[]float64](nil, m*min(16, v.room+1))
-		v.slab = v.slab[:cap(v.slab)]
+	var r []float64
+	if v.arena != nil {
+		r = v.arena.take(len(v.cols))
+	} else {
+		r = make([]float64, len(v.cols))
 	}
-	r := v.slab[:m:m]
-	v.slab = v.slab[m:]
 	v.RowTo(r, i)
 	v.cache[i] = r
 	return r
@@ -138,4 +132,46 @@ func (v *view[T]) cacheable(x []float64) bool {
 		}
 	}
 	return need <= v.room
+}
+
+// rowArena is storage for the rows that views cache, handed out in order
+// and taken back all at once. A cross-validation walk over the C values
+// keeps its views, and their rows, to its end; the next walk then reuses
+// the same memory without the allocator clearing it again (RowTo writes
+// every element of a row before anything reads it).
+type rowArena struct {
+	chunks  [][]float64
+	ci, off int // the next row starts at chunks[ci][off]
+}
+
+// arenaChunk is the size of the arena's chunks in float64s (512 KiB).
+const arenaChunk = 1 << 16
+
+// take returns m float64s of the arena, with unspecified contents.
+func (a *rowArena) take(m int) []float64 {
+	if m > arenaChunk {
+		return make([]float64, m)
+	}
+	for {
+		if a.ci == len(a.chunks) {
+			a.chunks = append(a.chunks, make([]float64, arenaChunk))
+		}
+		if c := a.chunks[a.ci]; a.off+m <= len(c) {
+			r := c[a.off : a.off+m : a.off+m]
+			a.off += m
+			return r
+		}
+		a.ci, a.off = a.ci+1, 0
+	}
+}
+
+var arenas = sync.Pool{New: func() any { return new(rowArena) }}
+
+// takeArena returns an arena for one walk; putArena gives it back once
+// nothing reads the rows it handed out.
+func takeArena() *rowArena { return arenas.Get().(*rowArena) }
+
+func putArena(a *rowArena) {
+	a.ci, a.off = 0, 0
+	arenas.Put(a)
 }

@@ -140,12 +140,9 @@ func SolveDual(ctx context.Context, k KernelMatrix, y []float64, cfg DualConfig)
 	if maxIter <= 0 {
 		maxIter = max(10_000_000, 100*n)
 	}
-	s.diag = make([]float64, n)
 	for i := range n {
 		s.diag[i] = k.At(i, i)
 	}
-	s.g = make([]float64, n)
-	s.alpha = make([]float64, n)
 	if cfg.Init != nil {
 		if err := s.warmStart(cfg.Init); err != nil {
 			return nil, err
@@ -277,18 +274,23 @@ type prefetchCand struct {
 
 func (s *smo) setup(nv int, ub, shift float64) {
 	s.nv, s.ub, s.shift = nv, ub, shift
-	s.idx = make([]int, nv)
-	s.sgn = make([]float64, nv)
-	s.p = make([]float64, nv)
-	s.a = make([]float64, nv)
-	s.G = make([]float64, nv)
-	s.up = make([]bool, nv)
-	s.low = make([]bool, nv)
-	s.upPen = make([]float64, nv)
-	s.lowPen = make([]float64, nv)
+	// One allocation per element type: a solve on a small sub-problem
+	// (cross-validation runs thousands) would otherwise spend much of its
+	// time allocating.
+	ints := make([]int, 2*nv)
+	s.idx, s.active = ints[:nv:nv], ints[nv:nv]
+	bools := make([]bool, 2*nv)
+	s.up, s.low = bools[:nv:nv], bools[nv:]
+	n := s.n
+	f := make([]float64, 6*nv+5*n)
+	take := func(m int) []float64 {
+		r := f[:m:m]
+		f = f[m:]
+		return r
+	}
+	s.sgn, s.p, s.a, s.G, s.upPen, s.lowPen = take(nv), take(nv), take(nv), take(nv), take(nv), take(nv)
+	s.rowI, s.rowJ, s.diag, s.g, s.alpha = take(n), take(n), take(n), take(n), take(n)
 	s.nextI = -1
-	s.rowI = make([]float64, s.n)
-	s.rowJ = make([]float64, s.n)
 	s.dense64, _ = s.k.(*Dense[float64])
 	s.pf, _ = s.k.(RowPrefetcher)
 	s.rc, _ = s.k.(RowCache)
@@ -372,6 +374,9 @@ func (s *smo) reconstruct() {
 	s.setAlpha()
 	// g = Kα from the rows of the support vectors (K is symmetric) when
 	// they are few, else one product.
+	if s.nz == nil {
+		s.nz, s.nzw = make([]int, 0, s.n), make([]float64, 0, s.n)
+	}
 	s.nz, s.nzw = s.nz[:0], s.nzw[:0]
 	for i, a := range s.alpha {
 		if a != 0 {

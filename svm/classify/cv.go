@@ -224,6 +224,18 @@ func StratifiedFolds(y []int, nclass, k int, seed uint64, classes []string) ([]i
 // crossValidate scores every C of the grid on the kernel k (n×n over all
 // training examples) with the fold assignment, returning accuracy[ci][f].
 func crossValidate[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []int, nclass int, folds []int, nfold int, cs []float64, m Machine, s Scheme, threads int) ([][]float64, error) {
+	acc, err := crossValidateAll(ctx, []linalg.Matrix[T]{k}, y, nclass, folds, nfold, cs, m, s, threads)
+	if err != nil {
+		return nil, err
+	}
+	return acc[0], nil
+}
+
+// crossValidateAll is crossValidate on several kernels at once, returning
+// accuracy[kernel][ci][f]: the (kernel, fold) walks share one pool of
+// threads, so that no thread waits for the slowest fold of one kernel
+// before the next kernel starts.
+func crossValidateAll[T linalg.Float](ctx context.Context, ks []linalg.Matrix[T], y []int, nclass int, folds []int, nfold int, cs []float64, m Machine, s Scheme, threads int) ([][][]float64, error) {
 	trainOf, valOf := make([][]int, nfold), make([][]int, nfold)
 	for i, f := range folds {
 		valOf[f] = append(valOf[f], i)
@@ -233,22 +245,26 @@ func crossValidate[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []
 			}
 		}
 	}
-	acc := make([][]float64, len(cs))
-	for ci := range acc {
-		acc[ci] = make([]float64, nfold)
+	acc := make([][][]float64, len(ks))
+	for ki := range acc {
+		acc[ki] = make([][]float64, len(cs))
+		for ci := range acc[ki] {
+			acc[ki][ci] = make([]float64, nfold)
+		}
 	}
-	// Each fold is one task that walks the C values upwards, each solve
-	// warm-started from the one before.
+	// Each (kernel, fold) is one task that walks the C values upwards,
+	// each solve warm-started from the one before.
 	order := identity(len(cs))
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cs[a], cs[b]) })
-	errs := make([]error, nfold)
+	errs := make([]error, len(ks)*nfold)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(threads, 1))
-	for f := range nfold {
+	for task := range len(ks) * nfold {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
+			k, f := ks[task/nfold], task%nfold
 			var prev *multi
 			prevC := 0.0
 			vb := valBlock(k, valOf[f])
@@ -257,10 +273,10 @@ func crossValidate[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []
 			for _, ci := range order {
 				mm, err := fitMulti(ctx, k, trainOf[f], y, nclass, m, s, cs[ci], 1, prev, prevC, ar)
 				if err != nil {
-					errs[f] = err
+					errs[task] = err
 					return
 				}
-				acc[ci][f] = accuracy(mm, k, valOf[f], y, nclass, vb)
+				acc[task/nfold][ci][f] = accuracy(mm, k, valOf[f], y, nclass, vb)
 				prev, prevC = mm, cs[ci]
 			}
 		}()
@@ -399,6 +415,8 @@ func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, nclass i
 					ntk.Options{Threads: o.Threads, NTKOnly: !wantsNNGP(kernels, f)}); err != nil {
 					return nil, err
 				}
+				var which []int
+				var grams []linalg.Matrix[float64]
 				for ki, k := range kernels {
 					if k.Fixed != f {
 						continue
@@ -407,11 +425,14 @@ func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, nclass i
 					if k.Kind == ntk.KindNNGP {
 						gram = nngps[k.Depth]
 					}
-					acc, err := crossValidate(ctx, gram, y, nclass, folds, nfold, g.Cs, o.Machine, o.Scheme, o.threads())
-					if err != nil {
-						return nil, err
-					}
-					accs[ki] = acc
+					which, grams = append(which, ki), append(grams, gram)
+				}
+				acc, err := crossValidateAll(ctx, grams, y, nclass, folds, nfold, g.Cs, o.Machine, o.Scheme, o.threads())
+				if err != nil {
+					return nil, err
+				}
+				for i, ki := range which {
+					accs[ki] = acc[i]
 				}
 			}
 		}

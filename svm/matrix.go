@@ -33,6 +33,14 @@ type RowCache interface {
 	CachedRow(i int) []float64
 }
 
+// Diagonal is implemented by a KernelMatrix that has its diagonal at hand
+// (a view solved again and again along a path of constants keeps it):
+// DiagTo copies K_ii into dst[i] for i < len(dst) = Rows(), the same values
+// At(i, i) returns.
+type Diagonal interface {
+	DiagTo(dst []float64)
+}
+
 // Dense is a KernelMatrix over a linalg.Matrix. MulVec (linalg.Gemv, or
 // linalg.GemvF32F64 for float32) and AddRows run on linalg.Threads()
 // goroutines on the asm level-1 kernels, and every sum is in float64

@@ -140,8 +140,12 @@ func SolveDual(ctx context.Context, k KernelMatrix, y []float64, cfg DualConfig)
 	if maxIter <= 0 {
 		maxIter = max(10_000_000, 100*n)
 	}
-	for i := range n {
-		s.diag[i] = k.At(i, i)
+	if d, ok := k.(Diagonal); ok {
+		d.DiagTo(s.diag)
+	} else {
+		for i := range n {
+			s.diag[i] = k.At(i, i)
+		}
 	}
 	if cfg.Init != nil {
 		if err := s.warmStart(cfg.Init); err != nil {

@@ -77,3 +77,23 @@ func TestRowArena(t *testing.T) {
 		t.Errorf("putArena left the arena at chunk %d offset %d", a.ci, a.off)
 	}
 }
+
+// TestViewDiag checks the view's cached diagonal against At, on its first
+// call and on a later one.
+func TestViewDiag(t *testing.T) {
+	k := linalg.New[float64](6, 6)
+	for i := range k.Data {
+		k.Data[i] = float64(i)
+	}
+	idx := []int{5, 1, 3}
+	v := newView(k, idx, idx)
+	for range 2 {
+		d := make([]float64, len(idx))
+		v.DiagTo(d)
+		for i := range d {
+			if d[i] != v.At(i, i) {
+				t.Fatalf("diagonal %d = %v, At gives %v", i, d[i], v.At(i, i))
+			}
+		}
+	}
+}

@@ -23,6 +23,7 @@ type view[T linalg.Float] struct {
 	cache      [][]float64 // cache[i]: row i gathered, or nil
 	room       int         // rows the cache may still take
 	arena      *rowArena   // where cached rows come from, or nil: the heap
+	diag       []float64   // the diagonal of a square view, once asked for
 }
 
 // cacheBytes bounds the rows one view keeps (per sub-problem being solved).
@@ -35,6 +36,18 @@ func newView[T linalg.Float](k linalg.Matrix[T], rows, cols []int) *view[T] {
 func (v *view[T]) Dims() (int, int) { return len(v.rows), len(v.cols) }
 
 func (v *view[T]) At(i, j int) float64 { return float64(v.k.At(v.rows[i], v.cols[j])) }
+
+// DiagTo copies the diagonal, read once per view (svm.Diagonal): SMO asks
+// for it at every constant of a path.
+func (v *view[T]) DiagTo(dst []float64) {
+	if v.diag == nil {
+		v.diag = make([]float64, min(len(v.rows), len(v.cols)))
+		for i := range v.diag {
+			v.diag[i] = v.At(i, i)
+		}
+	}
+	copy(dst, v.diag)
+}
 
 // MulVec skips the zero entries of x: SMO multiplies by dual solutions,
 // whose non-support vectors are exactly 0. A square view of one index set

@@ -67,15 +67,6 @@ func (k *Kernels) SMOUpdate64(g, sgn, upPen, ki, kj []float64, d float64) (next 
 	return k.smoUpdate64(g, sgn, upPen, ki, kj, d)
 }
 
-// smoLanes is the state a vector kernel leaves per lane, for the Go
-// wrapper to reduce: the best value, its index (−1: none yet) and, for the
-// selection, the least v.
-type smoLanes struct {
-	best [4]float64
-	idx  [4]int64
-	gmin [4]float64
-}
-
 // fillSMO gives a set without its own SMO kernels the Go twins.
 func fillSMO(k *Kernels) {
 	if k.smoSelect64 == nil {

@@ -4,17 +4,16 @@ package asm
 
 import "github.com/klauspost/cpuid/v2"
 
-// Assembly kernels in smo_amd64.s: four variables per lane group, for a
-// length that is a multiple of 4; they leave per-lane state in out, which
-// the wrappers below reduce (ties to the larger index, as the Go twin)
-// before finishing the tail in Go. The selection keeps, per lane, the
-// largest b²/q (the least −b²/q, which it equals bit for bit negated).
+// Assembly kernels in smo_amd64.s, for a length that is a multiple of 4;
+// the wrappers below finish the tail in Go. The selection returns the
+// largest b²/q (the least −b²/q, which it equals bit for bit negated) and,
+// like the update, breaks ties towards the larger index, as the Go twins.
 
 //go:noescape
-func smoSelectAVX2(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64, i int, out *smoLanes)
+func smoSelectAVX2(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64, i int) (pos float64, j int, gmin float64)
 
 //go:noescape
-func smoUpdateAVX2(g, sgn, upPen, ki, kj []float64, d float64, out *smoLanes)
+func smoUpdateAVX2(g, sgn, upPen, ki, kj []float64, d float64) (vmax float64, next int)
 
 //go:noescape
 func axpyUnfusedAVX2(alpha float64, x, y []float64)
@@ -41,19 +40,15 @@ func smoSelectVec(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64, 
 	n4 := len(g) &^ 3
 	j, best, gmin := -1, inf(1), inf(1)
 	if n4 > 0 {
-		out := smoLanes{best: [4]float64{inf(-1), inf(-1), inf(-1), inf(-1)}, idx: [4]int64{-1, -1, -1, -1},
-			gmin: [4]float64{inf(1), inf(1), inf(1), inf(1)}}
-		smoSelectAVX2(g[:n4], sgn[:n4], lowPen[:n4], diag[:n4], ki[:n4], gmax, qii, shift, i, &out)
-		for l := range 4 {
-			gmin = min(gmin, out.gmin[l])
-			if t := int(out.idx[l]); t >= 0 {
-				if obj := -out.best[l]; obj < best || (obj == best && t > j) {
-					j, best = t, obj
-				}
-			}
+		var pos float64
+		pos, j, gmin = smoSelectAVX2(g[:n4], sgn[:n4], lowPen[:n4], diag[:n4], ki[:n4], gmax, qii, shift, i)
+		if j >= 0 {
+			best = -pos
 		}
 	}
-	j, _, gmin = smoSelectGo(g, sgn, lowPen, diag, ki, gmax, qii, shift, i, n4, j, best, gmin)
+	if n4 < len(g) {
+		j, _, gmin = smoSelectGo(g, sgn, lowPen, diag, ki, gmax, qii, shift, i, n4, j, best, gmin)
+	}
 	return j, gmin
 }
 
@@ -61,13 +56,10 @@ func smoUpdateVec(g, sgn, upPen, ki, kj []float64, d float64) (int, float64) {
 	n4 := len(g) &^ 3
 	next, vmax := -1, inf(-1)
 	if n4 > 0 {
-		out := smoLanes{best: [4]float64{inf(-1), inf(-1), inf(-1), inf(-1)}, idx: [4]int64{-1, -1, -1, -1}}
-		smoUpdateAVX2(g[:n4], sgn[:n4], upPen[:n4], ki[:n4], kj[:n4], d, &out)
-		for l := range 4 {
-			if t := int(out.idx[l]); t >= 0 && (out.best[l] > vmax || (out.best[l] == vmax && t > next)) {
-				next, vmax = t, out.best[l]
-			}
-		}
+		vmax, next = smoUpdateAVX2(g[:n4], sgn[:n4], upPen[:n4], ki[:n4], kj[:n4], d)
 	}
-	return smoNone(smoUpdateGo(g, sgn, upPen, ki, kj, d, n4, next, vmax))
+	if n4 < len(g) {
+		next, vmax = smoUpdateGo(g, sgn, upPen, ki, kj, d, n4, next, vmax)
+	}
+	return smoNone(next, vmax)
 }

@@ -13,19 +13,43 @@ DATA smoconst<>+40(SB)/8, $4
 DATA smoconst<>+48(SB)/8, $4
 DATA smoconst<>+56(SB)/8, $4
 DATA smoconst<>+64(SB)/8, $1e-12
-GLOBL smoconst<>(SB), RODATA|NOPTR, $72
+DATA smoconst<>+72(SB)/8, $0xfff0000000000000
+DATA smoconst<>+80(SB)/8, $0x7ff0000000000000
+GLOBL smoconst<>(SB), RODATA|NOPTR, $88
 
-// func smoSelectAVX2(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64, i int, out *smoLanes)
+// LANEPICK(v, ix, v2, ix2, t0, t1, t2) sets each lane of v and ix to that of
+// v2 and ix2 where v2 > v, or v2 = v and ix2 > ix (int64). Clobbers t0–t2.
+#define LANEPICK(v, ix, v2, ix2, t0, t1, t2) \
+	VCMPPD    $0x1e, v, v2, t0 \
+	VCMPPD    $0x00, v, v2, t1 \
+	VPCMPGTQ  ix, ix2, t2      \
+	VPAND     t1, t2, t1       \
+	VPOR      t0, t1, t0       \
+	VBLENDVPD t0, v2, v, v     \
+	VBLENDVPD t0, ix2, ix, ix
+
+// LANEMAX(v, ix, t0, t1, t2, s0, s1) leaves in lane 0 of v and ix the
+// largest v over the four lanes and, among equal ones, the largest ix.
+// Clobbers t0–t2, s0 and s1.
+#define LANEMAX(v, ix, t0, t1, t2, s0, s1) \
+	VPERM2F128 $0x01, v, v, s0       \
+	VPERM2F128 $0x01, ix, ix, s1     \
+	LANEPICK(v, ix, s0, s1, t0, t1, t2) \
+	VPERMILPD  $0x05, v, s0          \
+	VPERMILPD  $0x05, ix, s1         \
+	LANEPICK(v, ix, s0, s1, t0, t1, t2)
+
+// func smoSelectAVX2(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64, i int) (pos float64, j int, gmin float64)
 // len(g) is a positive multiple of 4. Per lane: Y8 the largest b²/q among
-// the candidates (≥, so the last wins), Y7 its index, Y6 the least v.
-TEXT ·smoSelectAVX2(SB), NOSPLIT, $0-160
+// the candidates (≥, so the last wins), Y7 its index (−1: none), Y6 the
+// least v; then the lanes are reduced, ties to the larger index.
+TEXT ·smoSelectAVX2(SB), NOSPLIT, $0-176
 	MOVQ         g_base+0(FP), AX
 	MOVQ         g_len+8(FP), DI
 	MOVQ         sgn_base+24(FP), BX
 	MOVQ         lowPen_base+48(FP), CX
 	MOVQ         diag_base+72(FP), DX
 	MOVQ         ki_base+96(FP), SI
-	MOVQ         out+152(FP), R9
 	VBROADCASTSD gmax+120(FP), Y15
 	VBROADCASTSD qii+128(FP), Y14
 	VBROADCASTSD shift+136(FP), Y13
@@ -33,9 +57,9 @@ TEXT ·smoSelectAVX2(SB), NOSPLIT, $0-160
 	VPBROADCASTQ i+144(FP), Y11
 	VMOVDQU      smoconst<>+0(SB), Y10
 	VMOVDQU      smoconst<>+32(SB), Y9
-	VMOVUPD      0(R9), Y8
-	VMOVDQU      32(R9), Y7
-	VMOVUPD      64(R9), Y6
+	VBROADCASTSD smoconst<>+72(SB), Y8
+	VPCMPEQQ     Y7, Y7, Y7
+	VBROADCASTSD smoconst<>+80(SB), Y6
 	VXORPD       Y5, Y5, Y5
 	XORQ         R8, R8
 
@@ -67,28 +91,34 @@ selloop:
 	SUBQ      $4, DI
 	JNZ       selloop
 
-	VMOVUPD Y8, 0(R9)
-	VMOVDQU Y7, 32(R9)
-	VMOVUPD Y6, 64(R9)
+	LANEMAX(Y8, Y7, Y0, Y1, Y2, Y3, Y4)
+	VPERM2F128 $0x01, Y6, Y6, Y0
+	VMINPD     Y0, Y6, Y6
+	VPERMILPD  $0x05, Y6, Y0
+	VMINPD     Y0, Y6, Y6
+	VMOVSD     X8, pos+152(FP)
+	VMOVQ      X7, AX
+	MOVQ       AX, j+160(FP)
+	VMOVSD     X6, gmin+168(FP)
 	VZEROUPPER
 	RET
 
-// func smoUpdateAVX2(g, sgn, upPen, ki, kj []float64, d float64, out *smoLanes)
+// func smoUpdateAVX2(g, sgn, upPen, ki, kj []float64, d float64) (vmax float64, next int)
 // len(g) is a positive multiple of 4. Per lane: Y8 the largest v (≥, so
-// the last wins), Y7 its index.
-TEXT ·smoUpdateAVX2(SB), NOSPLIT, $0-136
+// the last wins), Y7 its index; then the lanes are reduced, ties to the
+// larger index.
+TEXT ·smoUpdateAVX2(SB), NOSPLIT, $0-144
 	MOVQ         g_base+0(FP), AX
 	MOVQ         g_len+8(FP), DI
 	MOVQ         sgn_base+24(FP), BX
 	MOVQ         upPen_base+48(FP), CX
 	MOVQ         ki_base+72(FP), SI
 	MOVQ         kj_base+96(FP), DX
-	MOVQ         out+128(FP), R9
 	VBROADCASTSD d+120(FP), Y15
 	VMOVDQU      smoconst<>+0(SB), Y10
 	VMOVDQU      smoconst<>+32(SB), Y9
-	VMOVUPD      0(R9), Y8
-	VMOVDQU      32(R9), Y7
+	VBROADCASTSD smoconst<>+72(SB), Y8
+	VPCMPEQQ     Y7, Y7, Y7
 	XORQ         R8, R8
 
 updloop:
@@ -109,8 +139,10 @@ updloop:
 	SUBQ      $4, DI
 	JNZ       updloop
 
-	VMOVUPD Y8, 0(R9)
-	VMOVDQU Y7, 32(R9)
+	LANEMAX(Y8, Y7, Y0, Y1, Y2, Y3, Y4)
+	VMOVSD X8, vmax+128(FP)
+	VMOVQ  X7, AX
+	MOVQ   AX, next+136(FP)
 	VZEROUPPER
 	RET
 

@@ -167,6 +167,7 @@ func SolveDual(ctx context.Context, k KernelMatrix, y []float64, cfg DualConfig)
 		s.libsvm = true
 		err := s.run(ctx, cfg.KKT, maxIter)
 		s.reconstruct()
+		s.final = true // s is not used after this certificate
 		s.certificate(res)
 		res.Converged = err == nil && s.iter < maxIter
 		return res, err
@@ -225,6 +226,7 @@ type smo struct {
 	nzw      []float64
 	dense64  *Dense[float64]
 	libsvm   bool          // libsvm's bias estimate instead of the primal-optimal one
+	final    bool          // the next certificate is the last use of the state
 	pf       RowPrefetcher // k's, if it computes rows on demand
 	rc       RowCache      // k's, if it keeps rows at hand
 	cand     []prefetchCand
@@ -893,8 +895,16 @@ func (s *smo) certificate(res *DualResult) {
 		loss += s.loss.Value(s.g[i]+b, s.y[i])
 	}
 	primal := reg/2 + s.C*loss
-	res.Machine = KernelMachine{Alpha: append([]float64(nil), s.alpha...), Bias: b}
-	res.Dual = append(res.Dual[:0], s.a...)
+	if s.final {
+		// The last certificate of a solve hands its vectors over rather
+		// than copying them.
+		res.Machine = KernelMachine{Alpha: s.alpha, Bias: b}
+		res.Dual, res.Ka = s.a, s.g
+	} else {
+		res.Machine = KernelMachine{Alpha: append([]float64(nil), s.alpha...), Bias: b}
+		res.Dual = append(res.Dual[:0], s.a...)
+		res.Ka = append(res.Ka[:0], s.g...)
+	}
 	res.Primal, res.DualObj = primal, dual
 	res.RelGap = (primal - dual) / max(math.Abs(primal), 1e-300)
 	res.Objective = primal / s.C
@@ -909,7 +919,6 @@ func (s *smo) certificate(res *DualResult) {
 	for i, v := range s.g {
 		res.Outputs[i] = v + b
 	}
-	res.Ka = append(res.Ka[:0], s.g...)
 }
 
 // libsvmBias is libsvm's estimate of b: minus the mean of yᵢ∇ᵢ over the

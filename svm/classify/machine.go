@@ -278,8 +278,8 @@ func fitUnit(ctx context.Context, kv svm.KernelMatrix, u *unit, y []int, m Machi
 	}
 	u.points, u.dual, u.ka, u.kernel = u.idx, res.Dual, res.Ka, kv
 	// Keep the support vectors only.
-	var idx []int
-	var alpha []float64
+	idx := make([]int, 0, res.SupportVectors)
+	alpha := make([]float64, 0, res.SupportVectors)
 	for i, a := range res.Machine.Alpha {
 		if a != 0 {
 			idx, alpha = append(idx, u.idx[i]), append(alpha, a)

@@ -267,7 +267,7 @@ func crossValidateAll[T linalg.Float](ctx context.Context, ks []linalg.Matrix[T]
 			k, f := ks[task/nfold], task%nfold
 			var prev *multi
 			prevC := 0.0
-			vb := valBlock(k, valOf[f])
+			vb := valBlock(k, valOf[f], threads)
 			ar := takeArena()
 			defer putArena(ar) // after the walk, when its views are gone
 			for _, ci := range order {

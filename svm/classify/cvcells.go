@@ -321,7 +321,7 @@ func evalCell[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []int, 
 		r.Accuracy = make([]float64, len(cs))
 		var prev *multi
 		prevC := 0.0
-		vb := valBlock(k, val)
+		vb := valBlock(k, val, o.threads())
 		ar := takeArena()
 		defer putArena(ar)
 		for _, c := range order {

@@ -27,7 +27,7 @@ func TestDecideBlock(t *testing.T) {
 			u.idx, u.alpha = append(u.idx, j), append(u.alpha, rng.NormFloat64()*10)
 		}
 		val := rng.Perm(tc.n)[:tc.val]
-		b := valBlock(k, val)
+		b := valBlock(k, val, 2)
 		if b.Rows != tc.n || b.Cols != tc.val {
 			t.Fatalf("n=%d: block is %d×%d", tc.n, b.Rows, b.Cols)
 		}
@@ -43,8 +43,14 @@ func TestDecideBlock(t *testing.T) {
 			}
 		}
 	}
-	if b := valBlock(linalg.New[float32](5, 5), []int{1, 2}); b.Rows != 0 {
+	if b := valBlock(linalg.New[float32](5, 5), []int{1, 2}, 1); b.Rows != 0 {
 		t.Errorf("float32 Gram: block is %d×%d, want none", b.Rows, b.Cols)
+	}
+	// 64 MiB shared by 2 walks: 4096 rows × 1024 points is 32 MiB, one more
+	// point is past the share.
+	big := linalg.Matrix[float64]{Rows: 4096, Cols: 4096, Stride: 4096}
+	if b := valBlock(big, make([]int, 1025), 2); b.Rows != 0 {
+		t.Errorf("a block past its share of valBlockBytes was built: %d×%d", b.Rows, b.Cols)
 	}
 }
 

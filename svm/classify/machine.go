@@ -333,16 +333,18 @@ func decide[T linalg.Float](mm *multi, dst []float64, krow []T) {
 	}
 }
 
-// valBlockBytes bounds the block of Gram columns that decideBlock reads
-// (per fold being validated); past it, decideAt gathers.
-const valBlockBytes = 32 << 20
+// valBlockBytes bounds the blocks of Gram columns that decideBlock reads,
+// all the walks under way together (each of threads walks has its own);
+// past it, decideAt gathers.
+const valBlockBytes = 64 << 20
 
 // valBlock returns the columns pts of the Gram k as the rows of a block,
 // b.Row(j)[t] = k[j, pts[t]], for decideBlock, or the zero Matrix when k is
-// not float64 or the block would exceed valBlockBytes.
-func valBlock[T linalg.Float](k linalg.Matrix[T], pts []int) linalg.Matrix[float64] {
+// not float64 or the block would exceed its share of valBlockBytes, one of
+// threads.
+func valBlock[T linalg.Float](k linalg.Matrix[T], pts []int, threads int) linalg.Matrix[float64] {
 	k64, ok := any(k).(linalg.Matrix[float64])
-	if !ok || len(pts) == 0 || int64(k.Rows)*int64(len(pts))*8 > valBlockBytes {
+	if !ok || len(pts) == 0 || int64(k.Rows)*int64(len(pts))*8 > valBlockBytes/int64(max(threads, 1)) {
 		return linalg.Matrix[float64]{}
 	}
 	b := linalg.New[float64](k.Rows, len(pts))

@@ -155,6 +155,9 @@ func fitMulti[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y 
 // started from (or, when it is the same optimum, taken from) the unit of
 // prev at the same position, fitted at prevC.
 func fitUnits[T linalg.Float](ctx context.Context, k linalg.Matrix[T], units []unit, y []int, m Machine, c float64, threads int, prev *multi, prevC float64, ar *rowArena) error {
+	if threads > 1 {
+		ar = nil // an arena serves one goroutine at a time
+	}
 	errs := make([]error, len(units))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(threads, 1))

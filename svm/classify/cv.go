@@ -259,6 +259,9 @@ func crossValidateAll[T linalg.Float](ctx context.Context, ks []linalg.Matrix[T]
 	errs := make([]error, len(ks)*nfold)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(threads, 1))
+	// Finished walks hand their arenas to the next ones; they are garbage
+	// once this call returns, so the fits after it do not hold them.
+	arenas := make(chan *rowArena, max(threads, 1))
 	for task := range len(ks) * nfold {
 		wg.Add(1)
 		sem <- struct{}{}
@@ -268,8 +271,19 @@ func crossValidateAll[T linalg.Float](ctx context.Context, ks []linalg.Matrix[T]
 			var prev *multi
 			prevC := 0.0
 			vb := valBlock(k, valOf[f], threads)
-			ar := takeArena()
-			defer putArena(ar) // after the walk, when its views are gone
+			var ar *rowArena
+			select {
+			case ar = <-arenas:
+			default:
+				ar = new(rowArena)
+			}
+			defer func() { // after the walk, when its views are gone
+				ar.reset()
+				select {
+				case arenas <- ar:
+				default:
+				}
+			}()
 			for _, ci := range order {
 				mm, err := fitMulti(ctx, k, trainOf[f], y, nclass, m, s, cs[ci], 1, prev, prevC, ar)
 				if err != nil {

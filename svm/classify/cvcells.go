@@ -322,10 +322,8 @@ func evalCell[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []int, 
 		var prev *multi
 		prevC := 0.0
 		vb := valBlock(k, val, o.threads())
-		ar := takeArena()
-		defer putArena(ar)
 		for _, c := range order {
-			mm, err := fitMulti(ctx, k, train, y, nclass, o.Machine, o.Scheme, cs[c], 1, prev, prevC, ar)
+			mm, err := fitMulti(ctx, k, train, y, nclass, o.Machine, o.Scheme, cs[c], 1, prev, prevC, nil)
 			if err != nil {
 				return r, err
 			}
@@ -349,11 +347,9 @@ func evalCell[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []int, 
 	var prev *multi
 	prevC := 0.0
 	dec := make([]float64, 1)
-	ar := takeArena()
-	defer putArena(ar)
 	for _, c := range order {
 		mm := &multi{scheme: OneVsOne, classes: nclass, units: []unit{{pos: pa, neg: pb, idx: idx}}}
-		if err := fitUnits(ctx, k, mm.units, y, o.Machine, cs[c], 1, prev, prevC, ar); err != nil {
+		if err := fitUnits(ctx, k, mm.units, y, o.Machine, cs[c], 1, prev, prevC, nil); err != nil {
 			return r, err
 		}
 		wins := make([]byte, len(val))

@@ -78,9 +78,9 @@ func TestRowArena(t *testing.T) {
 			}
 		}
 	}
-	putArena(a)
-	if a.ci != 0 || a.off != 0 {
-		t.Errorf("putArena left the arena at chunk %d offset %d", a.ci, a.off)
+	a.reset()
+	if r := a.take(3); &r[0] != &rows[0][0] {
+		t.Errorf("after reset the arena does not start again at its first row")
 	}
 }
 

@@ -1,8 +1,6 @@
 package classify
 
 import (
-	"sync"
-
 	"github.com/ntksvm/ntksvm/asm"
 	"github.com/ntksvm/ntksvm/linalg"
 )
@@ -178,13 +176,5 @@ func (a *rowArena) take(m int) []float64 {
 	}
 }
 
-var arenas = sync.Pool{New: func() any { return new(rowArena) }}
-
-// takeArena returns an arena for one walk; putArena gives it back once
-// nothing reads the rows it handed out.
-func takeArena() *rowArena { return arenas.Get().(*rowArena) }
-
-func putArena(a *rowArena) {
-	a.ci, a.off = 0, 0
-	arenas.Put(a)
-}
+// reset takes every row back: the rows handed out must no longer be read.
+func (a *rowArena) reset() { a.ci, a.off = 0, 0 }

@@ -85,6 +85,10 @@ func LogGrid(lo, hi float64, n int) []float64 {
 		if r := math.Round(v[i]); math.Abs(v[i]-r) < 1e-9*v[i] {
 			v[i] = r
 		}
+		// 15 significant digits: math.Pow and math.Log10 round their last
+		// bit differently on arm64 (0.09999999999999996 for 0.1), and the
+		// grid must be the same everywhere.
+		v[i], _ = strconv.ParseFloat(strconv.FormatFloat(v[i], 'g', 15, 64), 64)
 	}
 	return v
 }

@@ -88,7 +88,7 @@ func (v *view[T]) AddRows(dst []float64, rows []int, w []float64) {
 		}
 		row := v.k.Row(v.rows[r])
 		for c, j := range v.cols {
-			dst[c] += wk * float64(row[j])
+			dst[c] += float64(wk * float64(row[j])) // unfused, as the cached rows' sums
 		}
 	}
 }

@@ -109,11 +109,12 @@ type multi struct {
 // (indexed like k). Sub-problems are fitted on views of k, on up to
 // threads goroutines; the result does not depend on threads. When prev is
 // the same machine fitted at a smaller constant prevC, each SVM starts from
-// its dual variables (feasible: the box [0, C] only grows). Kept as they
-// are rather than scaled by c/prevC: on separable sub-problems the
-// solution stops changing once no variable is at its bound, and then the
-// warm start is already optimal. The views' cached rows come from ar when it
-// is not nil (see rowArena).
+// its dual variables (feasible: the box [0, C] only grows), unless most of
+// its support vectors are at the bound (see warmStarts). Kept as they are
+// rather than scaled by c/prevC: on separable sub-problems the solution
+// stops changing once no variable is at its bound, and then the warm start
+// is already optimal. The views' cached rows come from ar when it is not
+// nil (see rowArena).
 func fitMulti[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y []int, nclass int, m Machine, s Scheme, c float64, threads int, prev *multi, prevC float64, ar *rowArena) (*multi, error) {
 	if m == KRR {
 		u, err := fitKRR(ctx, k, train, y, nclass, c)

@@ -56,9 +56,11 @@ test-race:
 	@pkgs=$$(for p in $(RACEPKGS); do [ -d $$p ] && echo $$p; done); \
 	$(GO) test -race -short $$pkgs
 
-# The arm64 test binaries run under qemu user-mode emulation: NEON first,
-# then the generic kernels. Without qemu the stage is skipped with a note,
-# except under CI (the CI variable set), where a missing qemu fails it.
+# The arm64 test binaries run under qemu user-mode emulation, the NEON and
+# the generic kernels of a package at the same time (emulation is the
+# longest stage of make test; the two runs use both cores), each into its
+# own log, printed in that order. Without qemu the stage is skipped with a
+# note, except under CI (the CI variable set), where a missing qemu fails it.
 test-arm64:
 	@if ! command -v $(QEMU) >/dev/null; then \
 		if [ -n "$$CI" ]; then echo "test-arm64: $(QEMU) not found and CI is set: install Debian package qemu-user-static"; exit 1; fi; \
@@ -68,10 +70,12 @@ test-arm64:
 	for p in $(ASMPKGS); do \
 		n=$$(basename $$p); \
 		GOARCH=arm64 $(GO) test -c -o $(BIN)/$$n-arm64.test $$p || exit 1; \
-		echo "== qemu arm64 $$p (auto)"; \
-		(cd $$p && $(QEMU) ../$(BIN)/$$n-arm64.test -test.short) || exit 1; \
-		echo "== qemu arm64 $$p (NTKSVM_SIMD=generic)"; \
-		(cd $$p && NTKSVM_SIMD=generic $(QEMU) ../$(BIN)/$$n-arm64.test -test.short) || exit 1; \
+		(cd $$p && $(QEMU) ../$(BIN)/$$n-arm64.test -test.short) > $(BIN)/$$n-arm64-auto.log 2>&1 & auto=$$!; \
+		(cd $$p && NTKSVM_SIMD=generic $(QEMU) ../$(BIN)/$$n-arm64.test -test.short) > $(BIN)/$$n-arm64-generic.log 2>&1 & gen=$$!; \
+		wait $$auto; sa=$$?; wait $$gen; sg=$$?; \
+		echo "== qemu arm64 $$p (auto)"; cat $(BIN)/$$n-arm64-auto.log; \
+		echo "== qemu arm64 $$p (NTKSVM_SIMD=generic)"; cat $(BIN)/$$n-arm64-generic.log; \
+		[ $$sa -eq 0 ] && [ $$sg -eq 0 ] || exit 1; \
 	done
 
 # The Slurm job files of cmd/ntksvm/deploy on a one-node Slurm cluster

@@ -1,10 +1,12 @@
 package asm
 
-// Kernels of the kernel machines' solvers. The two passes over the variables that each step of the SMO solver for a
-// support-vector dual with a bias makes (libsvm's second-order working-set
-// selection, WSS2 of Fan, Chen and Lin, JMLR 2005): choosing the second
-// variable j of the pair, and updating the gradient while choosing the
-// first variable of the next step. Variable t has the sign sgn[t] = ±1 and
+import "math"
+
+// Kernels of the kernel machines' solvers: the two passes over the
+// variables that each step of the SMO solver for a support-vector dual with
+// a bias makes (libsvm's second-order working-set selection, WSS2 of Fan,
+// Chen and Lin, JMLR 2005), choosing the second variable j of the pair, and
+// updating the gradient while choosing the first variable of the next step. Variable t has the sign sgn[t] = ±1 and
 // the gradient g[t] of the dual ½aᵀQa + pᵀa; membership of I_up and I_low
 // is given as penalties added to −sgn[t]·g[t] (0 for a member; −Inf outside
 // I_up, +Inf outside I_low), so that the loops have no branch on it.
@@ -71,7 +73,7 @@ func (k *Kernels) SMOUpdate64(g, sgn, upPen, ki, kj []float64, d float64) (next 
 func fillSMO(k *Kernels) {
 	if k.smoSelect64 == nil {
 		k.smoSelect64 = func(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64, i int) (int, float64) {
-			j, _, gmin := smoSelectGo(g, sgn, lowPen, diag, ki, gmax, qii, shift, i, 0, -1, inf(1), inf(1))
+			j, _, gmin := smoSelectGo(g, sgn, lowPen, diag, ki, gmax, qii, shift, i, 0, -1, math.Inf(1), math.Inf(1))
 			return j, gmin
 		}
 	}
@@ -80,15 +82,28 @@ func fillSMO(k *Kernels) {
 	}
 	if k.smoUpdate64 == nil {
 		k.smoUpdate64 = func(g, sgn, upPen, ki, kj []float64, d float64) (int, float64) {
-			next, vmax := smoUpdateGo(g, sgn, upPen, ki, kj, d, 0, -1, inf(-1))
+			next, vmax := smoUpdateGo(g, sgn, upPen, ki, kj, d, 0, -1, math.Inf(-1))
 			return smoNone(next, vmax)
 		}
 	}
 }
 
+// axpyUnfusedVec returns the AxpyUnfused64 wrapper that runs blocks on the
+// longest prefix that is a multiple of vec elements and the Go twin on the
+// rest.
+func axpyUnfusedVec(vec int, blocks func(alpha float64, x, y []float64)) func(alpha float64, x, y []float64) {
+	return func(alpha float64, x, y []float64) {
+		n := len(x) - len(x)%vec
+		if n > 0 {
+			blocks(alpha, x[:n], y[:n])
+		}
+		axpyUnfusedGo(alpha, x[n:], y[n:len(x)])
+	}
+}
+
 // smoNone maps a maximum of −Inf to "no variable".
 func smoNone(next int, vmax float64) (int, float64) {
-	if vmax == inf(-1) {
+	if vmax == math.Inf(-1) {
 		return -1, vmax
 	}
 	return next, vmax

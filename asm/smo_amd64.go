@@ -2,7 +2,11 @@
 
 package asm
 
-import "github.com/klauspost/cpuid/v2"
+import (
+	"math"
+
+	"github.com/klauspost/cpuid/v2"
+)
 
 // Assembly kernels in smo_amd64.s, for a length that is a multiple of 4;
 // the wrappers below finish the tail in Go. The selection returns the
@@ -27,18 +31,12 @@ func fillSMOArch(k *Kernels) {
 	}
 	k.smoSelect64 = smoSelectVec
 	k.smoUpdate64 = smoUpdateVec
-	k.axpyUnfused64 = func(alpha float64, x, y []float64) {
-		n := len(x) &^ 3
-		if n > 0 {
-			axpyUnfusedAVX2(alpha, x[:n], y[:n])
-		}
-		axpyUnfusedGo(alpha, x[n:], y[n:len(x)])
-	}
+	k.axpyUnfused64 = axpyUnfusedVec(4, axpyUnfusedAVX2)
 }
 
 func smoSelectVec(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64, i int) (int, float64) {
 	n4 := len(g) &^ 3
-	j, best, gmin := -1, inf(1), inf(1)
+	j, best, gmin := -1, math.Inf(1), math.Inf(1)
 	if n4 > 0 {
 		var pos float64
 		pos, j, gmin = smoSelectAVX2(g[:n4], sgn[:n4], lowPen[:n4], diag[:n4], ki[:n4], gmax, qii, shift, i)
@@ -54,7 +52,7 @@ func smoSelectVec(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64, 
 
 func smoUpdateVec(g, sgn, upPen, ki, kj []float64, d float64) (int, float64) {
 	n4 := len(g) &^ 3
-	next, vmax := -1, inf(-1)
+	next, vmax := -1, math.Inf(-1)
 	if n4 > 0 {
 		vmax, next = smoUpdateAVX2(g[:n4], sgn[:n4], upPen[:n4], ki[:n4], kj[:n4], d)
 	}

@@ -2,6 +2,8 @@
 
 package asm
 
+import "math"
+
 // NEON kernels in smo_arm64.s, for a length that is a positive multiple
 // of 2. They leave each lane's state in out; the wrappers below reduce the
 // two lanes (ties to the larger index, as the Go twins) and finish the
@@ -32,18 +34,12 @@ func fillSMOArch(k *Kernels) {
 	}
 	k.smoSelect64 = smoSelectLanes
 	k.smoUpdate64 = smoUpdateLanes
-	k.axpyUnfused64 = func(alpha float64, x, y []float64) {
-		n := len(x) &^ 1
-		if n > 0 {
-			axpyUnfusedNEON(alpha, x[:n], y[:n])
-		}
-		axpyUnfusedGo(alpha, x[n:], y[n:len(x)])
-	}
+	k.axpyUnfused64 = axpyUnfusedVec(2, axpyUnfusedNEON)
 }
 
 func smoSelectLanes(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64, i int) (int, float64) {
 	n2 := len(g) &^ 1
-	j, best, gmin := -1, inf(1), inf(1)
+	j, best, gmin := -1, math.Inf(1), math.Inf(1)
 	if n2 > 0 {
 		var out smoLanes2
 		smoSelectNEON(g[:n2], sgn[:n2], lowPen[:n2], diag[:n2], ki[:n2], gmax, qii, shift, i, &out)
@@ -62,7 +58,7 @@ func smoSelectLanes(g, sgn, lowPen, diag, ki []float64, gmax, qii, shift float64
 
 func smoUpdateLanes(g, sgn, upPen, ki, kj []float64, d float64) (int, float64) {
 	n2 := len(g) &^ 1
-	next, vmax := -1, inf(-1)
+	next, vmax := -1, math.Inf(-1)
 	if n2 > 0 {
 		var out smoLanes2
 		smoUpdateNEON(g[:n2], sgn[:n2], upPen[:n2], ki[:n2], kj[:n2], d, &out)

@@ -1,9 +1,5 @@
 package asm
 
-import "math"
-
-func inf(sign int) float64 { return math.Inf(sign) }
-
 // The conversions to float64 below round each product, which keeps the
 // compiler from fusing it into the sum that follows (as it may on arm64, or
 // on amd64 with GOAMD64=v3): the twins compute what the vector kernels do.

@@ -30,11 +30,12 @@ const (
 	// ModelVersion is the version WriteModel writes. Version 2 replaced
 	// version 1's string "params" map with typed fields (TrainRef.First,
 	// TrainRef.Standardize, Model.Fit); version 3 added multi-class
-	// machines (Classes, Scheme, Outputs, Scaling). ReadModel reads all.
+	// machines (Classes, Scheme, Outputs, Scaling); version 4 added
+	// regressors on a user's data (Task, Target). ReadModel reads all.
 	// The kernel is ntk.Spec's JSON form in every version (a depth, σ_w,
 	// σ_b or number of fixed layers left out is 0, a type left out
 	// float64; "fixed" is written only when it is not 0).
-	ModelVersion = 3
+	ModelVersion = 4
 	maxHeader    = 1 << 20
 )
 
@@ -78,6 +79,13 @@ type Model struct {
 	Classes []string `json:"classes,omitempty"`
 	Scheme  string   `json:"scheme,omitempty"`
 	Outputs []Output `json:"outputs,omitempty"`
+	// Task is "regression" for a regressor fitted on a user's data
+	// (version 4: package svm/regress), whose predictions are
+	// Target.Mean + Target.Scale·g(x); empty for the others (a model with
+	// Classes classifies; one without is the single machine of the
+	// paper's experiments, whose outputs are g(x) itself).
+	Task   string  `json:"task,omitempty"`
+	Target *Target `json:"target,omitempty"`
 	// Scaling standardises inputs before the kernel, x ↦ (x − Mean)/Scale,
 	// with the training data's statistics, then with UnitNorm scales each
 	// row to the norm √d (nil: inputs are used as given).
@@ -104,6 +112,17 @@ type Scaling struct {
 	Mean     []float64 `json:"mean"`
 	Scale    []float64 `json:"scale"`
 	UnitNorm bool      `json:"unit_norm,omitempty"`
+}
+
+// TaskRegression is Model.Task of a regressor.
+const TaskRegression = "regression"
+
+// Target is the affine map from a regressor's machine output g(x) to its
+// prediction, Mean + Scale·g(x): the machine is fitted on the targets
+// standardised with the training data's mean and standard deviation.
+type Target struct {
+	Mean  float64 `json:"mean"`
+	Scale float64 `json:"scale"`
 }
 
 // weights returns the number of weights the header implies.
@@ -152,7 +171,35 @@ func (m *Model) check() error {
 			return fmt.Errorf("%w: α[%d] = %v", ErrModel, i, a)
 		}
 	}
+	if err := m.checkTask(); err != nil {
+		return err
+	}
 	return m.checkClasses()
+}
+
+// checkTask checks the regressor's fields.
+func (m *Model) checkTask() error {
+	switch m.Task {
+	case "":
+		if m.Target != nil {
+			return fmt.Errorf("%w: a target scaling without task %q", ErrModel, TaskRegression)
+		}
+		return nil
+	case TaskRegression:
+	default:
+		return fmt.Errorf("%w: task %q (want %q or none)", ErrModel, m.Task, TaskRegression)
+	}
+	switch t := m.Target; {
+	case len(m.Classes) > 0 || len(m.Outputs) > 0:
+		return fmt.Errorf("%w: a regressor with classes", ErrModel)
+	case t == nil:
+		return fmt.Errorf("%w: a regressor without its target scaling", ErrModel)
+	case math.IsNaN(t.Mean) || math.IsInf(t.Mean, 0) || !(t.Scale > 0) || math.IsInf(t.Scale, 0):
+		return fmt.Errorf("%w: target scaling mean %v, scale %v", ErrModel, t.Mean, t.Scale)
+	case !m.Train.Embedded:
+		return fmt.Errorf("%w: the regressor does not embed its support vectors", ErrModel)
+	}
+	return nil
 }
 
 // checkClasses checks the multi-class fields.
@@ -329,6 +376,9 @@ func decodeHeader(b []byte, version uint32) (*Model, error) {
 		if err := fromParamsV1(&v1.Model, v1.Params); err != nil {
 			return nil, err
 		}
+	}
+	if version < 4 && (v1.Task != "" || v1.Target != nil) {
+		return nil, fmt.Errorf("%w: a version %d header with a task (regressors are version 4)", ErrModel, version)
 	}
 	return &v1.Model, nil
 }

@@ -60,13 +60,16 @@ var allowed = map[string][]string{
 	// The multi-class machines and their model selection choose between
 	// the dense Gram and the fits at scale (on-demand rows, Falkon).
 	"svm/classify": {"INTERNAL", "asm", "linalg", "ntk", "svm", "svm/dataset", "svm/falkon", "svm/ondemand"},
+	// Regression on a user's data, beside the classifier: its grid and
+	// selection rule are classify's.
+	"svm/regress": {"INTERNAL", "linalg", "ntk", "svm", "svm/classify", "svm/dataset"},
 
 	// Certificates: matrices and kernels, not machine types; SIMD only
 	// through linalg.
 	"ibp": {"INTERNAL", "linalg", "ntk"},
 
 	"LIBRARY": {"asm", "ibp", "linalg", "linalg/npy", "mnist", "ntk", "svm", "svm/classify", "svm/dataset", "svm/extract", "svm/falkon",
-		"svm/network", "svm/ondemand", "svm/train"},
+		"svm/network", "svm/ondemand", "svm/regress", "svm/train"},
 
 	// Presentation: no model package.
 	"cmd/internal/present/output":   {"INTERNAL"},

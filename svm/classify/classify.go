@@ -32,7 +32,7 @@
 // to Options.Checkpoint and be continued from it (Options.Resume) to the
 // model of the uninterrupted fit, bit for bit (see ScaleState).
 //
-// Models are written in svm's model format (version 3): the class names,
+// Models are written in svm's model format (version 3 and later): the class names,
 // the scheme, the binary machines' weights over the support vectors, the
 // standardisation and the kernel (ntk.Spec), with the support vectors'
 // inputs embedded, so that a model file is all Predict needs.
@@ -497,7 +497,7 @@ func (c *Classifier) Save(w io.Writer) error {
 	return svm.WriteModel(w, m)
 }
 
-// Model returns c as an svm.Model (version 3).
+// Model returns c as an svm.Model (with the fields of version 3).
 func (c *Classifier) Model() (*svm.Model, error) {
 	if c.mm == nil {
 		return nil, fmt.Errorf("classify: the classifier is not fitted")

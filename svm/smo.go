@@ -50,6 +50,13 @@ type DualConfig struct {
 	// ratio of the C's): one per dual variable (n, or 2n for SVR), each
 	// in [0, C], satisfying the bias constraint when Bias is set.
 	Init []float64
+	// Weights, when not nil, multiply C point by point (libsvm's class
+	// weights, -wi: C_c = w_c·C, given here for each training point): the
+	// primal becomes ½‖β‖² + C Σ wᵢ l(g(xᵢ), yᵢ), so the hinge and
+	// ε-insensitive duals get the box 0 ≤ aᵢ ≤ C·wᵢ (both aᵢ and a*ᵢ for
+	// SVR) and the squared hinge the diagonal shift 1/(2C·wᵢ). One finite
+	// positive weight per training point.
+	Weights []float64
 	// InitKa, with Init, is K·α at Init (α the kernel expansion's
 	// weights), as DualResult.Ka of the solve that returned Init as its
 	// Dual gives it: the solver starts from it instead of computing it (a
@@ -62,7 +69,7 @@ type DualConfig struct {
 type DualResult struct {
 	Machine KernelMachine
 	Dual    []float64 // the dual variables a (2n for SVR: a then a*)
-	// Primal and Dual objectives in the C-form ½‖β‖² + C Σ l (so
+	// Primal and Dual objectives in the C-form ½‖β‖² + C Σ wᵢ l (so
 	// Primal − DualObj is the duality gap, ≥ 0 up to rounding).
 	Primal, DualObj float64
 	RelGap          float64 // (Primal − DualObj)/max(|Primal|, 1e-300)
@@ -109,7 +116,10 @@ func SolveDual(ctx context.Context, k KernelMatrix, y []float64, cfg DualConfig)
 	if err := checkLabels(cfg.Loss, y); err != nil {
 		return nil, err
 	}
-	s := &smo{k: k, n: n, y: y, loss: cfg.Loss, bias: cfg.Bias, shrink: !cfg.NoShrink}
+	if err := checkWeights(cfg.Weights, n); err != nil {
+		return nil, err
+	}
+	s := &smo{k: k, n: n, y: y, loss: cfg.Loss, bias: cfg.Bias, shrink: !cfg.NoShrink, w: cfg.Weights}
 	C := 1 / cfg.Lambda
 	switch cfg.Loss.kind {
 	case lossHinge:
@@ -132,6 +142,7 @@ func SolveDual(ctx context.Context, k KernelMatrix, y []float64, cfg DualConfig)
 		return nil, inputErr("no dual solver for the %s loss (use KRR for squared, subgradient for logistic)", cfg.Loss.Name())
 	}
 	s.C = C
+	s.weigh()
 	tol := cfg.Tol
 	if tol == 0 {
 		tol = 1e-3
@@ -191,9 +202,28 @@ func SolveDual(ctx context.Context, k KernelMatrix, y []float64, cfg DualConfig)
 	}
 }
 
+// checkWeights checks DualConfig.Weights: nil, or n finite positive
+// numbers.
+func checkWeights(w []float64, n int) error {
+	if w == nil {
+		return nil
+	}
+	if len(w) != n {
+		return inputErr("%d weights for %d training points", len(w), n)
+	}
+	for i, v := range w {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return inputErr("weight %d is %v; want a finite number > 0", i, v)
+		}
+	}
+	return nil
+}
+
 // smo is the state of the dual solver over nv variables (n, or 2n for SVR):
 // variable t is sgn[t]·a[t] on training point idx[t]; the dual minimised is
-// ½aᵀQa + pᵀa with Q_ts = sgn_t·sgn_s·K[idx_t, idx_s] + shift·[t = s].
+// ½aᵀQa + pᵀa over 0 ≤ a[t] ≤ ub[t] with Q_ts = sgn_t·sgn_s·K[idx_t, idx_s]
+// + shift_t·[t = s] (shift_t is shiftv[t] when the shifts differ, else
+// shift).
 type smo struct {
 	k       KernelMatrix
 	n, nv   int
@@ -201,9 +231,11 @@ type smo struct {
 	loss    Loss
 	bias    bool
 	shrink  bool
-	C       float64 // 1/λ, the primal's loss weight
-	ub      float64 // upper bound of a (C, or +Inf for the 2-norm SVM)
+	C       float64   // 1/λ, the primal's loss weight
+	w       []float64 // the points' weights of C (nil: all 1)
+	ub      []float64 // upper bound of each a[t] (C·w, or +Inf for the 2-norm SVM)
 	shift   float64
+	shiftv  []float64 // per-variable shifts (weighted 2-norm SVM), else nil
 	idx     []int
 	sgn, p  []float64
 	a, G    []float64
@@ -240,8 +272,8 @@ func (s *smo) warmStart(init []float64) error {
 	}
 	var sum, scale float64
 	for t, a := range init {
-		if !(a >= 0) || a > s.ub*(1+1e-12) {
-			return inputErr("initial dual variable %d is %v, outside [0, %v]", t, a, s.ub)
+		if !(a >= 0) || a > s.ub[t]*(1+1e-12) {
+			return inputErr("initial dual variable %d is %v, outside [0, %v]", t, a, s.ub[t])
 		}
 		sum += s.sgn[t] * a
 		scale += a
@@ -250,7 +282,7 @@ func (s *smo) warmStart(init []float64) error {
 		return inputErr("initial dual variables break the bias constraint (Σ yᵢaᵢ = %v)", sum)
 	}
 	for t, a := range init {
-		s.a[t] = min(a, s.ub)
+		s.a[t] = min(a, s.ub[t])
 	}
 	return nil
 }
@@ -279,7 +311,7 @@ type prefetchCand struct {
 }
 
 func (s *smo) setup(nv int, ub, shift float64) {
-	s.nv, s.ub, s.shift = nv, ub, shift
+	s.nv, s.shift = nv, shift
 	// One allocation per element type: a solve on a small sub-problem
 	// (cross-validation runs thousands) would otherwise spend much of its
 	// time allocating.
@@ -288,18 +320,48 @@ func (s *smo) setup(nv int, ub, shift float64) {
 	bools := make([]bool, 2*nv)
 	s.up, s.low = bools[:nv:nv], bools[nv:]
 	n := s.n
-	f := make([]float64, 6*nv+5*n)
+	f := make([]float64, 7*nv+5*n)
 	take := func(m int) []float64 {
 		r := f[:m:m]
 		f = f[m:]
 		return r
 	}
 	s.sgn, s.p, s.a, s.G, s.upPen, s.lowPen = take(nv), take(nv), take(nv), take(nv), take(nv), take(nv)
+	s.ub = take(nv)
+	for t := range s.ub {
+		s.ub[t] = ub
+	}
 	s.rowI, s.rowJ, s.diag, s.g, s.alpha = take(n), take(n), take(n), take(n), take(n)
 	s.nextI = -1
 	s.dense64, _ = s.k.(*Dense[float64])
 	s.pf, _ = s.k.(RowPrefetcher)
 	s.rc, _ = s.k.(RowCache)
+}
+
+// weigh applies the points' weights s.w, once idx is set: the upper
+// bounds C·wᵢ, or for the 2-norm SVM the shifts 1/(2C·wᵢ).
+func (s *smo) weigh() {
+	if s.w == nil {
+		return
+	}
+	if s.loss.kind == lossSquaredHinge {
+		s.shiftv = make([]float64, s.nv)
+		for t := range s.nv {
+			s.shiftv[t] = 1 / (2 * s.C * s.w[s.idx[t]])
+		}
+		return
+	}
+	for t := range s.nv {
+		s.ub[t] = s.C * s.w[s.idx[t]]
+	}
+}
+
+// sh is the diagonal shift of variable t.
+func (s *smo) sh(t int) float64 {
+	if s.shiftv != nil {
+		return s.shiftv[t]
+	}
+	return s.shift
 }
 
 // row returns K row i as float64 (buf is used for other element types).
@@ -410,7 +472,7 @@ func (s *smo) setAlpha() {
 // gradient sets G from g = Kα and makes every variable active.
 func (s *smo) gradient() {
 	for t := range s.nv {
-		s.G[t] = s.sgn[t]*s.g[s.idx[t]] + s.shift*s.a[t] + s.p[t]
+		s.G[t] = s.sgn[t]*s.g[s.idx[t]] + s.sh(t)*s.a[t] + s.p[t]
 	}
 	s.active = s.active[:0]
 	for t := range s.nv {
@@ -427,9 +489,9 @@ func (s *smo) inLow(t int) bool { return s.low[t] }
 // can shrink) after a[t] changed.
 func (s *smo) status(t int) {
 	if s.sgn[t] > 0 {
-		s.up[t], s.low[t] = s.a[t] < s.ub, s.a[t] > 0
+		s.up[t], s.low[t] = s.a[t] < s.ub[t], s.a[t] > 0
 	} else {
-		s.up[t], s.low[t] = s.a[t] > 0, s.a[t] < s.ub
+		s.up[t], s.low[t] = s.a[t] > 0, s.a[t] < s.ub[t]
 	}
 	s.upPen[t], s.lowPen[t] = 0, 0
 	if !s.up[t] {
@@ -485,7 +547,7 @@ func (s *smo) run(ctx context.Context, eps float64, maxIter int) error {
 // stepPair does one SMO step with WSS2 on the active set; it reports
 // whether the active set already satisfies m(a) − M(a) < eps.
 func (s *smo) stepPair(eps float64) bool {
-	if s.nv == s.n {
+	if s.nv == s.n && s.shiftv == nil {
 		return s.stepPairDirect(eps)
 	}
 	gmax, i := s.nextGmax, s.nextI
@@ -504,7 +566,7 @@ func (s *smo) stepPair(eps float64) bool {
 		return true
 	}
 	ki := s.row(s.idx[i], s.rowI)
-	qii := s.diag[s.idx[i]] + s.shift
+	qii := s.diag[s.idx[i]] + s.sh(i)
 	gmin, j, best := math.Inf(1), -1, math.Inf(1)
 	for _, t := range s.active {
 		if !s.low[t] {
@@ -514,7 +576,7 @@ func (s *smo) stepPair(eps float64) bool {
 		gmin = min(gmin, v)
 		if b := gmax - v; b > 0 && t != i {
 			// a_it = Q_ii + Q_tt − 2yᵢyₜQ_it = K_ii + K_tt − 2K_it + 2·shift.
-			quad := qii + s.diag[s.idx[t]] + s.shift - 2*ki[s.idx[t]]
+			quad := qii + s.diag[s.idx[t]] + s.sh(t) - 2*ki[s.idx[t]]
 			if quad <= 0 {
 				quad = 1e-12
 			}
@@ -527,7 +589,7 @@ func (s *smo) stepPair(eps float64) bool {
 		return true
 	}
 	kj := s.row(s.idx[j], s.rowJ)
-	d := s.pairStep(i, j, gmax, qii+s.diag[s.idx[j]]+s.shift-2*ki[s.idx[j]])
+	d := s.pairStep(i, j, gmax, qii+s.diag[s.idx[j]]+s.sh(j)-2*ki[s.idx[j]])
 	if d <= 0 {
 		return true
 	}
@@ -538,9 +600,9 @@ func (s *smo) stepPair(eps float64) bool {
 		it := s.idx[t]
 		g := s.G[t] + s.sgn[t]*d*(ki[it]-kj[it])
 		if t == i {
-			g += s.shift * s.sgn[i] * d
+			g += s.sh(i) * s.sgn[i] * d
 		} else if t == j {
-			g -= s.shift * s.sgn[j] * d
+			g -= s.sh(j) * s.sgn[j] * d
 		}
 		s.G[t] = g
 		if s.up[t] {
@@ -554,7 +616,8 @@ func (s *smo) stepPair(eps float64) bool {
 }
 
 // stepPairDirect is stepPair when variable t is training point t (nv =
-// n, idx the identity: the hinge and squared-hinge duals): the same
+// n, idx the identity: the hinge and squared-hinge duals) and the shift
+// is the same for every variable: the same
 // arithmetic and the same choices, read without the index indirection and
 // from slices whose length the loops share.
 func (s *smo) stepPairDirect(eps float64) bool {
@@ -649,9 +712,9 @@ func (s *smo) pairStep(i, j int, gmax, quad float64) float64 {
 	d := (gmax + s.sgn[j]*s.G[j]) / quad
 	capI := s.a[i]
 	if s.sgn[i] > 0 {
-		capI = s.ub - s.a[i]
+		capI = s.ub[i] - s.a[i]
 	}
-	capJ := s.ub - s.a[j]
+	capJ := s.ub[j] - s.a[j]
 	if s.sgn[j] > 0 {
 		capJ = s.a[j]
 	}
@@ -669,12 +732,12 @@ func (s *smo) move(t int, da float64, capped bool) {
 	s.a[t] += da
 	if capped {
 		if da > 0 {
-			s.a[t] = s.ub
+			s.a[t] = s.ub[t]
 		} else {
 			s.a[t] = 0
 		}
 	}
-	s.a[t] = min(max(s.a[t], 0), s.ub)
+	s.a[t] = min(max(s.a[t], 0), s.ub[t])
 	s.status(t)
 }
 
@@ -722,21 +785,21 @@ func (s *smo) stepSingle(eps float64) bool {
 	if di == 0 && dj == 0 {
 		return true
 	}
-	s.a[i] = min(max(s.a[i]+di, 0), s.ub)
+	s.a[i] = min(max(s.a[i]+di, 0), s.ub[i])
 	s.status(i)
 	ci = s.sgn[i] * di
 	for _, t := range s.active {
 		s.G[t] += s.sgn[t] * ci * ki[s.idx[t]]
 	}
-	s.G[i] += s.shift * di
+	s.G[i] += s.sh(i) * di
 	if dj != 0 {
-		s.a[j] = min(max(s.a[j]+dj, 0), s.ub)
+		s.a[j] = min(max(s.a[j]+dj, 0), s.ub[j])
 		s.status(j)
 		cj := s.sgn[j] * dj
 		for _, t := range s.active {
 			s.G[t] += s.sgn[t] * cj * kj[s.idx[t]]
 		}
-		s.G[j] += s.shift * dj
+		s.G[j] += s.sh(j) * dj
 	}
 	return false
 }
@@ -747,11 +810,11 @@ func (s *smo) stepSingle(eps float64) bool {
 // along the four edges (the minimum of a convex QP that is not interior
 // lies on the boundary).
 func (s *smo) box2(i, j int, h12 float64) (di, dj float64) {
-	h11 := s.diag[s.idx[i]] + s.shift
-	h22 := s.diag[s.idx[j]] + s.shift
+	h11 := s.diag[s.idx[i]] + s.sh(i)
+	h22 := s.diag[s.idx[j]] + s.sh(j)
 	g1, g2 := s.G[i], s.G[j]
-	lo1, hi1 := -s.a[i], s.ub-s.a[i]
-	lo2, hi2 := -s.a[j], s.ub-s.a[j]
+	lo1, hi1 := -s.a[i], s.ub[i]-s.a[i]
+	lo2, hi2 := -s.a[j], s.ub[j]-s.a[j]
 	f := func(x, y float64) float64 { return g1*x + g2*y + (h11*x*x+2*h12*x*y+h22*y*y)/2 }
 	if det := h11*h22 - h12*h12; det > 1e-12*h11*h22 {
 		x := (-g1*h22 + g2*h12) / det
@@ -792,12 +855,12 @@ func (s *smo) box2(i, j int, h12 float64) (di, dj float64) {
 // coordinate returns the minimiser of the dual along variable t within
 // its box, given its gradient g, and the decrease of the dual it gives.
 func (s *smo) coordinate(t int, g float64) (na, gain float64) {
-	q := s.diag[s.idx[t]] + s.shift
+	q := s.diag[s.idx[t]] + s.sh(t)
 	switch {
 	case q > 0:
-		na = min(max(s.a[t]-g/q, 0), s.ub)
+		na = min(max(s.a[t]-g/q, 0), s.ub[t])
 	case g < 0:
-		na = s.ub
+		na = s.ub[t]
 	default:
 		na = 0
 	}
@@ -813,7 +876,7 @@ func (s *smo) projGrad(t int) float64 {
 	switch g := s.G[t]; {
 	case s.a[t] <= 0:
 		return min(g, 0)
-	case s.a[t] >= s.ub:
+	case s.a[t] >= s.ub[t]:
 		return max(g, 0)
 	default:
 		return g
@@ -849,7 +912,7 @@ func (s *smo) doShrink() {
 		}
 		for _, t := range s.active {
 			g := s.G[t]
-			if (s.a[t] <= 0 && g > worst) || (s.a[t] >= s.ub && -g > worst) {
+			if (s.a[t] <= 0 && g > worst) || (s.a[t] >= s.ub[t] && -g > worst) {
 				continue
 			}
 			keep = append(keep, t)
@@ -861,7 +924,7 @@ func (s *smo) doShrink() {
 func (s *smo) shrinkable(t int, gmax1, gmax2 float64) bool {
 	g := s.G[t]
 	switch {
-	case s.a[t] >= s.ub:
+	case s.a[t] >= s.ub[t]:
 		if s.sgn[t] > 0 {
 			return -g > gmax1
 		}
@@ -892,7 +955,11 @@ func (s *smo) certificate(res *DualResult) {
 	var reg, loss float64
 	for i, a := range s.alpha {
 		reg += a * s.g[i]
-		loss += s.loss.Value(s.g[i]+b, s.y[i])
+		if s.w != nil {
+			loss += s.w[i] * s.loss.Value(s.g[i]+b, s.y[i])
+		} else {
+			loss += s.loss.Value(s.g[i]+b, s.y[i])
+		}
 	}
 	primal := reg/2 + s.C*loss
 	if s.final {
@@ -930,10 +997,10 @@ func (s *smo) libsvmBias() float64 {
 	for t := range s.nv {
 		yg := s.sgn[t] * s.G[t]
 		switch {
-		case s.a[t] > 0 && s.a[t] < s.ub:
+		case s.a[t] > 0 && s.a[t] < s.ub[t]:
 			sum += yg
 			nfree++
-		case (s.sgn[t] > 0) == (s.a[t] >= s.ub):
+		case (s.sgn[t] > 0) == (s.a[t] >= s.ub[t]):
 			lbv = max(lbv, yg)
 		default:
 			ubv = min(ubv, yg)
@@ -949,7 +1016,7 @@ func (s *smo) libsvmBias() float64 {
 	return b0
 }
 
-// bestBias returns the b minimising Σ l(gᵢ + b, yᵢ): libsvm's estimate
+// bestBias returns the b minimising Σ wᵢ l(gᵢ + b, yᵢ): libsvm's estimate
 // from the free variables, refined by golden-section search on the convex
 // function of b when that lowers it.
 func (s *smo) bestBias() float64 {
@@ -960,6 +1027,12 @@ func (s *smo) bestBias() float64 {
 	y := s.y[:len(s.g)]
 	F := func(b float64) float64 {
 		var v float64
+		if s.w != nil {
+			for i, gi := range s.g {
+				v += s.w[i] * s.loss.Value(gi+b, y[i])
+			}
+			return v
+		}
 		if s.loss.kind == lossHinge {
 			for i, gi := range s.g {
 				v += max(0, 1-y[i]*(gi+b))

@@ -348,7 +348,10 @@ func TestBestBiasBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	for round := range 60 {
 		n := 5 + rng.IntN(300)
-		s := &smo{n: n, nv: n, ub: 2, loss: Hinge}
+		s := &smo{n: n, nv: n, ub: make([]float64, n), loss: Hinge}
+		for i := range s.ub {
+			s.ub[i] = 2
+		}
 		if round%3 == 1 {
 			s.loss = SquaredHinge
 		}
@@ -366,9 +369,9 @@ func TestBestBiasBits(t *testing.T) {
 			case round%5 == 4 || k == 0:
 				s.a[i] = 0
 			case k == 1:
-				s.a[i] = s.ub
+				s.a[i] = s.ub[i]
 			default:
-				s.a[i] = rng.Float64() * s.ub
+				s.a[i] = rng.Float64() * s.ub[i]
 			}
 		}
 		got, want := s.bestBias(), refBestBias(s)

@@ -57,9 +57,12 @@ var allowed = map[string][]string{
 	"svm/extract":  {"INTERNAL", "linalg", "ntk", "svm", "svm/network", "svm/train"},
 	"svm/falkon":   {"INTERNAL", "linalg", "ntk"},
 	"svm/ondemand": {"INTERNAL", "linalg", "ntk"},
+	// Probabilities from decision values (Platt, pairwise coupling):
+	// numbers in, numbers out.
+	"svm/calibrate": {},
 	// The multi-class machines and their model selection choose between
 	// the dense Gram and the fits at scale (on-demand rows, Falkon).
-	"svm/classify": {"INTERNAL", "asm", "linalg", "ntk", "svm", "svm/dataset", "svm/falkon", "svm/ondemand"},
+	"svm/classify": {"INTERNAL", "asm", "linalg", "ntk", "svm", "svm/calibrate", "svm/dataset", "svm/falkon", "svm/ondemand"},
 	// Regression on a user's data, beside the classifier: its grid and
 	// selection rule are classify's.
 	"svm/regress": {"INTERNAL", "linalg", "ntk", "svm", "svm/classify", "svm/dataset"},
@@ -68,7 +71,7 @@ var allowed = map[string][]string{
 	// through linalg.
 	"ibp": {"INTERNAL", "linalg", "ntk"},
 
-	"LIBRARY": {"asm", "ibp", "linalg", "linalg/npy", "mnist", "ntk", "svm", "svm/classify", "svm/dataset", "svm/extract", "svm/falkon",
+	"LIBRARY": {"asm", "ibp", "linalg", "linalg/npy", "mnist", "ntk", "svm", "svm/calibrate", "svm/classify", "svm/dataset", "svm/extract", "svm/falkon",
 		"svm/network", "svm/ondemand", "svm/regress", "svm/train"},
 
 	// Presentation: no model package.

@@ -31,11 +31,13 @@ const (
 	// version 1's string "params" map with typed fields (TrainRef.First,
 	// TrainRef.Standardize, Model.Fit); version 3 added multi-class
 	// machines (Classes, Scheme, Outputs, Scaling); version 4 added
-	// regressors on a user's data (Task, Target). ReadModel reads all.
+	// regressors on a user's data (Task, Target); version 5 added the
+	// class weights (ClassWeights, ClassWeight) and the probability model
+	// (Probability). ReadModel reads all.
 	// The kernel is ntk.Spec's JSON form in every version (a depth, σ_w,
 	// σ_b or number of fixed layers left out is 0, a type left out
 	// float64; "fixed" is written only when it is not 0).
-	ModelVersion = 4
+	ModelVersion = 5
 	maxHeader    = 1 << 20
 )
 
@@ -90,6 +92,16 @@ type Model struct {
 	// with the training data's statistics, then with UnitNorm scales each
 	// row to the norm √d (nil: inputs are used as given).
 	Scaling *Scaling `json:"scaling,omitempty"`
+	// ClassWeights (version 5) are the weights of C of the classes, in the
+	// order of Classes, the binary machines were fitted with (libsvm's
+	// -wi: the dual variables of class c's examples are bounded by C·w_c);
+	// ClassWeight names how they were chosen ("balanced", or the weights
+	// given by name). nil: every weight 1.
+	ClassWeights []float64 `json:"class_weights,omitempty"`
+	ClassWeight  string    `json:"class_weight,omitempty"`
+	// Probability (version 5), when not nil, turns the outputs' decision
+	// values into class probabilities (nil: the model has none).
+	Probability *Probability `json:"probability,omitempty"`
 	// Alpha are the kernel-expansion weights (Train.N of them, or
 	// Train.N × len(Outputs)).
 	Alpha []float64 `json:"-"`
@@ -103,6 +115,24 @@ type Output struct {
 	Pos  int     `json:"pos"`
 	Neg  int     `json:"neg"`
 	Bias float64 `json:"bias"`
+}
+
+// Probability is a probability model over a model's outputs, libsvm's:
+// Platt's sigmoid P = 1/(1 + exp(A·f + B)) of each output's decision
+// value f (A[k], B[k] for Outputs[k], or one pair for a model without
+// Outputs), fitted on cross-validated decision values, then combined over
+// the classes as Coupling says.
+type Probability struct {
+	A []float64 `json:"a"`
+	B []float64 `json:"b"`
+	// Coupling is "pairwise" (one-vs-one: the pairwise probabilities
+	// coupled by Wu, Lin and Weng's second method, libsvm's), "normalize"
+	// (one-vs-rest: each class's sigmoid, divided by their sum) or
+	// "binary" (one machine: P(+1) and 1 − P(+1)).
+	Coupling string `json:"coupling"`
+	// Folds is the number of folds of the cross-validation whose decision
+	// values the sigmoids were fitted on.
+	Folds int `json:"folds"`
 }
 
 // Scaling is a per-feature standardisation stored with a model, and
@@ -217,6 +247,37 @@ func (m *Model) checkClasses() error {
 		if o.Pos < 0 || o.Pos >= nc || o.Neg < -1 || o.Neg >= nc || o.Neg == o.Pos ||
 			math.IsNaN(o.Bias) || math.IsInf(o.Bias, 0) {
 			return fmt.Errorf("%w: output %d is %+v for %d classes", ErrModel, k, o, nc)
+		}
+	}
+	if m.ClassWeights != nil {
+		if len(m.ClassWeights) != nc {
+			return fmt.Errorf("%w: %d class weights for %d classes", ErrModel, len(m.ClassWeights), nc)
+		}
+		for c, w := range m.ClassWeights {
+			if !(w > 0) || math.IsInf(w, 0) {
+				return fmt.Errorf("%w: class weight %d is %v", ErrModel, c, w)
+			}
+		}
+	}
+	if p := m.Probability; p != nil {
+		want := max(1, len(m.Outputs))
+		if len(p.A) != want || len(p.B) != want {
+			return fmt.Errorf("%w: probability model has %d and %d sigmoid parameters for %d outputs", ErrModel, len(p.A), len(p.B), want)
+		}
+		for k := range p.A {
+			if math.IsNaN(p.A[k]) || math.IsInf(p.A[k], 0) || math.IsNaN(p.B[k]) || math.IsInf(p.B[k], 0) {
+				return fmt.Errorf("%w: sigmoid %d is (%v, %v)", ErrModel, k, p.A[k], p.B[k])
+			}
+		}
+		wantC := "binary"
+		switch {
+		case len(m.Outputs) > 0 && m.Scheme == "ovr":
+			wantC = "normalize"
+		case len(m.Outputs) > 0:
+			wantC = "pairwise"
+		}
+		if p.Coupling != wantC {
+			return fmt.Errorf("%w: probability coupling %q for a %q model, want %q", ErrModel, p.Coupling, m.Scheme, wantC)
 		}
 	}
 	if s := m.Scaling; s != nil && (len(s.Mean) > 0 || len(s.Scale) > 0 || !s.UnitNorm) {
@@ -379,6 +440,9 @@ func decodeHeader(b []byte, version uint32) (*Model, error) {
 	}
 	if version < 4 && (v1.Task != "" || v1.Target != nil) {
 		return nil, fmt.Errorf("%w: a version %d header with a task (regressors are version 4)", ErrModel, version)
+	}
+	if version < 5 && (v1.ClassWeights != nil || v1.ClassWeight != "" || v1.Probability != nil) {
+		return nil, fmt.Errorf("%w: a version %d header with class weights or probabilities (version 5)", ErrModel, version)
 	}
 	return &v1.Model, nil
 }

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
+	"io"
+	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,4 +127,58 @@ func editHeader(b []byte, old, repl string) []byte {
 	out := append(append([]byte(nil), b[:12]...), binary.LittleEndian.AppendUint64(nil, uint64(len(p)))...)
 	sum := sha256.Sum256(p)
 	return append(append(out, p...), sum[:]...)
+}
+
+// multiModel returns a three-class one-vs-one model with class weights
+// and a probability model (version 5's fields).
+func multiModel() *Model {
+	m := testModel()
+	m.Classes, m.Scheme = []string{"a", "b", "c"}, "ovo"
+	m.Outputs = []Output{{Pos: 0, Neg: 1}, {Pos: 0, Neg: 2}, {Pos: 1, Neg: 2}}
+	m.Alpha = make([]float64, 9)
+	m.ClassWeights, m.ClassWeight = []float64{0.5, 1, 2}, "balanced"
+	m.Probability = &Probability{A: []float64{-1, -2, -3}, B: []float64{0.1, 0, -0.1}, Coupling: "pairwise", Folds: 5}
+	return m
+}
+
+// TestModelV4RoundTrip: class weights and the probability model survive
+// a write and a read.
+func TestModelV5RoundTrip(t *testing.T) {
+	m := multiModel()
+	var buf bytes.Buffer
+	if err := WriteModel(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	if v := binary.LittleEndian.Uint32(buf.Bytes()[8:]); v != 5 {
+		t.Fatalf("written as version %d", v)
+	}
+	got, err := ReadModel(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.ClassWeights, m.ClassWeights) || got.ClassWeight != "balanced" || got.Probability == nil ||
+		!slices.Equal(got.Probability.A, m.Probability.A) || !slices.Equal(got.Probability.B, m.Probability.B) ||
+		got.Probability.Coupling != "pairwise" || got.Probability.Folds != 5 {
+		t.Errorf("read %+v %+v, wrote %+v %+v", got.ClassWeights, got.Probability, m.ClassWeights, m.Probability)
+	}
+}
+
+// TestModelV4Refused: inconsistent class weights or probability models
+// are refused by the writer.
+func TestModelV5Refused(t *testing.T) {
+	for name, mod := range map[string]func(m *Model){
+		"two weights":      func(m *Model) { m.ClassWeights = []float64{1, 2} },
+		"zero weight":      func(m *Model) { m.ClassWeights[1] = 0 },
+		"NaN weight":       func(m *Model) { m.ClassWeights[1] = math.NaN() },
+		"two sigmoids":     func(m *Model) { m.Probability.A = m.Probability.A[:2] },
+		"infinite B":       func(m *Model) { m.Probability.B[0] = math.Inf(1) },
+		"wrong coupling":   func(m *Model) { m.Probability.Coupling = "normalize" },
+		"unknown coupling": func(m *Model) { m.Probability.Coupling = "votes" },
+	} {
+		m := multiModel()
+		mod(m)
+		if err := WriteModel(io.Discard, m); !errors.Is(err, ErrModel) {
+			t.Errorf("%s: error %v, want ErrModel", name, err)
+		}
+	}
 }

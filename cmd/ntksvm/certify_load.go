@@ -32,6 +32,9 @@ func certifyKernel(ctx context.Context, e *env, f *certifyFlags) (certifier, *ce
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("%s: %w", f.model, err)
 	}
+	if m.Task == svm.TaskRegression {
+		return nil, nil, "", usageError("--model %s: a regression model: certify bounds the decisions of classifiers", f.model)
+	}
 	if m.Kernel.Kind != ntk.KindNTK {
 		return nil, nil, "", fmt.Errorf("%s: kernel %q: certify bounds NTK machines only", f.model, m.Kernel.Kind)
 	}

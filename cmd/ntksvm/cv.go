@@ -32,8 +32,14 @@ func runCV(ctx context.Context, e *env, args []string) error {
 	sf.add(fs)
 	var ck checkpointFlags
 	ck.add(fs)
+	eps := fs.String("epsilon", "0.01,0.1,0.5", "regression with svr: ε to try, in units of the target's standard deviation")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	task := tk.kind()
+	reg := &regressCVFlags{fs: fs, tf: &tf, gf: &gf, mf: mf, eps: eps, data: *dataPath, test: *testPath, to: *out}
+	if task == taskRegression || task == "" && mf.machine == "svr" {
+		return runRegressCV(ctx, e, reg, map[bool]string{true: "--task regression", false: "--machine svr"}[task != ""], nil, nil)
 	}
 	o, err := mf.options(&gf)
 	if err != nil {
@@ -54,6 +60,11 @@ func runCV(ctx context.Context, e *env, args []string) error {
 	train, test, err := tf.loadPair(e, *dataPath, *testPath)
 	if err != nil {
 		return err
+	}
+	if task == "" {
+		if yes, why := detectRegression(e, train); yes {
+			return runRegressCV(ctx, e, reg, why, train, test)
+		}
 	}
 	sf.resumeBudget = ck.budget()
 	if err := sf.apply(e, &o, train, test); err != nil {
@@ -101,7 +112,7 @@ type machineFlags struct {
 
 func addMachineFlags(fs *flag.FlagSet) *machineFlags {
 	m := &machineFlags{}
-	fs.StringVar(&m.machine, "machine", "svm", "binary machine: svm (C-SVC), svm2 (squared hinge) or krr (multi-output ridge)")
+	fs.StringVar(&m.machine, "machine", "svm", "binary machine: svm (C-SVC), svm2 (squared hinge) or krr (multi-output ridge); a regression: svr (ε-SVR, its default) or krr")
 	fs.StringVar(&m.scheme, "multiclass", "ovo", "multi-class scheme for svm and svm2: ovo (one-vs-one voting) or ovr (one-vs-rest)")
 	fs.IntVar(&m.folds, "folds", 4, "folds of stratified cross-validation (≥ 2)")
 	fs.StringVar(&m.sel, "select", "1se", "rule: 1se (simplest within one standard error of the best) or best")

@@ -22,7 +22,7 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "predict", "--model M --data D [--out pred.npy]")
 	d.add(fs, e, "data to predict")
 	modelPath := fs.String("model", "", "model file written by ntksvm train (required)")
-	out := fs.String("out", "", "write the outputs g(x) as a float64 .npy vector (multi-class models: a CSV of row, class)")
+	out := fs.String("out", "", "write the outputs g(x) as a float64 .npy vector (multi-class models: a CSV of row, class; regression models of cv: a CSV of row, value)")
 	var tf tableFlags
 	tf.addFile(fs)
 	decision := fs.Bool("decision", false, "multi-class models: add each binary machine's decision value to --out")
@@ -40,6 +40,9 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	} else if ok {
 		tf.mnistDir, tf.first = d.mnistDir, d.first
 		return predictClasses(ctx, e, m, &tf, d.data, *out, *decision)
+	} else if m.Task == svm.TaskRegression {
+		tf.mnistDir, tf.first = d.mnistDir, d.first
+		return predictValues(ctx, e, m, &tf, d.data, *out)
 	}
 	if err := d.check("--data", d.data); err != nil {
 		return err

@@ -57,6 +57,9 @@ var allowed = map[string][]string{
 	"svm/extract":  {"INTERNAL", "linalg", "ntk", "svm", "svm/network", "svm/train"},
 	"svm/falkon":   {"INTERNAL", "linalg", "ntk"},
 	"svm/ondemand": {"INTERNAL", "linalg", "ntk"},
+	// Kernel regression on all points by preconditioned SGD over blocks
+	// of kernel rows.
+	"svm/eigenpro": {"INTERNAL", "linalg", "ntk"},
 	// Probabilities from decision values (Platt, pairwise coupling):
 	// numbers in, numbers out.
 	"svm/calibrate": {},
@@ -71,7 +74,7 @@ var allowed = map[string][]string{
 	// through linalg.
 	"ibp": {"INTERNAL", "linalg", "ntk"},
 
-	"LIBRARY": {"asm", "ibp", "linalg", "linalg/npy", "mnist", "ntk", "svm", "svm/calibrate", "svm/classify", "svm/dataset", "svm/extract", "svm/falkon",
+	"LIBRARY": {"asm", "ibp", "linalg", "linalg/npy", "mnist", "ntk", "svm", "svm/calibrate", "svm/classify", "svm/dataset", "svm/eigenpro", "svm/extract", "svm/falkon",
 		"svm/network", "svm/ondemand", "svm/regress", "svm/train"},
 
 	// Presentation: no model package.

@@ -135,7 +135,18 @@ type Options struct {
 	// ErrResume that names what differs.
 	Resume *ScaleState
 
-	rowsOnly bool // tests: every sub-problem on the shared on-demand Gram
+	// Probability fits a probability model after the machine (libsvm's
+	// -b 1, scikit-learn's probability=True): Platt's sigmoid for every
+	// binary machine on decision values cross-validated with ProbFolds
+	// folds at the chosen grid point, coupled over the classes (see
+	// Probabilities). It needs the dense route.
+	Probability bool
+	// ProbFolds is the number of folds of that cross-validation; 0 means
+	// 5 (libsvm's), fewer when a class has fewer examples.
+	ProbFolds int
+
+	rowsOnly bool      // tests: every sub-problem on the shared on-demand Gram
+	cw       []float64 // the refit's class weights, for the fits at scale
 }
 
 func (o *Options) grid() Grid {
@@ -176,8 +187,10 @@ type Classifier struct {
 	Classes []string // class names; Predict's indices refer to these
 	Kernel  ntk.Spec // the chosen kernel
 	C       float64  // the chosen C
-	CV      *CVResult
-	Plan    Plan // how the last Fit ran
+	// ClassWeight is the chosen class weighting (NoClassWeight when none).
+	ClassWeight ClassWeight
+	CV          *CVResult
+	Plan        Plan // how the last Fit ran
 	// FitTime is the time Fit took (cross-validation and refit).
 	FitTime time.Duration
 
@@ -185,6 +198,10 @@ type Classifier struct {
 	sv     linalg.Matrix[float64] // standardised inputs of the support vectors
 	mm     *multi                 // units index the rows of sv
 	model  *svm.Model
+	// The class weights of the fit (nil: none) and its probability model
+	// (nil: none).
+	classWeights []float64
+	prob         *svm.Probability
 }
 
 // New returns an unfitted Classifier.
@@ -226,9 +243,15 @@ func (c *Classifier) fitWith(ctx context.Context, x linalg.Matrix[float64], y []
 	if err := checkClasses(y, classes); err != nil {
 		return err
 	}
+	if err := o.checkClassWeights(classes); err != nil {
+		return err
+	}
 	plan, err := o.PlanFit(x.Rows, x.Cols, len(classes))
 	if err != nil {
 		return err
+	}
+	if o.Probability && plan.Route != RouteDense {
+		return fmt.Errorf("classify: probabilities need the Gram in memory; this fit runs at scale (%s)", plan.Route)
 	}
 	c.Plan = plan
 	ck, err := o.scaleCk(plan, x, y, classes)
@@ -241,7 +264,7 @@ func (c *Classifier) fitWith(ctx context.Context, x linalg.Matrix[float64], y []
 	}
 	g := o.grid()
 	k0 := g.Kernels()[0]
-	point := Point{Kind: k0.Kind, Depth: k0.Depth, Fixed: k0.Fixed, BiasStd: g.BiasStds[0], C: g.Cs[0]}
+	point := Point{Kind: k0.Kind, Depth: k0.Depth, Fixed: k0.Fixed, BiasStd: g.BiasStds[0], C: g.Cs[0], ClassWeight: g.classWeights()[0]}
 	c.CV = nil
 	if g.Size() > 1 {
 		if plan.Route != RouteDense {
@@ -265,20 +288,27 @@ func (c *Classifier) fitWith(ctx context.Context, x linalg.Matrix[float64], y []
 // xs by plan's route, checkpointed by ck when not nil.
 func (c *Classifier) fitPoint(ctx context.Context, plan Plan, point Point, xs linalg.Matrix[float64], y []int, classes []string, ck *scaleCk) error {
 	o := &c.opts
-	c.Classes, c.C = classes, point.C
+	c.Classes, c.C, c.ClassWeight = classes, point.C, point.ClassWeight
 	c.Kernel = point.Spec(o.weightStd(), o.Float32)
+	cw, err := point.ClassWeight.weights(classes, y, identity(len(y)))
+	if err != nil {
+		return err
+	}
+	c.classWeights = cw
 	if ck != nil {
 		ck.spec.Kernel, ck.spec.C, ck.spec.Route = c.Kernel.String(), point.C, plan.Route.String()
 	}
 	var mm *multi
-	var err error
+	c.prob = nil
 	switch {
 	case plan.Route != RouteDense:
-		mm, err = fitScale(ctx, plan, c.Kernel, xs, y, len(classes), point.C, o, ck)
+		so := *o
+		so.cw = cw
+		mm, err = fitScale(ctx, plan, c.Kernel, xs, y, len(classes), point.C, &so, ck)
 	case o.Float32:
-		mm, err = refit[float32](ctx, c.Kernel, xs, y, len(classes), point.C, o)
+		mm, c.prob, err = refit[float32](ctx, c.Kernel, xs, y, classes, point.C, cw, o)
 	default:
-		mm, err = refit[float64](ctx, c.Kernel, xs, y, len(classes), point.C, o)
+		mm, c.prob, err = refit[float64](ctx, c.Kernel, xs, y, classes, point.C, cw, o)
 	}
 	if err != nil {
 		return err
@@ -341,7 +371,7 @@ func (c *Classifier) crossValidate(ctx context.Context, xs linalg.Matrix[float64
 			}
 			nfold = max(nfold, f+1)
 		}
-		return gridSearch(ctx, xs, y, len(classes), o.FoldOf, nfold, o)
+		return gridSearch(ctx, xs, y, classes, o.FoldOf, nfold, o)
 	}
 	var all *CVResult
 	for r := range max(o.Repeats, 1) {
@@ -349,7 +379,7 @@ func (c *Classifier) crossValidate(ctx context.Context, xs linalg.Matrix[float64
 		if err != nil {
 			return nil, err
 		}
-		cv, err := gridSearch(ctx, xs, y, len(classes), folds, o.folds(), o)
+		cv, err := gridSearch(ctx, xs, y, classes, folds, o.folds(), o)
 		if err != nil {
 			return nil, err
 		}
@@ -368,13 +398,20 @@ func (c *Classifier) crossValidate(ctx context.Context, xs linalg.Matrix[float64
 	return all, nil
 }
 
-// refit fits the chosen machine on all the training examples.
-func refit[T linalg.Float](ctx context.Context, spec ntk.Spec, xs linalg.Matrix[float64], y []int, nclass int, c float64, o *Options) (*multi, error) {
+// refit fits the chosen machine on all the training examples with the
+// class weights cw, and with Options.Probability its probability model on
+// the same Gram.
+func refit[T linalg.Float](ctx context.Context, spec ntk.Spec, xs linalg.Matrix[float64], y []int, classes []string, c float64, cw []float64, o *Options) (*multi, *svm.Probability, error) {
 	k, err := gram[T](ctx, spec, xs, o)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return fitMulti(ctx, k, identity(len(y)), y, nclass, o.Machine, o.Scheme, c, o.threads(), nil, 0, nil)
+	mm, err := fitMulti(ctx, k, identity(len(y)), y, len(classes), o.Machine, o.Scheme, c, o.threads(), nil, 0, nil, cw)
+	if err != nil || !o.Probability {
+		return mm, nil, err
+	}
+	p, err := fitProbability(ctx, k, y, classes, c, cw, o)
+	return mm, p, err
 }
 
 // compress keeps the inputs of the support vectors only and renumbers the
@@ -521,6 +558,10 @@ func (c *Classifier) Model() (*svm.Model, error) {
 	if c.scaler != nil {
 		m.Scaling = &svm.Scaling{Mean: c.scaler.Mean, Scale: c.scaler.Scale, UnitNorm: c.scaler.UnitNorm}
 	}
+	if c.classWeights != nil {
+		m.ClassWeights, m.ClassWeight = c.classWeights, string(c.ClassWeight)
+	}
+	m.Probability = c.prob
 	c.model = m
 	return m, nil
 }
@@ -574,7 +615,8 @@ func FromModel(m *svm.Model) (*Classifier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", svm.ErrModel, err)
 	}
-	c := &Classifier{opts: Options{Machine: mach, Scheme: sch}, Classes: m.Classes, Kernel: spec, C: m.Fit.C, sv: m.X, model: m}
+	c := &Classifier{opts: Options{Machine: mach, Scheme: sch}, Classes: m.Classes, Kernel: spec, C: m.Fit.C, sv: m.X, model: m,
+		ClassWeight: ClassWeight(m.ClassWeight), classWeights: m.ClassWeights, prob: m.Probability}
 	if s := m.Scaling; s != nil {
 		c.scaler = &dataset.Scaler{Mean: s.Mean, Scale: s.Scale, UnitNorm: s.UnitNorm}
 		if len(s.Mean) == 0 {

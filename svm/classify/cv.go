@@ -30,6 +30,18 @@ type Grid struct {
 	// al., ICLR 2020; ntk.Spec.Fixed): F = 0 is the NTK and F = L the
 	// NNGP, which Kinds selects.
 	Fixed bool
+	// ClassWeights are the class weightings to try (svm and svm2), each
+	// with every kernel and C; empty means NoClassWeight only.
+	ClassWeights []ClassWeight
+}
+
+// classWeights returns the grid's weightings, NoClassWeight alone when
+// it has none.
+func (g Grid) classWeights() []ClassWeight {
+	if len(g.ClassWeights) == 0 {
+		return []ClassWeight{NoClassWeight}
+	}
+	return g.ClassWeights
 }
 
 // GridKernel is one kernel of a grid at a given σ_b: its kind, depth and
@@ -94,7 +106,9 @@ func LogGrid(lo, hi float64, n int) []float64 {
 }
 
 // Size returns the number of grid points.
-func (g Grid) Size() int { return len(g.Kernels()) * len(g.BiasStds) * len(g.Cs) }
+func (g Grid) Size() int {
+	return len(g.Kernels()) * len(g.BiasStds) * len(g.classWeights()) * len(g.Cs)
+}
 
 // Validate checks the grid.
 func (g Grid) Validate() error {
@@ -159,11 +173,12 @@ func (s Selection) String() string {
 
 // Point is one grid point.
 type Point struct {
-	Kind    ntk.Kind `json:"-"`
-	Depth   int      `json:"depth"`
-	Fixed   int      `json:"fixed,omitempty"` // leading layers not trained (the NTK)
-	BiasStd float64  `json:"sigma_b"`
-	C       float64  `json:"c"`
+	Kind        ntk.Kind    `json:"-"`
+	Depth       int         `json:"depth"`
+	Fixed       int         `json:"fixed,omitempty"` // leading layers not trained (the NTK)
+	BiasStd     float64     `json:"sigma_b"`
+	C           float64     `json:"c"`
+	ClassWeight ClassWeight `json:"class_weight,omitempty"`
 }
 
 // Spec returns the kernel of p with σ_w and the storage type given.
@@ -225,10 +240,11 @@ func StratifiedFolds(y []int, nclass, k int, seed uint64, classes []string) ([]i
 	return fold, nil
 }
 
-// crossValidate scores every C of the grid on the kernel k (n×n over all
-// training examples) with the fold assignment, returning accuracy[ci][f].
-func crossValidate[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []int, nclass int, folds []int, nfold int, cs []float64, m Machine, s Scheme, threads int) ([][]float64, error) {
-	acc, err := crossValidateAll(ctx, []linalg.Matrix[T]{k}, y, nclass, folds, nfold, cs, m, s, threads)
+// crossValidate scores every class weighting and C of the grid on the
+// kernel k (n×n over all training examples) with the fold assignment,
+// returning accuracy[wi·len(cs) + ci][f] for weighting wi and C ci.
+func crossValidate[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []int, nclass int, folds []int, nfold int, cs []float64, ws []ClassWeight, classes []string, m Machine, s Scheme, threads int) ([][]float64, error) {
+	acc, err := crossValidateAll(ctx, []linalg.Matrix[T]{k}, y, nclass, folds, nfold, cs, ws, classes, m, s, threads)
 	if err != nil {
 		return nil, err
 	}
@@ -236,10 +252,11 @@ func crossValidate[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []
 }
 
 // crossValidateAll is crossValidate on several kernels at once, returning
-// accuracy[kernel][ci][f]: the (kernel, fold) walks share one pool of
-// threads, so that no thread waits for the slowest fold of one kernel
-// before the next kernel starts.
-func crossValidateAll[T linalg.Float](ctx context.Context, ks []linalg.Matrix[T], y []int, nclass int, folds []int, nfold int, cs []float64, m Machine, s Scheme, threads int) ([][][]float64, error) {
+// accuracy[kernel][wi·len(cs) + ci][f]: the (kernel, fold, weighting)
+// walks share one pool of threads, so that no thread waits for the
+// slowest fold of one kernel before the next kernel starts. Balanced
+// weights are those of each fold's training examples.
+func crossValidateAll[T linalg.Float](ctx context.Context, ks []linalg.Matrix[T], y []int, nclass int, folds []int, nfold int, cs []float64, ws []ClassWeight, classes []string, m Machine, s Scheme, threads int) ([][][]float64, error) {
 	trainOf, valOf := make([][]int, nfold), make([][]int, nfold)
 	for i, f := range folds {
 		valOf[f] = append(valOf[f], i)
@@ -251,27 +268,34 @@ func crossValidateAll[T linalg.Float](ctx context.Context, ks []linalg.Matrix[T]
 	}
 	acc := make([][][]float64, len(ks))
 	for ki := range acc {
-		acc[ki] = make([][]float64, len(cs))
+		acc[ki] = make([][]float64, len(ws)*len(cs))
 		for ci := range acc[ki] {
 			acc[ki][ci] = make([]float64, nfold)
 		}
 	}
-	// Each (kernel, fold) is one task that walks the C values upwards,
-	// each solve warm-started from the one before.
+	// Each (kernel, fold, weighting) is one task that walks the C values
+	// upwards, each solve warm-started from the one before.
 	order := identity(len(cs))
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cs[a], cs[b]) })
-	errs := make([]error, len(ks)*nfold)
+	nw := len(ws)
+	errs := make([]error, len(ks)*nfold*nw)
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(threads, 1))
 	// Finished walks hand their arenas to the next ones; they are garbage
 	// once this call returns, so the fits after it do not hold them.
 	arenas := make(chan *rowArena, max(threads, 1))
-	for task := range len(ks) * nfold {
+	for task := range len(ks) * nfold * nw {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			k, f := ks[task/nfold], task%nfold
+			ki, f, wi := task/(nfold*nw), task/nw%nfold, task%nw
+			k := ks[ki]
+			cw, err := ws[wi].weights(classes, y, trainOf[f])
+			if err != nil {
+				errs[task] = err
+				return
+			}
 			var prev *multi
 			prevC := 0.0
 			vb := valBlock(k, valOf[f], threads)
@@ -289,12 +313,12 @@ func crossValidateAll[T linalg.Float](ctx context.Context, ks []linalg.Matrix[T]
 				}
 			}()
 			for _, ci := range order {
-				mm, err := fitMulti(ctx, k, trainOf[f], y, nclass, m, s, cs[ci], 1, prev, prevC, ar)
+				mm, err := fitMulti(ctx, k, trainOf[f], y, nclass, m, s, cs[ci], 1, prev, prevC, ar, cw)
 				if err != nil {
 					errs[task] = err
 					return
 				}
-				acc[task/nfold][ci][f] = accuracy(mm, k, valOf[f], y, nclass, vb)
+				acc[ki][wi*len(cs)+ci][f] = accuracy(mm, k, valOf[f], y, nclass, vb)
 				prev, prevC = mm, cs[ci]
 			}
 		}()
@@ -391,8 +415,9 @@ func wantsNNGP(kernels []GridKernel, f int) bool {
 // (ntk.GramLadder); otherwise, or with Options.Float32, each kernel's Gram
 // is computed on its own, one at a time. Every C and every fold is a view
 // of the Gram.
-func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, nclass int, folds []int, nfold int, o *Options) (*CVResult, error) {
+func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, classes []string, folds []int, nfold int, o *Options) (*CVResult, error) {
 	g := o.grid()
+	nclass, ws := len(classes), g.classWeights()
 	res := &CVResult{Rule: o.Select.String(), Folds: nfold}
 	kernels := g.Kernels()
 	// The deepest kernel of each number of fixed layers, in increasing F.
@@ -413,7 +438,7 @@ func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, nclass i
 		if o.Float32 || (o.MaxBytes > 0 && ladder > o.MaxBytes) || len(kernels) == 1 {
 			for ki, k := range kernels {
 				spec := Point{Kind: k.Kind, Depth: k.Depth, Fixed: k.Fixed, BiasStd: bs}.Spec(o.weightStd(), o.Float32)
-				acc, err := cvKernel(ctx, spec, x, y, nclass, folds, nfold, o)
+				acc, err := cvKernel(ctx, spec, x, y, classes, folds, nfold, o)
 				if err != nil {
 					return nil, err
 				}
@@ -445,7 +470,7 @@ func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, nclass i
 					}
 					which, grams = append(which, ki), append(grams, gram)
 				}
-				acc, err := crossValidateAll(ctx, grams, y, nclass, folds, nfold, g.Cs, o.Machine, o.Scheme, o.threads())
+				acc, err := crossValidateAll(ctx, grams, y, nclass, folds, nfold, g.Cs, ws, classes, o.Machine, o.Scheme, o.threads())
 				if err != nil {
 					return nil, err
 				}
@@ -455,10 +480,13 @@ func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, nclass i
 			}
 		}
 		for ki, k := range kernels {
-			for ci, c := range g.Cs {
-				mean, std := MeanStd(accs[ki][ci])
-				res.Scores = append(res.Scores, Score{Point: Point{Kind: k.Kind, Depth: k.Depth, Fixed: k.Fixed, BiasStd: bs, C: c},
-					KindName: k.Kind.String(), Mean: mean, Std: std, Folds: accs[ki][ci]})
+			for wi, w := range ws {
+				for ci, c := range g.Cs {
+					a := accs[ki][wi*len(g.Cs)+ci]
+					mean, std := MeanStd(a)
+					res.Scores = append(res.Scores, Score{Point: Point{Kind: k.Kind, Depth: k.Depth, Fixed: k.Fixed, BiasStd: bs, C: c, ClassWeight: w},
+						KindName: k.Kind.String(), Mean: mean, Std: std, Folds: a})
+				}
 			}
 		}
 	}
@@ -466,21 +494,22 @@ func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, nclass i
 	return res, nil
 }
 
-// cvKernel cross-validates every C on the Gram of one kernel.
-func cvKernel(ctx context.Context, spec ntk.Spec, x linalg.Matrix[float64], y []int, nclass int, folds []int, nfold int, o *Options) ([][]float64, error) {
+// cvKernel cross-validates every class weighting and C on the Gram of
+// one kernel.
+func cvKernel(ctx context.Context, spec ntk.Spec, x linalg.Matrix[float64], y []int, classes []string, folds []int, nfold int, o *Options) ([][]float64, error) {
 	g := o.grid()
 	if spec.Float32 {
 		k, err := gram[float32](ctx, spec, x, o)
 		if err != nil {
 			return nil, err
 		}
-		return crossValidate(ctx, k, y, nclass, folds, nfold, g.Cs, o.Machine, o.Scheme, o.threads())
+		return crossValidate(ctx, k, y, len(classes), folds, nfold, g.Cs, g.classWeights(), classes, o.Machine, o.Scheme, o.threads())
 	}
 	k, err := gram[float64](ctx, spec, x, o)
 	if err != nil {
 		return nil, err
 	}
-	return crossValidate(ctx, k, y, nclass, folds, nfold, g.Cs, o.Machine, o.Scheme, o.threads())
+	return crossValidate(ctx, k, y, len(classes), folds, nfold, g.Cs, g.classWeights(), classes, o.Machine, o.Scheme, o.threads())
 }
 
 // gram computes the Gram of spec on x stored as T, after checking that it

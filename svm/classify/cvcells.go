@@ -31,6 +31,9 @@ import (
 // CVCell is one cell of a CVPlan.
 type CVCell struct {
 	Kernel int `json:"kernel"` // index into CVPlan.Kernels
+	// Weight is the class weighting, an index into the grid's
+	// ClassWeights (0 when it has none).
+	Weight int `json:"weight,omitempty"`
 	Repeat int `json:"repeat"`
 	Fold   int `json:"fold"`
 	// Pair is the class pair (a, b), a < b, in the order (0,1), (0,2), …,
@@ -76,6 +79,8 @@ type CVSpec struct {
 	UnitNorm  bool      `json:"unit_norm,omitempty"`
 	Float32   bool      `json:"float32"`
 	Cells     int       `json:"cells"`
+	// ClassWeights are the grid's class weightings (empty: none).
+	ClassWeights []string `json:"class_weights,omitempty"`
 }
 
 // Equal reports whether s and t are the same spec.
@@ -84,16 +89,17 @@ func (s *CVSpec) Equal(t *CVSpec) bool {
 		s.Scheme == t.Scheme && s.Select == t.Select && slices.Equal(s.Kinds, t.Kinds) && slices.Equal(s.Depths, t.Depths) &&
 		slices.Equal(s.BiasStds, t.BiasStds) && slices.Equal(s.Cs, t.Cs) && s.WeightStd == t.WeightStd && s.Folds == t.Folds &&
 		s.Repeats == t.Repeats && s.Seed == t.Seed && s.FoldOf == t.FoldOf && s.Standard == t.Standard &&
-		s.UnitNorm == t.UnitNorm && s.Float32 == t.Float32 && s.Cells == t.Cells
+		s.UnitNorm == t.UnitNorm && s.Float32 == t.Float32 && s.Cells == t.Cells && slices.Equal(s.ClassWeights, t.ClassWeights)
 }
 
 // CVPlan is the grid search of a Classifier on one dataset as cells.
 type CVPlan struct {
 	Spec    CVSpec
 	Kernels []ntk.Spec // the grid's kernels in the order of CVResult.Scores
-	Cells   []CVCell   // kernel by kernel, then repeat, fold and pair
+	Cells   []CVCell   // kernel by kernel, then class weighting, repeat, fold and pair
 	folds   [][]int    // the fold of every example, per repeat
 	y       []int      // the class of every example
+	classes []string   // the class names
 	nfold   int
 	pairs   [][2]int // the class pairs, when cells are split by pair
 }
@@ -116,7 +122,10 @@ func (c *Classifier) PlanCV(d *dataset.Dataset) (*CVPlan, error) {
 	if err := checkClasses(d.Y, d.Classes); err != nil {
 		return nil, err
 	}
-	p := &CVPlan{y: slices.Clone(d.Y)}
+	if err := o.checkClassWeights(d.Classes); err != nil {
+		return nil, err
+	}
+	p := &CVPlan{y: slices.Clone(d.Y), classes: d.Classes}
 	nclass := len(d.Classes)
 	if o.FoldOf != nil {
 		if len(o.FoldOf) != len(d.Y) {
@@ -159,14 +168,16 @@ func (c *Classifier) PlanCV(d *dataset.Dataset) (*CVPlan, error) {
 		}
 	}
 	for k := range p.Kernels {
-		for r := range p.folds {
-			for f := range p.nfold {
-				if p.pairs == nil {
-					p.Cells = append(p.Cells, CVCell{Kernel: k, Repeat: r, Fold: f, Pair: -1})
-					continue
-				}
-				for pair := range p.pairs {
-					p.Cells = append(p.Cells, CVCell{Kernel: k, Repeat: r, Fold: f, Pair: pair})
+		for w := range g.classWeights() {
+			for r := range p.folds {
+				for f := range p.nfold {
+					if p.pairs == nil {
+						p.Cells = append(p.Cells, CVCell{Kernel: k, Weight: w, Repeat: r, Fold: f, Pair: -1})
+						continue
+					}
+					for pair := range p.pairs {
+						p.Cells = append(p.Cells, CVCell{Kernel: k, Weight: w, Repeat: r, Fold: f, Pair: pair})
+					}
 				}
 			}
 		}
@@ -180,6 +191,9 @@ func (c *Classifier) PlanCV(d *dataset.Dataset) (*CVPlan, error) {
 	}
 	if g.Fixed {
 		p.Spec.Kinds = append(p.Spec.Kinds, "fixed")
+	}
+	for _, w := range g.ClassWeights {
+		p.Spec.ClassWeights = append(p.Spec.ClassWeights, w.String())
 	}
 	if o.FoldOf != nil {
 		p.Spec.Seed, p.Spec.FoldOf = 0, intsSHA256(o.FoldOf)
@@ -317,13 +331,17 @@ func evalCell[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []int, 
 		}
 	}
 	r := CVCellResult{Cell: ci}
+	cw, err := o.grid().classWeights()[cell.Weight].weights(p.classes, y, train)
+	if err != nil {
+		return r, err
+	}
 	if cell.Pair < 0 {
 		r.Accuracy = make([]float64, len(cs))
 		var prev *multi
 		prevC := 0.0
 		vb := valBlock(k, val, o.threads())
 		for _, c := range order {
-			mm, err := fitMulti(ctx, k, train, y, nclass, o.Machine, o.Scheme, cs[c], 1, prev, prevC, nil)
+			mm, err := fitMulti(ctx, k, train, y, nclass, o.Machine, o.Scheme, cs[c], 1, prev, prevC, nil, cw)
 			if err != nil {
 				return r, err
 			}
@@ -349,7 +367,7 @@ func evalCell[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y []int, 
 	dec := make([]float64, 1)
 	for _, c := range order {
 		mm := &multi{scheme: OneVsOne, classes: nclass, units: []unit{{pos: pa, neg: pb, idx: idx}}}
-		if err := fitUnits(ctx, k, mm.units, y, o.Machine, cs[c], 1, prev, prevC, nil); err != nil {
+		if err := fitUnits(ctx, k, mm.units, y, o.Machine, cs[c], 1, prev, prevC, nil, cw); err != nil {
 			return r, err
 		}
 		wins := make([]byte, len(val))
@@ -373,17 +391,19 @@ func (c *Classifier) Combine(p *CVPlan, results []CVCellResult) (*CVResult, erro
 	o := &c.opts
 	g := o.grid()
 	seen := make([]bool, len(p.Cells))
-	// acc[kernel][ci][repeat·nfold + fold]
+	ws := g.classWeights()
+	nc := len(g.Cs)
+	// acc[kernel][weighting·len(Cs) + ci][repeat·nfold + fold]
 	acc := make([][][]float64, len(p.Kernels))
 	for k := range acc {
-		acc[k] = make([][]float64, len(g.Cs))
+		acc[k] = make([][]float64, len(ws)*nc)
 		for ci := range acc[k] {
 			acc[k][ci] = make([]float64, len(p.folds)*p.nfold)
 		}
 	}
 	// The class-pair cells of one (kernel, repeat, fold), gathered before
 	// their votes are counted.
-	type group struct{ kernel, repeat, fold int }
+	type group struct{ kernel, weight, repeat, fold int }
 	pairWins := map[group][][]string{}
 	for _, r := range results {
 		if r.Cell < 0 || r.Cell >= len(p.Cells) {
@@ -408,7 +428,7 @@ func (c *Classifier) Combine(p *CVPlan, results []CVCellResult) (*CVResult, erro
 				if !(a >= 0 && a <= 1) {
 					return nil, fmt.Errorf("classify: cell %d: accuracy %v", r.Cell, a)
 				}
-				acc[cell.Kernel][ci][cell.Repeat*p.nfold+cell.Fold] = a
+				acc[cell.Kernel][cell.Weight*nc+ci][cell.Repeat*p.nfold+cell.Fold] = a
 			}
 			continue
 		}
@@ -420,7 +440,7 @@ func (c *Classifier) Combine(p *CVPlan, results []CVCellResult) (*CVResult, erro
 				return nil, fmt.Errorf("classify: cell %d: want one 0 or 1 per validation point (%d)", r.Cell, nval)
 			}
 		}
-		key := group{cell.Kernel, cell.Repeat, cell.Fold}
+		key := group{cell.Kernel, cell.Weight, cell.Repeat, cell.Fold}
 		if pairWins[key] == nil {
 			pairWins[key] = make([][]string, len(p.pairs))
 		}
@@ -459,16 +479,19 @@ func (c *Classifier) Combine(p *CVPlan, results []CVCellResult) (*CVResult, erro
 						right++
 					}
 				}
-				acc[key.kernel][ci][key.repeat*p.nfold+key.fold] = float64(right) / float64(len(val))
+				acc[key.kernel][key.weight*nc+ci][key.repeat*p.nfold+key.fold] = float64(right) / float64(len(val))
 			}
 		}
 	}
 	res := &CVResult{Rule: o.Select.String(), Folds: len(p.folds) * p.nfold}
 	for k, spec := range p.Kernels {
-		for ci, cv := range g.Cs {
-			mean, std := MeanStd(acc[k][ci])
-			res.Scores = append(res.Scores, Score{Point: Point{Kind: spec.Kind, Depth: spec.Depth, Fixed: spec.Fixed, BiasStd: spec.BiasStd, C: cv},
-				KindName: spec.Kind.String(), Mean: mean, Std: std, Folds: acc[k][ci]})
+		for wi, w := range ws {
+			for ci, cv := range g.Cs {
+				a := acc[k][wi*nc+ci]
+				mean, std := MeanStd(a)
+				res.Scores = append(res.Scores, Score{Point: Point{Kind: spec.Kind, Depth: spec.Depth, Fixed: spec.Fixed, BiasStd: spec.BiasStd, C: cv, ClassWeight: w},
+					KindName: spec.Kind.String(), Mean: mean, Std: std, Folds: a})
+			}
 		}
 	}
 	res.Chosen = choose(res.Scores, o.Select, res.Folds)

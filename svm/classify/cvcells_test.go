@@ -56,6 +56,9 @@ func TestTaskSplit(t *testing.T) {
 func TestFitCellsEqualsFit(t *testing.T) {
 	grid := Grid{Kinds: []ntk.Kind{ntk.KindNTK, ntk.KindNNGP}, Depths: []int{1, 3}, BiasStds: []float64{0, 0.5}, Cs: []float64{10, 0.1, 1}}
 	three, two := overlapping(3, 14, 4, 2), overlapping(2, 15, 4, 3)
+	weighted, named := grid, grid
+	weighted.ClassWeights = []ClassWeight{NoClassWeight, Balanced}
+	named.ClassWeights = []ClassWeight{"a=3,c=0.5", Balanced}
 	for _, tc := range []struct {
 		name string
 		d    *dataset.Dataset
@@ -68,6 +71,8 @@ func TestFitCellsEqualsFit(t *testing.T) {
 		{"svm 2 classes, 2 repeats", two, Options{Grid: grid, Folds: 3, Repeats: 2, Seed: 7}},
 		{"svm ovo float32, raw features", three, Options{Grid: grid, Folds: 3, Float32: true, NoStandardize: true}},
 		{"explicit folds", two, Options{Grid: grid, FoldOf: foldsOf(two.N(), 3)}},
+		{"svm ovo, class weights none and balanced, probabilities", three, Options{Grid: weighted, Folds: 3, Probability: true}},
+		{"svm2 ovr, named class weights", three, Options{Grid: named, Folds: 3, Machine: SVM2, Scheme: OneVsRest}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()

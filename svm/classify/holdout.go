@@ -36,7 +36,7 @@ func (c *Classifier) holdoutSearch(ctx context.Context, xs linalg.Matrix[float64
 	xv, yv := gatherRows(xs, va, y)
 	sub := *o
 	// One point (its kernel and C are fitPoint's): PlanFit plans a fit.
-	sub.NoStandardize, sub.UnitNorm, sub.Holdout = true, false, 0
+	sub.NoStandardize, sub.UnitNorm, sub.Holdout, sub.Probability = true, false, 0, false
 	sub.Checkpoint, sub.Resume = nil, nil // the refit is checkpointed, not these
 	sub.Grid = Grid{Kinds: []ntk.Kind{ntk.KindNTK}, Depths: []int{1}, BiasStds: []float64{0}, Cs: []float64{1}}
 	if o.MemBudget > 0 {
@@ -50,16 +50,18 @@ func (c *Classifier) holdoutSearch(ctx context.Context, xs linalg.Matrix[float64
 	i := 0
 	for _, bs := range g.BiasStds {
 		for _, k := range g.Kernels() {
-			for _, cv := range g.Cs {
-				p := Point{Kind: k.Kind, Depth: k.Depth, Fixed: k.Fixed, BiasStd: bs, C: cv}
-				o.report(ScaleProgress{Stage: "validation", Done: i, Total: g.Size(),
-					Detail: fmt.Sprintf("%v, C %g, %d training and %d validation examples", p.Spec(o.weightStd(), o.Float32), cv, len(tr), len(va))})
-				acc, err := holdoutScore(ctx, &sub, p, xt, yt, xv, yv, classes)
-				if err != nil {
-					return nil, err
+			for _, w := range g.classWeights() {
+				for _, cv := range g.Cs {
+					p := Point{Kind: k.Kind, Depth: k.Depth, Fixed: k.Fixed, BiasStd: bs, C: cv, ClassWeight: w}
+					o.report(ScaleProgress{Stage: "validation", Done: i, Total: g.Size(),
+						Detail: fmt.Sprintf("%v, C %g, class weight %s, %d training and %d validation examples", p.Spec(o.weightStd(), o.Float32), cv, w, len(tr), len(va))})
+					acc, err := holdoutScore(ctx, &sub, p, xt, yt, xv, yv, classes)
+					if err != nil {
+						return nil, err
+					}
+					res.Scores = append(res.Scores, Score{Point: p, KindName: k.Kind.String(), Mean: acc, Folds: []float64{acc}})
+					i++
 				}
-				res.Scores = append(res.Scores, Score{Point: p, KindName: k.Kind.String(), Mean: acc, Folds: []float64{acc}})
-				i++
 			}
 		}
 	}

@@ -103,7 +103,7 @@ func fitPairs[T linalg.Float](ctx context.Context, spec ntk.Spec, x linalg.Matri
 				if !ok {
 					return
 				}
-				finish(ui, fitPair(ctx, spec, x, &units[ui], y, c, o.Machine, threads, &buf))
+				finish(ui, fitPair(ctx, spec, x, &units[ui], y, c, o.Machine, threads, &buf, o.cw))
 			}
 		}()
 	}
@@ -137,7 +137,7 @@ func identity(n int) []int {
 }
 
 // fitPair solves one sub-problem on the dense Gram of its points.
-func fitPair[T linalg.Float](ctx context.Context, spec ntk.Spec, x linalg.Matrix[T], u *unit, y []int, c float64, m Machine, threads int, buf *pairBuf[T]) error {
+func fitPair[T linalg.Float](ctx context.Context, spec ntk.Spec, x linalg.Matrix[T], u *unit, y []int, c float64, m Machine, threads int, buf *pairBuf[T], cw []float64) error {
 	n := len(u.idx)
 	buf.x = grow(buf.x, n*x.Cols)
 	buf.k = grow(buf.k, n*n)
@@ -150,7 +150,7 @@ func fitPair[T linalg.Float](ctx context.Context, spec ntk.Spec, x linalg.Matrix
 		return err
 	}
 	local := identity(n)
-	if err := fitUnit(ctx, newView(k, local, local), u, y, m, c, nil, nil); err != nil {
+	if err := fitUnit(ctx, newView(k, local, local), u, y, m, c, nil, nil, pointWeights(cw, y, u.idx)); err != nil {
 		return err
 	}
 	u.kernel, u.points, u.dual, u.ka = nil, nil, nil, nil

@@ -21,7 +21,7 @@ func TestAtBound(t *testing.T) {
 		{[]float64{0, 0}, 1e-2, false},
 		{[]float64{1e-2}, 1e-2, true},
 	} {
-		if got := atBound(tc.dual, tc.c); got != tc.want {
+		if got := atBound(tc.dual, tc.c, nil); got != tc.want {
 			t.Errorf("atBound(%v, %v) = %v, want %v", tc.dual, tc.c, got, tc.want)
 		}
 	}
@@ -52,11 +52,11 @@ func TestReuseAlongC(t *testing.T) {
 	var prev *multi
 	prevC, reused := 0.0, 0
 	for _, c := range LogGrid(1e-2, 1e4, 7) {
-		mm, err := fitMulti(ctx, k, train, y, 3, SVM, OneVsOne, c, 2, prev, prevC, nil)
+		mm, err := fitMulti(ctx, k, train, y, 3, SVM, OneVsOne, c, 2, prev, prevC, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fresh, err := fitMulti(ctx, k, train, y, 3, SVM, OneVsOne, c, 1, nil, 0, nil)
+		fresh, err := fitMulti(ctx, k, train, y, 3, SVM, OneVsOne, c, 1, nil, 0, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -114,7 +114,7 @@ func fitOnDemand[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, 
 		st := k.Stats()
 		o.report(ScaleProgress{Stage: "sub-problems", Done: ndone, Total: len(units), Rows: st.RowsComputed, CacheRows: st.CapacityRows, Elapsed: time.Since(start)})
 		kv := newODView(k, units[ui].idx)
-		if err := fitUnit(ctx, kv, &units[ui], y, o.Machine, c, nil, nil); err != nil {
+		if err := fitUnit(ctx, kv, &units[ui], y, o.Machine, c, nil, nil, pointWeights(o.cw, y, units[ui].idx)); err != nil {
 			return nil, err
 		}
 		if err := k.Err(); err != nil {

@@ -42,6 +42,7 @@ type ScaleSpec struct {
 	Scheme      string  `json:"multiclass"` // the scheme in effect
 	Kernel      string  `json:"kernel"`     // ntk.Spec's String: kind, depth, fixed layers, σ_w, σ_b, float type
 	C           float64 `json:"c"`
+	ClassWeight string  `json:"class_weight,omitempty"` // the weighting, ClassWeight's text
 	Standardize bool    `json:"standardize"`
 	UnitNorm    bool    `json:"unit_norm,omitempty"` // Options.UnitNorm
 	Route       string  `json:"route"`
@@ -80,6 +81,7 @@ func (s *ScaleSpec) diff(t *ScaleSpec) []string {
 	add(s.UnitNorm != t.UnitNorm, "examples scaled to unit norm", s.UnitNorm, t.UnitNorm)
 	add(s.Kernel != t.Kernel, "kernel", s.Kernel, t.Kernel)
 	add(s.C != t.C, "C", s.C, t.C)
+	add(s.ClassWeight != t.ClassWeight, "class weights", ClassWeight(s.ClassWeight), ClassWeight(t.ClassWeight))
 	add(s.Route != t.Route, "route", s.Route, t.Route)
 	add(s.Scheme != t.Scheme, "multi-class scheme", s.Scheme, t.Scheme)
 	add(s.Own != t.Own, "sub-problems on dense Grams of their own (set by the memory budget)",

@@ -297,6 +297,7 @@ func (c *Classifier) fitPoint(ctx context.Context, plan Plan, point Point, xs li
 	c.classWeights = cw
 	if ck != nil {
 		ck.spec.Kernel, ck.spec.C, ck.spec.Route = c.Kernel.String(), point.C, plan.Route.String()
+		ck.spec.ClassWeight = string(point.ClassWeight)
 	}
 	var mm *multi
 	c.prob = nil

@@ -151,6 +151,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dataset", default="diabetes", choices=["diabetes", "boston"])
     ap.add_argument("--go", required=True, help="the built main.go")
+    ap.add_argument("--ntksvm", default="", help="the ntksvm command: also run `ntksvm cv` with its defaults on the split")
     args = ap.parse_args()
     x, y, cols = load(args.dataset)
     perm = np.random.RandomState(0).permutation(len(y))
@@ -201,6 +202,13 @@ def main():
                 r32 = run_go(args.go, tmp, machine, one, 1e-12, extra=["-round32"])
                 diff32 = float(np.max(np.abs(np.array(r32["test_pred"]) - skp)))
             checks.append((machine, rel, diff, diff32))
+        for machine in (["svr", "krr"] if args.ntksvm else []):
+            cmd = [args.ntksvm, "cv", "--data", os.path.join(tmp, "train.csv"), "--test", os.path.join(tmp, "test.csv"), "--machine", machine]
+            t0 = time.perf_counter()
+            out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.splitlines()
+            chosen = [l for l in out if "chosen" in l][0].split()
+            print("%-22s %9s  %s  (L=%s sigma_b=%s C=%s%s) %.2f s" % ("ntksvm cv " + machine, chosen[6], out[-1].split(": ", 1)[1],
+                  chosen[1], chosen[3], chosen[5], " eps=" + chosen[4] if machine == "svr" else "", time.perf_counter() - t0))
         rf = RandomForestRegressor(n_estimators=500, random_state=0, n_jobs=2)
         t0 = time.perf_counter()
         cvm = []

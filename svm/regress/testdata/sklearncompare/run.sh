@@ -17,12 +17,12 @@ if ! "$PYTHON" -c 'import sklearn' 2>/dev/null; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-sklearn >/dev/null
 fi
 bin=$(mktemp -d)/sklearncompare
-(cd "$root" && go build -o "$bin" ./svm/regress/testdata/sklearncompare)
+(cd "$root" && go build -o "$bin" ./svm/regress/testdata/sklearncompare && go build -o "$bin-ntksvm" ./cmd/ntksvm)
 export OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 MKL_NUM_THREADS=2
 echo "load: $(uptime)"
 status=0
 for d in ${*:-diabetes}; do
-	"$PYTHON" "$here/compare.py" --dataset "$d" --go "$bin" || status=1
+	"$PYTHON" "$here/compare.py" --dataset "$d" --go "$bin" --ntksvm "$bin-ntksvm" || status=1
 	echo
 done
 rm -r "$(dirname "$bin")"

@@ -81,6 +81,11 @@ type SearchOptions struct {
 	Lo, Hi  float64 // initial bracket, [0, 0.3]
 	Tol     float64 // stop once a certified margin is below Tol (1e-3)
 	MaxIter int     // at most this many bounds (1000)
+	// Grow doubles the bracket's upper end while the margin there is at
+	// least Tol, before the search runs in the last doubling (see Search):
+	// for inputs in units where no bracket is known in advance. Off in the
+	// authors' search, whose radii stay below Hi.
+	Grow bool
 }
 
 // KernelSearch returns the authors' settings for kernel machines: start at
@@ -150,13 +155,15 @@ func Margin(out float64, iv Interval) float64 {
 // For a certifier whose margin provably decreases with the radius (the
 // paper's kernel bound, Kernel.BoundEnd), Search gives the same Radius and
 // Iters with fewer bounds (Result.Bounds): see searchMonotone.
+//
+// With Grow, the margin is first evaluated at Hi, 2·Hi, 4·Hi, … (each a
+// step, each radius with a margin ≥ 0 recorded as certified) until it is
+// below Tol there; the search then runs as above in the bracket of the
+// last doubling, starting at Init if Init lies inside it and at its
+// midpoint otherwise. A margin in [0, Tol) at a doubling ends the search
+// as it would end the authors', and so does a radius past 2⁴⁰·Hi.
 func Search(c Certifier, i int, norm Norm, o SearchOptions) Result {
 	res := Result{Index: i, Output: c.Output(i)}
-	if m, ok := c.(monotoneCertifier); ok && res.Output != 0 {
-		if slack, ok := m.marginSlack(i, Ball{Norm: norm, Radius: max(o.Init, o.Hi)}); ok {
-			return searchMonotone(m, i, norm, o, res, slack)
-		}
-	}
 	margin := func(b Ball) float64 { return Margin(res.Output, c.Bound(i, b)) }
 	if e, ok := c.(endBounder); ok && res.Output != 0 {
 		margin = func(b Ball) float64 {
@@ -164,6 +171,17 @@ func Search(c Certifier, i int, norm Norm, o SearchOptions) Result {
 				return e.BoundEnd(i, b, true)
 			}
 			return -e.BoundEnd(i, b, false)
+		}
+	}
+	if o.Grow && res.Output != 0 {
+		var done bool
+		if o, done = growBracket(margin, norm, o, &res); done {
+			return res
+		}
+	}
+	if m, ok := c.(monotoneCertifier); ok && res.Output != 0 {
+		if slack, ok := m.marginSlack(i, Ball{Norm: norm, Radius: max(o.Init, o.Hi)}); ok {
+			return searchMonotone(m, i, norm, o, res, slack)
 		}
 	}
 	b := bisection{delta: o.Init, l: o.Lo, r: o.Hi}
@@ -176,6 +194,37 @@ func Search(c Certifier, i int, norm Norm, o SearchOptions) Result {
 		}
 	}
 	return res
+}
+
+// maxGrow bounds the doublings of SearchOptions.Grow.
+const maxGrow = 40
+
+// growBracket doubles o.Hi while the margin there is at least o.Tol,
+// recording each radius with a margin ≥ 0 in res, and returns the bracket
+// of the last doubling, or done when the search is over (see Search).
+func growBracket(margin func(Ball) float64, norm Norm, o SearchOptions, res *Result) (SearchOptions, bool) {
+	for range maxGrow {
+		if res.Iters >= o.MaxIter {
+			return o, true
+		}
+		s := margin(Ball{Norm: norm, Radius: o.Hi})
+		res.Iters++
+		res.Bounds++
+		if s >= 0 {
+			res.Radius = max(res.Radius, o.Hi)
+		}
+		if !(s >= o.Tol) {
+			if s >= 0 {
+				return o, true // certified with a margin below Tol: the authors' rule stops
+			}
+			if !(o.Init > o.Lo && o.Init < o.Hi) {
+				o.Init = (o.Lo + o.Hi) / 2
+			}
+			return o, false
+		}
+		o.Lo, o.Hi = o.Hi, 2*o.Hi
+	}
+	return o, true
 }
 
 // bisection is the state of the authors' binary search for the radius: the

@@ -28,6 +28,11 @@ func (c *threshold) Bound(i int, b Ball) Interval {
 	return Interval{c.out[i] - c.slope*b.Radius, c.out[i] + c.slope*b.Radius}
 }
 
+func grow(o SearchOptions) SearchOptions {
+	o.Grow = true
+	return o
+}
+
 func TestSearch(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -44,6 +49,13 @@ func TestSearch(t *testing.T) {
 		{"network start", 1, 50, NetworkSearch(), 0.02 - 2e-5, 0.02},
 		{"one iteration", 1, 100, SearchOptions{Init: 0.05, Hi: 0.3, Tol: 1e-3, MaxIter: 1}, 0, 0},
 		{"one certified", 1, 1, SearchOptions{Init: 0.05, Hi: 0.3, Tol: 1e-3, MaxIter: 1}, 0.05, 0.05},
+		{"grow: far beyond the bracket", 1, 1e-3, grow(KernelSearch()), 1000 * (1 - 1e-3), 1000},
+		{"grow: one doubling", 1, 2, grow(KernelSearch()), 0.5 * (1 - 1e-3), 0.5},
+		{"grow: inside the bracket", 1, 100, grow(KernelSearch()), 0.01 - 1e-5, 0.01},
+		{"grow: negative output", -1, 0.1, grow(KernelSearch()), 10 * (1 - 1e-3), 10},
+		{"grow: margin below tol at Hi", 1, 1 / 0.3 * (1 - 1e-4), grow(KernelSearch()), 0.3, 0.3},
+		{"grow: flat", 1, 0, grow(KernelSearch()), 0.3 * (1 << 39), 0.3 * (1 << 39)},
+		{"grow: one iteration", 1, 1e-3, func() SearchOptions { o := grow(KernelSearch()); o.MaxIter = 1; return o }(), 0.3, 0.3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := &threshold{out: []float64{tc.out}, slope: tc.slope}

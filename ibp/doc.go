@@ -31,7 +31,14 @@
 // There are two certifiers: Kernel for kernel machines g(x) = Σ α_i Θ(x,
 // x_i) + b with the infinite-width NTK Θ of any depth (paper Theorem 4.2),
 // and Network for finite NTK-parameterised networks by interval bound
-// propagation (IBP, App. H.2).
+// propagation (IBP, App. H.2). Min combines certifiers of several outputs
+// at the same points into the certifier of their minimum: a multi-class
+// prediction holds on a ball when every margin f_c − f_j (itself a kernel
+// machine, with weights α_c − α_j) stays positive there.
+//
+// With SearchOptions.Grow the bracket's upper end doubles while the margin
+// there is still above the tolerance, for inputs in units (a user's
+// features) where [0, 0.3] means nothing.
 //
 // # Kernel machines: the input relaxation (App. H.1)
 //
@@ -47,6 +54,20 @@
 // of an ℓ2 ball moves by at most r), so ‖Δ‖₂ ≤ ‖e‖ with
 // e_j = max(x_j − a_j, c_j − x_j) and ‖a‖ ≤ ‖x'‖ ≤ ‖c‖ (a ≥ 0); both only
 // shrink the intervals above, and no step needs more than "x' is in the set".
+//
+// # Kernel machines: an input map
+//
+// A machine that standardises its inputs, x ↦ u = (x − μ)/s coordinate by
+// coordinate, and may then scale u to the norm √d, is certified in the
+// units of x (KernelOptions.Input, Preprocess). With w = 1/s, an ℓ∞ ball
+// of radius δ moves u by ‖Δu‖₂ ≤ δ‖w‖₂ (coordinate j by δw_j: the exact
+// norm range and Hölder's |Δu·x_i| ≤ δ‖w∘x_i‖₁ with Tight), an ℓ2 ball of
+// radius r by ‖Δu‖₂ ≤ r·max_j w_j (and |Δu·x_i| ≤ r‖w∘x_i‖₂ with Tight);
+// Clip carries the box through the same map. The scaling to the sphere of
+// radius √d sends the ball ‖u' − u‖ ≤ ε into the directions within the
+// angle θ, sin θ = ε/‖u‖, of u: x' lies on the sphere within the chord
+// √d·2 sin(θ/2) of x, or anywhere on it (or at 0) once ε ≥ ‖u‖. The
+// layers below then see the usual ℓ2 radius and norm interval.
 //
 // # Kernel machines: interval propagation through the NTK recursion
 //

@@ -33,6 +33,10 @@ type KernelOptions struct {
 	// Clip intersects the ball with the pixel box [0, 1]^d (every point
 	// must lie in the box). Off by default: the paper does not clip.
 	Clip bool
+	// Input, if not nil, is the map the machine applies to its inputs
+	// before the kernel (its training inputs X are already mapped); the
+	// points and balls are in the units before it.
+	Input *Preprocess
 
 	general bool // tests: no fast path for the paper's case
 }
@@ -45,15 +49,22 @@ type Kernel struct {
 	opt   KernelOptions
 	d     int
 	z     linalg.Matrix[float64] // the points, m×d
-	g     linalg.Matrix[float64] // z·x_iᵀ for the active x_i, m×n
+	za    linalg.Matrix[float64] // the points after the affine part of opt.Input (z without one)
+	zk    linalg.Matrix[float64] // the points as the kernel sees them (z without opt.Input)
+	w     []float64              // 1/Scale of opt.Input, nil without one
+	wn2   float64                // ‖w‖₂ (√d without w)
+	wmax  float64                // max_j w_j (1 without w)
+	g     linalg.Matrix[float64] // zk·x_iᵀ for the active x_i, m×n
 	x     linalg.Matrix[float64] // the active x_i (α_i ≠ 0)
 	alpha []float64              // their α_i
 	bias  float64
 	xn2   []float64   // ‖x_i‖₂
-	xn1   []float64   // ‖x_i‖₁
+	xn1   []float64   // ‖w∘x_i‖₁ (‖x_i‖₁ without w)
+	xnw   []float64   // ‖w∘x_i‖₂, with w and Tight only
 	nb    [][]float64 // nb[h][i] = √Σ^{h+1}(x_i, x_i), h = 0…L−1
 	inb   [][]float64 // 1/nb[h][i], 0 where nb is 0
-	zn    []float64   // ‖z_k‖₂
+	zn    []float64   // ‖zk_k‖₂
+	zan   []float64   // ‖za_k‖₂
 	both  bool        // intersect the two forms of Θ^{h+1} (not at L = 1 without Tight: the paper's bound)
 	// The paper's case (L = 1, σ_b = 0, not Tight) has a fast path: g holds
 	// x·x_i/‖x_i‖ and beta_i = α_i·σ_w⁴·‖x_i‖/d.
@@ -111,23 +122,39 @@ func NewKernel(ctx context.Context, km KernelMachine, z linalg.Matrix[float64], 
 	if err := checkMatrix("point", z, o.Clip); err != nil {
 		return nil, err
 	}
-	c := &Kernel{p: km.Params, opt: o, d: d, z: z, bias: km.Bias, both: o.Tight || km.Params.Depth > 1}
+	c := &Kernel{p: km.Params, opt: o, d: d, z: z, za: z, zk: z, bias: km.Bias, both: o.Tight || km.Params.Depth > 1,
+		wn2: math.Sqrt(float64(d)), wmax: 1}
+	if in := o.Input; in != nil {
+		if err := in.check(d); err != nil {
+			return nil, err
+		}
+		c.za, c.zk = in.affine(z), in.apply(z)
+		if len(in.Scale) > 0 {
+			c.w, c.wn2, c.wmax = make([]float64, d), 0, 0
+			for j, s := range in.Scale {
+				c.w[j] = 1 / s
+				c.wmax = max(c.wmax, c.w[j])
+			}
+			c.wn2 = linalg.Nrm2(c.w)
+		}
+	}
 	c.activeRows(km)
 	c.g = linalg.New[float64](z.Rows, c.x.Rows)
 	if c.x.Rows > 0 && z.Rows > 0 {
-		if err := linalg.Gemm(linalg.NoTrans, linalg.Trans, 1, z, c.x, 0, c.g); err != nil {
+		if err := linalg.Gemm(linalg.NoTrans, linalg.Trans, 1, c.zk, c.x, 0, c.g); err != nil {
 			return nil, err
 		}
 	}
 	if c.fast = km.Params.Depth == 1 && km.Params.BiasStd == 0 && !o.Tight && !o.general; c.fast {
 		c.fastSetup()
 	}
-	c.zn = make([]float64, z.Rows)
+	c.zn, c.zan = make([]float64, z.Rows), make([]float64, z.Rows)
 	for k := range z.Rows {
-		c.zn[k] = linalg.Nrm2(z.Row(k))
+		c.zn[k] = linalg.Nrm2(c.zk.Row(k))
+		c.zan[k] = linalg.Nrm2(c.za.Row(k))
 	}
 	var err error
-	if c.out, err = c.eval(ctx, z); err != nil {
+	if c.out, err = c.evalMapped(ctx, c.zk); err != nil {
 		return nil, err
 	}
 	c.pool.New = func() any { return new(kernelScratch) }
@@ -157,6 +184,9 @@ func (c *Kernel) activeRows(km KernelMachine) {
 	c.alpha = make([]float64, len(rows))
 	c.xn2 = make([]float64, len(rows))
 	c.xn1 = make([]float64, len(rows))
+	if c.w != nil && c.opt.Tight {
+		c.xnw = make([]float64, len(rows))
+	}
 	sw2, sb2 := c.p.WeightStd*c.p.WeightStd, c.p.BiasStd*c.p.BiasStd
 	c.nb, c.inb = make([][]float64, c.p.Depth), make([][]float64, c.p.Depth)
 	for h := range c.nb {
@@ -170,8 +200,19 @@ func (c *Kernel) activeRows(km KernelMachine) {
 			c.npos = k + 1
 		}
 		c.xn2[k] = linalg.Nrm2(r)
-		for _, v := range r {
-			c.xn1[k] += math.Abs(v)
+		if c.w == nil {
+			for _, v := range r {
+				c.xn1[k] += math.Abs(v)
+			}
+		} else {
+			var ss float64
+			for j, v := range r {
+				c.xn1[k] += c.w[j] * math.Abs(v)
+				ss += (c.w[j] * v) * (c.w[j] * v)
+			}
+			if c.xnw != nil {
+				c.xnw[k] = math.Sqrt(ss)
+			}
 		}
 		s := sw2*c.xn2[k]*c.xn2[k]/float64(c.d) + sb2
 		for h := range c.nb {
@@ -184,8 +225,9 @@ func (c *Kernel) activeRows(km KernelMachine) {
 	}
 }
 
-// eval returns the exact outputs on the rows of x, in blocks of rows.
-func (c *Kernel) eval(ctx context.Context, x linalg.Matrix[float64]) ([]float64, error) {
+// evalMapped returns the exact outputs on the rows of x, already mapped
+// by opt.Input, in blocks of rows.
+func (c *Kernel) evalMapped(ctx context.Context, x linalg.Matrix[float64]) ([]float64, error) {
 	out := make([]float64, x.Rows)
 	n := c.x.Rows
 	if n == 0 {
@@ -212,13 +254,14 @@ func (c *Kernel) eval(ctx context.Context, x linalg.Matrix[float64]) ([]float64,
 	return out, nil
 }
 
-// Eval returns the exact output g(x) of the machine on every row of x (used
-// to check certificates by sampling).
+// Eval returns the exact output g(x) of the machine on every row of x,
+// mapped by KernelOptions.Input first (used to check certificates by
+// sampling).
 func (c *Kernel) Eval(x linalg.Matrix[float64]) ([]float64, error) {
 	if x.Cols != c.d {
 		return nil, fmt.Errorf("ibp: inputs have %d features, want %d", x.Cols, c.d)
 	}
-	return c.eval(context.Background(), x)
+	return c.evalMapped(context.Background(), c.opt.Input.apply(x))
 }
 
 // Len returns the number of points.
@@ -227,7 +270,8 @@ func (c *Kernel) Len() int { return c.z.Rows }
 // Output returns g at point i.
 func (c *Kernel) Output(i int) float64 { return c.out[i] }
 
-// Point returns point i (a view; do not modify).
+// Point returns point i in the units of the balls, before
+// KernelOptions.Input (a view; do not modify).
 func (c *Kernel) Point(i int) []float64 { return c.z.Row(i) }
 
 // Clipped reports whether balls are intersected with [0, 1]^d.
@@ -240,7 +284,7 @@ func (c *Kernel) Bound(i int, b Ball) Interval {
 	if CheckBall(b) != nil {
 		return nanInterval
 	}
-	geo := ballGeometry(c.z.Row(i), c.zn[i], b, c.opt)
+	geo := c.geometry(i, b)
 	sc := c.pool.Get().(*kernelScratch)
 	defer c.pool.Put(sc)
 	g := c.g.Row(i)
@@ -278,6 +322,9 @@ func (c *Kernel) chunkBounds(sc *kernelScratch, geo *geometry, g []float64, j0 i
 		rad := geo.eps * xn2[k]
 		if geo.l1 > 0 {
 			rad = min(rad, geo.l1*xn1[k])
+		}
+		if geo.l2 > 0 {
+			rad = min(rad, geo.l2*c.xnw[j0+k])
 		}
 		sL[k] = sw2*((v-rad)*invd) + sb2
 		sU[k] = sw2*((v+rad)*invd) + sb2
@@ -451,7 +498,7 @@ func (c *Kernel) marginSlack(i int, b Ball) (sigma float64, ok bool) {
 	if !c.fast || CheckBall(b) != nil {
 		return 0, false
 	}
-	geo := ballGeometry(c.z.Row(i), c.zn[i], b, c.opt)
+	geo := c.geometry(i, b)
 	nu := c.zn[i] + geo.eps
 	sigma = 1e2 * float64(len(c.beta)+8) * 0x1p-52 * (c.sumb*nu + math.Abs(c.bias))
 	return sigma, sigma > 0 && finite(sigma)
@@ -472,7 +519,7 @@ func (c *Kernel) BoundEnd(i int, b Ball, lower bool) float64 {
 	if CheckBall(b) != nil {
 		return math.NaN()
 	}
-	geo := ballGeometry(c.z.Row(i), c.zn[i], b, c.opt)
+	geo := c.geometry(i, b)
 	sc := c.pool.Get().(*kernelScratch)
 	defer c.pool.Put(sc)
 	return c.paperEnd(sc, &geo, c.g.Row(i), lower)
@@ -623,32 +670,44 @@ var uStar, hStar = func() (float64, float64) {
 	return u, 2*u*(math.Pi-math.Acos(u)) + math.Sqrt(1-u*u) - 1e-15
 }()
 
-// geometry is what a ball tells the first layer about x': the ℓ2 radius
-// eps of x' − x, the interval [nL, nU] of ‖x'‖, and l1 > 0 when also
-// |(x' − x)·v| ≤ l1·‖v‖₁ is to be used.
-type geometry struct{ eps, nL, nU, l1 float64 }
+// geometry is what a ball tells the first layer about x' (as the kernel
+// sees it, after KernelOptions.Input): the ℓ2 radius eps of x' − x, the
+// interval [nL, nU] of ‖x'‖, and l1 > 0 (l2 > 0) when also |(x' − x)·v| ≤
+// l1·‖w∘v‖₁ (≤ l2·‖w∘v‖₂) is to be used, w the inverse scales of the input
+// map (1 without one).
+type geometry struct{ eps, nL, nU, l1, l2 float64 }
 
-// ballGeometry returns the geometry of ball b around z (‖z‖ = zn).
-func ballGeometry(z []float64, zn float64, b Ball, o KernelOptions) geometry {
+// geometry returns the geometry of ball b around point i. Without an input
+// map it is the paper's (App. H.1) with the options' refinements; an input
+// map carries it through as Preprocess says.
+func (c *Kernel) geometry(i int, b Ball) geometry {
+	z, za := c.z.Row(i), c.za.Row(i)
+	o := c.opt
 	r := b.Radius
 	var g geometry
 	if b.Norm == Linf {
-		g.eps = math.Sqrt(float64(len(z))) * r
+		g.eps = c.wn2 * r // √d·δ without a map
 	} else {
-		g.eps = r
+		g.eps = c.wmax * r
 	}
 	if o.Clip {
 		// x' lies in the box [a, c] with a = max(z − w, 0), c = min(z + w, 1)
 		// (w = δ, or r for ℓ2 since |x'_j − z_j| ≤ r): so
 		// |x'_j − z_j| ≤ e_j = max(z_j − a_j, c_j − z_j), and a ≤ x' ≤ c
-		// with a ≥ 0 bounds ‖x'‖ by ‖a‖ and ‖c‖.
+		// with a ≥ 0 bounds ‖x'‖ by ‖a‖ and ‖c‖. With a map, e_j and the
+		// box are carried through its affine part.
 		var e2, a2, c2 float64
-		for _, v := range z {
-			a, c := max(v-r, 0), min(v+r, 1)
-			e := max(v-a, c-v)
+		for j, v := range z {
+			a, c2j := max(v-r, 0), min(v+r, 1)
+			e := max(v-a, c2j-v)
+			if c.w != nil {
+				e *= c.w[j]
+				lo, hi := (a-o.Input.Mean[j])*c.w[j], (c2j-o.Input.Mean[j])*c.w[j]
+				a, c2j = max(lo, -hi, 0), max(-lo, hi)
+			}
 			e2 += e * e
 			a2 += a * a
-			c2 += c * c
+			c2 += c2j * c2j
 		}
 		g.eps = min(g.eps, math.Sqrt(e2))
 		g.nL, g.nU = math.Sqrt(a2), math.Sqrt(c2)
@@ -656,19 +715,30 @@ func ballGeometry(z []float64, zn float64, b Ball, o KernelOptions) geometry {
 		g.nL, g.nU = 0, math.Inf(1)
 	}
 	if o.Tight && b.Norm == Linf {
-		// The exact range of ‖x'‖ over the box z ± δ, and Hölder.
+		// The exact range of ‖x'‖ over the box z ± δ (coordinate j moved by
+		// at most δ·w_j), and Hölder.
 		var lo2, hi2 float64
-		for _, v := range z {
-			l, h := max(math.Abs(v)-r, 0), math.Abs(v)+r
+		for j, v := range za {
+			rj := r
+			if c.w != nil {
+				rj = r * c.w[j]
+			}
+			l, h := max(math.Abs(v)-rj, 0), math.Abs(v)+rj
 			lo2 += l * l
 			hi2 += h * h
 		}
 		g.nL, g.nU = max(g.nL, math.Sqrt(lo2)), min(g.nU, math.Sqrt(hi2))
 		g.l1 = r
 	}
+	if o.Tight && b.Norm == L2 && c.w != nil {
+		g.l2 = r // Cauchy–Schwarz before the scaling: |Δ·(w∘v)| ≤ r‖w∘v‖₂
+	}
 	// The triangle inequality (eq. of App. H.1): ‖z‖ − eps ≤ ‖x'‖ ≤ ‖z‖ + eps.
-	g.nL = max(g.nL, zn-g.eps, 0)
-	g.nU = min(g.nU, zn+g.eps)
+	g.nL = max(g.nL, c.zan[i]-g.eps, 0)
+	g.nU = min(g.nU, c.zan[i]+g.eps)
+	if o.Input != nil && o.Input.UnitNorm {
+		g = onSphere(g, c.zan[i], math.Sqrt(float64(c.d)))
+	}
 	return g
 }
 

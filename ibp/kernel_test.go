@@ -113,7 +113,7 @@ func TestPaperBound(t *testing.T) {
 
 // pairBounds returns the intervals of Θ(x', x_i) for every active x_i.
 func pairBounds(c *Kernel, i int, b Ball) (lo, hi []float64) {
-	geo := ballGeometry(c.z.Row(i), c.zn[i], b, c.opt)
+	geo := c.geometry(i, b)
 	sc := new(kernelScratch)
 	g := c.g.Row(i)
 	for j0 := 0; j0 < len(g); j0 += chunk {

@@ -92,12 +92,18 @@ func TestSearchMonotone(t *testing.T) {
 
 // sameSearch checks that Search on c (monotone) gives the radii and steps
 // of the reference search on every point, with no more bounds in all.
-func sameSearch(t *testing.T, c *Kernel, norm Norm) {
+func sameSearch(t *testing.T, c monotoneCertifier, norm Norm) {
+	t.Helper()
+	sameSearchWith(t, c, norm, KernelSearch())
+}
+
+// sameSearchWith is sameSearch with the search options o.
+func sameSearchWith(t *testing.T, c monotoneCertifier, norm Norm, o SearchOptions) {
 	t.Helper()
 	ref := plain{c, c}
 	var bounds, steps int
 	for i := range c.Len() {
-		got, want := Search(c, i, norm, KernelSearch()), Search(ref, i, norm, KernelSearch())
+		got, want := Search(c, i, norm, o), Search(ref, i, norm, o)
 		if got.Radius != want.Radius || got.Iters != want.Iters {
 			t.Errorf("%v point %d: %+v, the reference search %+v", norm, i, got, want)
 		}

@@ -73,8 +73,11 @@ var allowed = map[string][]string{
 	// Certificates: matrices and kernels, not machine types; SIMD only
 	// through linalg.
 	"ibp": {"INTERNAL", "linalg", "ntk"},
+	// The certificates of the multi-class machines: their margins as
+	// kernel machines for ibp.
+	"svm/classify/certify": {"INTERNAL", "linalg", "ntk", "ibp", "svm", "svm/classify"},
 
-	"LIBRARY": {"asm", "ibp", "linalg", "linalg/npy", "mnist", "ntk", "svm", "svm/calibrate", "svm/classify", "svm/dataset", "svm/eigenpro", "svm/extract", "svm/falkon",
+	"LIBRARY": {"asm", "ibp", "linalg", "linalg/npy", "mnist", "ntk", "svm", "svm/calibrate", "svm/classify", "svm/classify/certify", "svm/dataset", "svm/eigenpro", "svm/extract", "svm/falkon",
 		"svm/network", "svm/ondemand", "svm/regress", "svm/train"},
 
 	// Presentation: no model package.

@@ -135,10 +135,9 @@ func checkPrefetch(fn string, kc, mr, nr, la, lb, lc, ldc, lpf, ldpf, rows int) 
 // which pf holds pfTiles full ones in its first pfRows rows, ldc apart)
 // and rows = pfRows while u < pfTiles, and no prefetch (rows = 0) once
 // u ≥ pfTiles. The sums are bitwise those of the n calls; the point is
-// the cost of a call: with K = 128 a tile is about 850 ns of arithmetic,
-// and going through GemmTilePrefetch64 (its checks and the calls to the
-// kernel) once per tile costs about 20 ns more than calling the kernel
-// from a loop here (AMD EPYC, AVX-512, float32).
+// the cost of a call: with K = 128 a tile is little arithmetic, and the
+// checks and dispatch of one GemmTilePrefetch64 call per tile are a
+// noticeable share of it (docs/performance.md, "Prefetching C").
 //
 // It panics if kc < 0, n < 0, ahead < 1, ldc < NR, pfRows < 0,
 // pfTiles < 0, or a, b, c or pf (with pfRows and pfTiles > 0) is too

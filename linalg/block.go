@@ -54,26 +54,10 @@ func cacheSizes() (l1, l2, l3 int) {
 //     packed once per block of A, so large blocks pack B fewer times; the
 //     A slivers are read from L3 only once per panel of B.
 //
-// Measured on the 2-core Sapphire Rapids VM of the README (1 thread, 21 Nov
-// 2026; old and new binaries of "ntksvm bench gemm" alternated, medians of
-// 3 rounds): the deep AVX-512 blocks (kc 384 float64, 512 float32, against
-// 144 and 160) took float64 512³ from 54.8 to 61.6 GFLOP/s and 4096³ from
-// 56.5 to 60.8, float32 512³ from 114.2 to 124.9 and 2048³ from 118.4 to
-// 132.4 (1024³ and float64 2048³ within the noise, −4 %); the same rule for
-// the AVX2 tiles (kc 512 against 416 and 288) was 4–8 % slower on
-// 1024³ and 2048³, so they keep the L1 rule.
-//
-// On a 2-core AMD EPYC Zen 3 KVM guest (L1d 32 KiB, L2 512 KiB, L3 32 MiB;
-// AVX2 tiles, so float64 kc 192, nc 84 and float32 kc 272, nc 112, mc up
-// to 4096 rows; 1 thread, 28 Nov 2026, thread CPU time, configurations
-// alternated run by run on a host shared with other jobs, medians of the
-// ratios to the rule's blocks over 15–25 rounds, where a repeat of the
-// rule's own blocks gave 0.97–1.00): float64 1536³ with nc 168, kc 256 and
-// nc 120, kc 384 gave 0.98 each; float32 2048³ with nc 224 0.99, kc 384
-// and nc 160 0.98, kc 512 and nc 128 1.01, mc 1020 1.01; the BLIS order
-// (a B sliver in L1 against the A slivers of an L2-sized part of the
-// block, B panels across the whole row) 1.00–1.03. None is outside the
-// noise, so these cores keep the rule; see macro for what did pay there.
+// The deep blocks pay for the AVX-512 tiles but not for the AVX2 ones,
+// which keep the L1 rule; on an AVX2-only core no other kc, nc, mc or the
+// BLIS loop order did better than this rule (docs/performance.md, "Block
+// sizes").
 func blockSizes(mr, nr, size int) blocking {
 	l1, l2, l3 := cacheSizes()
 	var kc int
@@ -95,8 +79,8 @@ const (
 	// deepTile is the size in bytes of the smallest micro-tile of C that
 	// takes deep k blocks (see blockSizes).
 	deepTile = 1 << 10
-	// kcMax caps the depth of deep k blocks: float32 768 measured slower
-	// than 512 on the machine of blockSizes.
+	// kcMax caps the depth of deep k blocks: deeper ones were slower
+	// (docs/performance.md, "Block sizes").
 	kcMax = 512
 )
 

@@ -32,17 +32,13 @@ type gemmConfig struct {
 
 const (
 	// smallWork is the largest m·n·k computed by the direct loop, without
-	// packing; below it packing costs more than it saves (measured: the
-	// packed path wins from about 8×8×8 on with the AVX-512 kernels).
+	// packing; below it packing costs more than it saves (the packed path
+	// wins from about 8×8×8 on with the AVX-512 kernels).
 	smallWork = 256
 	// minThreadFlops is the least work worth a second thread on the
 	// packed path: each worker packs its own operands. With parallel's
-	// spinning workers (2 threads against 1, medians of 3 rounds, Sapphire
-	// Rapids VM) 288³ and 320³ ran 1.8× (float32) and 2.0–2.1× (float64)
-	// faster, and four shapes whose B is too wide for the direct kernels
-	// (M×K×N 32×64×2048, 16×256×1024, 64×64×1024, 200×100×1000) 1.5–1.6×
-	// and 1.7–2.0×; before the pool, waking a thread cost too much below
-	// 32 Mflop.
+	// spinning workers a second thread pays from about this size on
+	// (docs/performance.md, "Thread thresholds").
 	minThreadFlops = 4 << 20
 	// smallSharesFlops is the size up to which the blocked path cuts two
 	// shares per thread (2·512³ flops).
@@ -294,10 +290,8 @@ const fusedKCMax = 512
 // sliver whatever its depth, but reads and writes all of C once per k
 // block, and C of an M-skinny product (128×10000) is in memory: so the
 // block takes as much of L2 as the path allows (fuseMax), up to
-// fusedKCMax. Measured against the L1-derived kc on this package's
-// benchmarks (Sapphire Rapids, 1 thread): 128×10000×10000 float64 kc 144
-// → 512 about +10 %, float32 160 → 512 +15 %, 128×784×10000 float32 in
-// two blocks of 392 rather than five +6 %; deeper than 512 was slower.
+// fusedKCMax, past which deeper blocks were slower (docs/performance.md,
+// "Deep k blocks of the fused path").
 func (p *gemmProblem[T]) fusedKC(kc int) int {
 	if p.fused == nil {
 		return kc
@@ -518,20 +512,9 @@ func (p *gemmProblem[T]) path(mb, kb int) int {
 // row go to it in one call, without prefetches: the same kernel on the
 // same operands in the same order, so bitwise the result of one call per
 // tile, with the wrapper's checks and dispatch paid once per row instead
-// of once per tile. Measured on a 2-core AMD EPYC Zen 3 KVM guest (AVX2:
-// 6×16 float32, 4×12 float64 tiles; L2 512 KiB, so nc 112 and 84, 7 tiles
-// a row; 28 Nov 2026, thread CPU time at 1 thread, per-tile and per-row
-// calls alternated run by run on a host loaded by other jobs, medians of
-// the paired ratios over 7–25 pairs): float32 512³ 1.022, 1024³ 1.039,
-// 2048³ 1.028–1.037, 4096³ 1.087 (quartiles 1.07–1.11); float64 512³
-// 1.051, 1024³ 1.038–1.043, 2048³ 1.041; at 2 threads 1024³ float32
-// 1.035, float64 1.045; Gram of 4096×784 (lower, mirrored) float64 1.054
-// (quartiles 1.00–1.10), float32 1.000–1.028. On the same machine, having
-// the tiles prefetch the next A sliver (the block is in L3) took a
-// kernel-only loop over 1024 slivers, 7 tiles each, from 37–38 to 41–42
-// GFLOP/s, but not the product: float64 2048³ 0.95, float32 2048³ 1.00
-// against these row calls; nor did prefetching the next panel of B for
-// packB (1024³ 0.91–0.92).
+// of once per tile, which pays on the AVX2 cores; prefetching the next A
+// sliver or the next panel of B for packB did not (docs/performance.md,
+// "One call per row of tiles").
 func (p *gemmProblem[T]) macro(ws *workspace[T], ic, mb, jc, jn, kb int, mirror, betaIn bool) {
 	mr, nr, ld := p.mr, p.nr, p.c.Stride
 	rows := p.pfRow != nil && !p.tileCalls && !betaIn
@@ -647,8 +630,8 @@ func (p *gemmProblem[T]) macroFused(ws *workspace[T], ic, mb, jc, jn, pc, kb, jE
 
 // fuseAhead is how many B slivers ahead macroFused prefetches. With 1, the
 // rows prefetched by the last tiles of a sliver had not arrived when the
-// fused kernel needed them; 2 measured 1–3 % faster on 128×10000×10000
-// float64 (3 was within the noise of 2).
+// fused kernel needed them; 3 gained nothing over 2 (docs/performance.md,
+// "Deep k blocks of the fused path").
 const fuseAhead = 2
 
 // diagTile computes a micro-tile that straddles the diagonal into scratch

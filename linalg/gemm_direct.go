@@ -12,28 +12,24 @@ import "github.com/ntksvm/ntksvm/asm"
 // the threads. The choice of path depends only on the shape and the kernel
 // set, never on the thread count, and a tile's sums do not depend on the
 // thread that computes it, so the result stays bitwise the same for any
-// number of threads. Measured on the Sapphire Rapids machine of the
-// other GEMM figures (BenchmarkGemmSmall, 1 thread), direct against packed:
-// 64³ float32 148 against 76 GFLOP/s, float64 85 against 51.
+// number of threads. On small products the direct kernels are much faster
+// than packing (docs/performance.md, "Direct kernels for small products").
 // The limits below were measured on x86 only: the NEON direct kernels
 // have only been run under qemu, which shows correctness, not speed, so
 // on arm64 they are untuned.
 
 const (
-	// directMaxWork is the largest m·n·k taken by the direct kernels. Up
-	// to 256³ they were as fast as the packed path or faster.
+	// directMaxWork is the largest m·n·k taken by the direct kernels: up
+	// to 256³ they are as fast as the packed path or faster.
 	directMaxWork = 256 * 256 * 256
 	// directMaxRow is the most bytes of a row of op(B) (n·size) for the
 	// direct kernels: with wide B, where each k×NR sliver of B is read in
 	// place by many row tiles, its rows ldb apart, packing it into a
-	// contiguous panel paid off (float32 n = 1024 and float64 n = 512
-	// and more were 3–15 % slower direct; float32 n = 512 and float64
-	// n = 384 as fast or faster).
+	// contiguous panel pays off past this width.
 	directMaxRow = 2 << 10
 	// directMaxBFrac is the share of L2 that op(B) may fill: every row
-	// tile of C reads the whole of B, so B must stay in L2 (float64
-	// 64×256×1024 and 64×64×4096, 2 MiB of B with a 2 MiB L2, ran at 65–75 %
-	// of the packed speed; 1 MiB and less as fast or faster).
+	// tile of C reads the whole of B, so B must stay in L2 (a B that
+	// fills L2 runs slower direct than packed).
 	directMaxBFrac = 2
 )
 
@@ -75,12 +71,9 @@ func (p *gemmProblem[T]) directShape() bool {
 }
 
 // directThreadFlops is the least work (2·m·n·k flops) for which the
-// direct path uses more than one thread. With parallel's spinning workers
-// (2 threads against 1, medians of 3 rounds, Sapphire Rapids VM) float32
-// 96³ ran at 266 against 165 GFLOP/s and 256³ at 342 against 166,
-// float64 96³ at 107 against 82 and 256³ at 163 against 83; 80³ was
-// faster in float64 (98 against 77) but slower in float32 (136 against
-// 157), and 64³ slower in both.
+// direct path uses more than one thread: with parallel's spinning
+// workers, about where a second thread starts to pay (docs/performance.md,
+// "Direct kernels for small products").
 const directThreadFlops = 3 << 19 // 1.5 Mflop, about 2·92³
 
 // tryDirect computes the product with the direct kernels of ks on up to
@@ -107,7 +100,7 @@ func (p *gemmProblem[T]) tryDirect(ks *asm.Kernels, t int, split bool) bool {
 // f of tile mr×nr on up to t threads: the tiles of a column of tiles one
 // after the other, so that the k×nr sliver of B they share stays in L1.
 // (Sharing the vectors of the columns out evenly among the column tiles,
-// 32 + 32 float32 columns rather than 48 + 16, measured the same.) With
+// 32 + 32 float32 columns rather than 48 + 16, gains nothing.) With
 // t > 1 the columns of tiles are shared out among the threads, or the
 // rows of tiles when there are more of those.
 func (p *gemmProblem[T]) directTiles(mr, nr int, f directKernel[T], t int) {

@@ -8,9 +8,8 @@ import "github.com/ntksvm/ntksvm/asm"
 // GemmRows32 kernel (6×64 float32: 24 zmm accumulators, 4 vector loads
 // and 6 broadcasts per 24 FMAs). The kernel broadcasts the elements of B
 // straight from six of its rows, so B, the large operand, is never packed
-// (the packed path transposes every block of B into slivers, 10–16 ms of
-// the 0.245 s of 128×10000×10000 at 1 thread, a pass it cannot hide under
-// the arithmetic); it loads vectors of (alpha·A)ᵀ, packed at the start
+// (the packed path transposes every block of B into slivers, a pass it
+// cannot hide under the arithmetic); it loads vectors of (alpha·A)ᵀ, packed at the start
 // (⌈m/64⌉ slivers of 64 columns per k block, kb×64 each; 5 MB for
 // 128×10000), and each call prefetches the rows of the next tile of B.
 //
@@ -35,27 +34,9 @@ import "github.com/ntksvm/ntksvm/asm"
 // of A (m ≤ mc, as transNC's M-skinny case) and at most an eighth of the
 // 64-column slivers of Aᵀ padding (rowsPays); elsewhere region packs B.
 //
-// Measured on the 2-core AMD EPYC (Zen 4) this was written on, shared
-// with a niced background job and other builds, so in process CPU time
-// (getrusage) around each call, 5 interleaved rounds of the base commit
-// and this path, medians of 7 calls (products) or 5 steps per round:
-// 128×10000·(10000×10000)ᵀ float32 at 1 thread, packed path 0.2488,
-// 0.2471, 0.2619, 0.2515, 0.2456 s against 0.2334, 0.2354, 0.2314,
-// 0.2565, 0.2333 s here (medians 0.2488 → 0.2334 s, −15 ms, 104 → 111
-// GFLOP/s, 94 % of the 115 GFLOP/s FMA peak); the paper's training step
-// (network.Stepper.Step, two such forward products, K = 784 and 10000)
-// at 1 thread 0.7714, 0.7950, 0.7791, 0.7928, 0.7764 s against 0.7641,
-// 0.7517, 0.7788, 0.7596, 0.7532 s (median −19 ms, 2.5 %). At 2 threads
-// (wall time, 6 rounds, medians of 4 steps or 5 products; the host gave
-// the process about one core, 96 % CPU, so this shows only that the path
-// is not slower) the step took 0.768, 0.774, 0.774, 0.773, 0.774, 0.772 s
-// before and 0.754, 0.755, 0.756, 0.773, 0.759, 0.769 s here, the product
-// 0.250, 0.244, 0.247, 0.252, 0.252, 0.253 s and 0.231, 0.241, 0.236,
-// 0.235, 0.238, 0.236 s. Timed with a program calling linalg.Gemm and
-// Step, built against each commit. Within the
-// path: without the panels (Cᵀ swept once per k block) 0.230–0.231 s
-// against 0.227–0.229 s (thread CPU time, medians of 9); with no prefetch
-// of the next tile 0.249–0.255 s.
+// On the forward products of the paper's training step this is faster
+// than packing B, and the panels and the prefetch each pay their way
+// (docs/performance.md, "The transposed path").
 
 // rowsFor returns the set's GemmRows32 for T, or nil when T is not float32
 // or the set has no kernel of its own.

@@ -22,15 +22,10 @@ package linalg
 // C through the cache once more (the theory penalty's β = 1 − ηλ on a
 // 10⁴×10⁴ layer: 0.4 GB read and written).
 //
-// Measured on the 10000×128×10000 float32 update at 1 thread (AMD EPYC,
-// AVX-512; CPU time on a loaded host). With panels of 4 tiles (nc 192)
-// and one GemmTilePrefetch call a tile, medians of 9 runs interleaved with
-// macro: 0.272 s → 0.248 s with 2 tiles ahead (1: 0.257, 3: 0.250). With
-// K = 128 a tile is about 850 ns of arithmetic, and a GemmTilePrefetch
-// call cost about 20 ns a tile more than the kernel alone: one call per
-// row of tiles took the update from 0.2383 s to 0.2351 s (thread CPU time,
-// medians of 6 alternated rounds of 5 runs); see prefetchCNC and
-// hwPrefetchTiles for the rest.
+// Fetching C ahead pays on the update of a wide layer (K = 128), where a
+// tile is little arithmetic, and one call per row of tiles saves the
+// per-call cost, a noticeable share of such a tile (docs/performance.md,
+// "Prefetching C"); see prefetchCNC and hwPrefetchTiles for the rest.
 func (p *gemmProblem[T]) macroPrefetchC(ws *workspace[T], ic, mb, jc, jn, kb int, betaIn bool) {
 	mr, nr, ld := p.mr, p.nr, p.c.Stride
 	full := jn / nr // full columns of tiles
@@ -82,14 +77,9 @@ const pfAheadC = 2
 // leaves the C of a row of tiles to the hardware prefetcher: each of the
 // MR rows of C is then a sequential stream of at least this many NR runs,
 // which it follows, and the tiles take the plain kernel (no DIVQ, four
-// k steps a pass). On the 10000×128×10000 float32 update at 1 thread
-// (whole-row panels, 208 full tiles a row; thread CPU time, medians of
-// 5–7 runs, four interleaved sets): 0.2329/0.2339/0.2342/0.2368 s with the
-// prefetches 2 tiles ahead against 0.2314/0.2317/0.2321/0.2330 s without
-// (ahead 1, 3, 4, 6: 0.2346–0.2356 against 0.2341 for 2). With panels of
-// 4 tiles (nc 192) the two were within the noise (0.2504 and 0.2522 s),
-// with 10 and 20 tiles (nc 480, 960) none was faster (0.2474 against
-// 0.2519, 0.2471 against 0.2552) on a noisy host: short rows keep them.
+// k steps a pass). On long rows the hardware prefetcher does as well as
+// the explicit prefetches; short rows keep them (docs/performance.md,
+// "Prefetching C").
 const hwPrefetchTiles = 8
 
 // prefetchCNC returns the width of the panels of B for the products that
@@ -98,9 +88,7 @@ const hwPrefetchTiles = 8
 // a quarter of L3 holds. The tiles then walk C along its rows, so that
 // the A sliver stays in L1 for a whole row of tiles (one GemmRowPrefetch
 // call) and each of the MR rows of C is a long sequential stream, while
-// the B slivers come from L3. On the 10000×128×10000 float32 update at 1
-// thread (AMD EPYC, AVX-512; kc 512, nc 192 → 10032; thread CPU time,
-// medians of 5): 0.2362 s → 0.2322 s (nc 1920: 0.2389, 4992: 0.2346).
+// the B slivers come from L3 (docs/performance.md, "Prefetching C").
 func (p *gemmProblem[T]) prefetchCNC(nc int) int {
 	if p.pf == nil || p.tB || p.lower || p.k > p.blk.kc || min(p.m, p.blk.mc)*p.k <= p.fuseMax {
 		return nc

@@ -70,10 +70,8 @@ func (p *gemmProblem[T]) nextTransBlock(r region, jc, jn, nc, pc, kb, kc int) re
 // of op(A) in one block). While the tiles of one panel run, L2 holds the
 // packed block of A, the packed panel and the block of B that they fetch
 // for the next packB call, as large as the panel: with the block sizes
-// derived for a panel alone the three filled L2. On 128×10000×10000
-// float32 at 1 thread (AMD EPYC, AVX-512; kc 512, nc 192 → 96; CPU time
-// on a loaded host, medians of 5 to 15 runs interleaved with nc 192): 2–6 %
-// faster in four sets of runs out of five, even in the fifth; 48 was slower.
+// derived for a panel alone the three filled L2 (docs/performance.md,
+// "Prefetching C").
 func (p *gemmProblem[T]) transNC(nc int) int {
 	if !p.tB || p.pf == nil || p.lower || p.m > p.blk.mc {
 		return nc

@@ -88,10 +88,9 @@ func MirrorLower[T Float](c Matrix[T], i0, i1, j0, j1 int) {
 
 // mirrorRows×mirrorCols is the shape of MirrorLower's tiles: a tile of
 // float64 (256 KiB) stays in L2 while its columns are copied to row
-// segments of up to mirrorRows elements. On a 3000² float64 and float32
-// pair (1 thread, AMD EPYC) these tiles mirror in 18–24 ms, where a
-// transpose through a 16×256 buffer took 36 ms, and 256×128 tiles mirror
-// about twice as fast as 64×256 ones.
+// segments of up to mirrorRows elements; this shape beat a transpose
+// through a small buffer and narrower tiles (docs/performance.md,
+// "Packing").
 const (
 	mirrorRows = 256
 	mirrorCols = 128

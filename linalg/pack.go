@@ -95,12 +95,8 @@ func packA[T Float](dst []T, a Matrix[T], trans bool, alpha T, i0, mb, p0, kb, m
 // packAOp is packA for the problem's op(A) and alpha. With packRows8 each
 // full sliver is the scaled-transpose kernel's copy of eight rows of A
 // (8×16 register transposes, each row scaled by alpha as it is loaded):
-// the same products alpha·a as packA's, so the same bits.
-// BenchmarkPackA (float32 128×10000, k blocks of 512, 1 thread, AMD EPYC
-// with AVX-512, a busy host): 0.55 → 0.13 ms for alpha = 1 and 0.57 →
-// 0.15 ms otherwise, 4.3× and 3.8×; in the paper's training step (whose
-// forward and backward products pack their 128 rows of A this way) it is
-// about 2 ms of 0.76 s.
+// the same products alpha·a as packA's, so the same bits, about four
+// times faster (docs/performance.md, "Packing").
 func (p *gemmProblem[T]) packAOp(dst []T, i0, mb, p0, kb int) {
 	mr := p.mr
 	if !p.packRows8 {
@@ -182,7 +178,7 @@ func packB[T Float](dst []T, b Matrix[T], trans bool, p0, kb, j0, nb, nr int) {
 // B. It reads four rows of B at a time, sliver by sliver, rather than one
 // row after the other: B usually comes from memory, and four streams in
 // flight keep more cache misses outstanding and more hardware prefetch
-// streams busy than one (measured: about 5 % on 128×10000×784 float32).
+// streams busy than one (docs/performance.md, "Packing").
 func packBRows[T Float](dst []T, b Matrix[T], p0, kb, j0, nb, nr int) {
 	ld := b.Stride
 	full := nb / nr

@@ -9,10 +9,9 @@ import (
 // SyrkLowerRows and CrossGramContext compute per step: strips start at
 // multiples of GramStrip, so a range of rows that starts on such a
 // multiple is computed by the very products that compute it within the
-// whole matrix. On 8000×784 float64 inputs (1 thread, AMD EPYC shared
-// with other jobs, best of 5) strips of 128, 256 and 1024 rows took 2.27,
-// 1.80 and 2.26 s: the same within the host's noise, the strips' packing
-// of the earlier rows being about 1/256 of their arithmetic.
+// whole matrix. The strip height does not matter for speed (the strips'
+// packing of the earlier rows is about 1/256 of their arithmetic;
+// docs/performance.md, "Packing").
 const GramStrip = 128
 
 // SyrkLowerContext is SyrkLower computed in strips of GramStrip rows of C,

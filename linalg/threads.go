@@ -46,9 +46,9 @@ func parallel(n int, fn func(w int)) {
 // then yielding, then parking). The helpers are the workers of a
 // persistent pool, which spin for poolSpin after each call before they
 // park: the next call then starts at once rather than after the operating
-// system wakes a thread (16–35 µs on the VM of the benchmarks, against 2–4
-// µs through a spinning worker), which is what lets products of about 96³
-// to 256³ use two cores. While one call uses the pool, another (a
+// system wakes a thread, several times slower than a spinning worker's
+// hand-over (docs/performance.md, "Thread thresholds"), which is what
+// lets products of about 96³ to 256³ use two cores. While one call uses the pool, another (a
 // concurrent caller, or a call made from inside fn) uses goroutines started
 // for it instead, which claim shares the same way. Which thread runs a
 // share does not change what it computes: results do not depend on it.

@@ -36,7 +36,7 @@ import "github.com/ntksvm/ntksvm/asm"
 //
 // On the forward products of the paper's training step this is faster
 // than packing B, and the panels and the prefetch each pay their way
-// (docs/performance.md, "The transposed path").
+// (docs/performance.md, "The transposed path for M-skinny products").
 
 // rowsFor returns the set's GemmRows32 for T, or nil when T is not float32
 // or the set has no kernel of its own.

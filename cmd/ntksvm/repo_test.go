@@ -158,6 +158,55 @@ func TestReadmeLinks(t *testing.T) {
 	}
 }
 
+// TestReadmeCodeRefs: a Go comment that points to a section of docs/
+// (`docs/performance.md, "Block sizes"`, possibly across comment lines)
+// names a page and a heading that exist.
+func TestReadmeCodeRefs(t *testing.T) {
+	headings := map[string]map[string]bool{}
+	heading := regexp.MustCompile(`(?m)^#{1,6} +(.+?) *$`)
+	for _, p := range readDocs(t) {
+		h := map[string]bool{}
+		for _, m := range heading.FindAllStringSubmatch(stripFences(p.text), -1) {
+			h[m[1]] = true
+		}
+		headings[p.name] = h
+	}
+	ref := regexp.MustCompile(`(docs/[\w.-]+\.md), "([^"]+)"`)
+	lead := regexp.MustCompile(`\n\s*//\s*`)
+	n := 0
+	err := filepath.WalkDir("../..", func(name string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && name != "../..") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(name, ".go") {
+			return nil
+		}
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		text := lead.ReplaceAllString(string(b), " ") // comment lines joined
+		for _, m := range ref.FindAllStringSubmatch(text, -1) {
+			n++
+			if h, ok := headings[m[1]]; !ok {
+				t.Errorf("%s: refers to %s, which is not a page of docs/", name, m[1])
+			} else if !h[m[2]] {
+				t.Errorf("%s: refers to %s, %q: no such heading", name, m[1], m[2])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Error("no Go comment refers to a section of docs/")
+	}
+}
+
 // stripFences removes fenced code blocks, whose lines are neither headings
 // nor links.
 func stripFences(s string) string {

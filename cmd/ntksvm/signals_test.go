@@ -83,11 +83,8 @@ type signalPhase struct {
 }
 
 // signalLatency is how long a signalled command may take to exit, from
-// the signal sent to the process gone: the "within a second".
-// Measured on 2 shared cores with a fuzzer running beside (TestSignalsIn
-// EveryPhase logs each): 5–130 ms for every phase here. Before the
-// fixes, SMO took 0.7 s, KRR's Cholesky 1.5–2.2 s and certify --verify
-// 30 s and more.
+// the signal sent to the process gone: "within a second" (measured
+// latencies in docs/performance.md, "Stopping on a signal").
 const signalLatency = time.Second
 
 // runSignalled runs p as a process, signals it in its phase, and checks

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -115,7 +116,7 @@ func runRegressCV(ctx context.Context, e *env, r *regressCVFlags, why string, tr
 			return err
 		}
 		if train, test, err = r.tf.loadPair(e, r.data, r.test); err != nil {
-			return err
+			return badData(err)
 		}
 	}
 	y, err := regress.Targets(train)
@@ -147,6 +148,16 @@ func runRegressCV(ctx context.Context, e *env, r *regressCVFlags, why string, tr
 	}
 	fmt.Fprintf(e.stderr, "wrote %s\n", r.to)
 	return nil
+}
+
+// badData makes an error of the readers about the data (a NaN label is a
+// missing value to them) exit 2 in a regression, as a label that is not a
+// finite number does.
+func badData(err error) error {
+	if errors.Is(err, data.ErrData) {
+		return dataError{err}
+	}
+	return err
 }
 
 // detectRegression says whether the training labels of "ntksvm cv"
@@ -199,7 +210,7 @@ func predictValues(ctx context.Context, e *env, m *svm.Model, tf *tableFlags, da
 	}
 	d, err := tf.load(e, dataPath)
 	if err != nil {
-		return err
+		return badData(err)
 	}
 	widenLIBSVM(d, dataPath, m.Train.D)
 	if d.D() != m.Train.D {

@@ -81,8 +81,7 @@ func TestCVRegressionThenPredict(t *testing.T) {
 }
 
 // TestCVRegressionBadInput checks the errors of a regression: each names
-// the problem, exits 2 (1 for a file the reader refuses) and writes
-// nothing.
+// the problem, exits 2 (1 for a constant target) and writes nothing.
 func TestCVRegressionBadInput(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "m.model")
@@ -104,7 +103,7 @@ func TestCVRegressionBadInput(t *testing.T) {
 			`data row 2: the regression target "inf" is not a finite number`},
 		{"-Inf target", 2, []string{"--machine", "svr", "--data", file("minf.csv", "a,y\n1,2.5\n2,-Inf\n3,4\n4,1\n")},
 			`data row 1: the regression target "-Inf" is not a finite number`},
-		{"NaN target", 1, []string{"--task", "regression", "--data", file("nan.csv", "a,y\n1,2.5\n2,NaN\n3,4\n4,1\n")},
+		{"NaN target", 2, []string{"--task", "regression", "--data", file("nan.csv", "a,y\n1,2.5\n2,NaN\n3,4\n4,1\n")},
 			"nan.csv: line 3: the label (column 2 (the label)) is missing"},
 		{"text target", 2, []string{"--task", "regression", "--data", file("text.csv", "a,y\n1,2.5\n2,high\n3,4\n4,1\n")},
 			`data row 1: the regression target "high" is not a number`},

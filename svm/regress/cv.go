@@ -193,16 +193,27 @@ func crossValidate(ctx context.Context, xs linalg.Matrix[float64], z []float64, 
 		}
 		byKernel[key] = append(byKernel[key], pi)
 	}
+	ladder, err := planMemory(len(z), nfold, g, o)
+	if err != nil {
+		return nil, err
+	}
 	for _, bs := range g.BiasStds {
-		grams, err := gramsAt(ctx, xs, g, bs, o)
-		if err != nil {
-			return nil, err
+		var grams map[classify.GridKernel]linalg.Matrix[float64]
+		if ladder {
+			if grams, err = gramsAt(ctx, xs, g, bs, o); err != nil {
+				return nil, err
+			}
 		}
 		for _, key := range kernels {
 			if key.biasStd != bs {
 				continue
 			}
 			k := grams[gridKernel(key)]
+			if !ladder {
+				if k, err = gram(ctx, Point{Kind: key.kind, Depth: key.depth, Fixed: key.fixed, BiasStd: bs}.Spec(o.weightStd()), xs, o); err != nil {
+					return nil, err
+				}
+			}
 			for _, folds := range assignments {
 				errs, err := cvKernel(ctx, k, z, folds, nfold, points, byKernel[key], o)
 				if err != nil {
@@ -237,25 +248,31 @@ func gridKernel(k kernelKey) classify.GridKernel {
 	return classify.GridKernel{Kind: k.kind, Depth: k.depth, Fixed: k.fixed}
 }
 
-// gramsAt returns the Gram of every kernel of g at σ_b = bs on xs: by one
-// pass of the recursion per number of fixed layers (ntk.GramLadder) when
-// the Grams of every depth fit o.MaxBytes, else one kernel at a time.
+// planMemory reports whether cross-validation on n examples in nfold
+// folds computes the Grams of every depth at once (ntk.GramLadder: when
+// there are several kernels and they fit o.MaxBytes) or one kernel at a
+// time, and refuses, before anything large is allocated, a
+// cross-validation whose Gram and folds' work (on each thread, a fold's
+// training Gram, KRR's factor of it and its validation block) do not fit.
+func planMemory(n, nfold int, g Grid, o *Options) (ladder bool, err error) {
+	nn, ntr := int64(n), int64(n-n/nfold)
+	work := int64(min(o.threads(), nfold)) * (2*ntr*ntr + (nn-ntr)*ntr) * 8
+	all := (2*int64(slices.Max(g.Depths)) + 2) * nn * nn * 8
+	if len(g.Kernels()) > 1 && (o.MaxBytes <= 0 || all+work <= o.MaxBytes) {
+		return true, nil
+	}
+	if need := nn*nn*8 + work; o.MaxBytes > 0 && need > o.MaxBytes {
+		return false, fmt.Errorf("regress: cross-validation on %d examples needs %.2f GB (the %d×%d Gram and each thread's fold), more than the %.2f GB allowed (use fewer examples, fewer threads, or more memory)",
+			n, float64(need)/1e9, n, n, float64(o.MaxBytes)/1e9)
+	}
+	return false, nil
+}
+
+// gramsAt returns the Gram of every kernel of g at σ_b = bs on xs, by one
+// pass of the recursion per number of fixed layers (ntk.GramLadder).
 func gramsAt(ctx context.Context, xs linalg.Matrix[float64], g Grid, bs float64, o *Options) (map[classify.GridKernel]linalg.Matrix[float64], error) {
 	out := map[classify.GridKernel]linalg.Matrix[float64]{}
 	kernels := g.Kernels()
-	n := int64(xs.Rows)
-	ladder := (2*int64(slices.Max(g.Depths)) + 2) * n * n * 8
-	if o.MaxBytes > 0 && ladder > o.MaxBytes || len(kernels) == 1 {
-		for _, k := range kernels {
-			spec := Point{Kind: k.Kind, Depth: k.Depth, Fixed: k.Fixed, BiasStd: bs}.Spec(o.weightStd())
-			m, err := gram(ctx, spec, xs, o)
-			if err != nil {
-				return nil, err
-			}
-			out[k] = m
-		}
-		return out, nil
-	}
 	deepest := map[int]int{}
 	for _, k := range kernels {
 		deepest[k.Fixed] = max(deepest[k.Fixed], k.Depth)
@@ -321,7 +338,7 @@ func cvKernel(ctx context.Context, k linalg.Matrix[float64], z []float64, folds 
 	}
 	fail := make([]error, nfold)
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, o.threads())
+	sem := make(chan struct{}, min(o.threads(), nfold))
 	for f := range nfold {
 		wg.Add(1)
 		sem <- struct{}{}

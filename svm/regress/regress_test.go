@@ -412,3 +412,30 @@ func TestEvaluate(t *testing.T) {
 		t.Errorf("R² of a constant target %v, want NaN", m.R2)
 	}
 }
+
+// TestMemoryBound checks that a cross-validation whose Gram and folds do
+// not fit Options.MaxBytes is refused before it starts, and that one
+// computed kernel by kernel (the Grams of every depth do not fit) scores
+// as the one from the ladder.
+func TestMemoryBound(t *testing.T) {
+	ctx := context.Background()
+	x, y := wave(40, 2, 0.1, 13)
+	g := onePoint(1, 0, 1, 0.1)
+	g.Depths, g.Cs = []int{1, 3}, []float64{0.1, 10}
+	err := New(Options{Grid: g, MaxBytes: 10_000, Threads: 1}).Fit(ctx, x, y)
+	if err == nil || !strings.Contains(err.Error(), "more than the") {
+		t.Errorf("error %v, want the memory refusal", err)
+	}
+	a, b := New(Options{Grid: g, Threads: 1}), New(Options{Grid: g, Threads: 1, MaxBytes: 60_000})
+	if err := a.Fit(ctx, x, y); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Fit(ctx, x, y); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range a.CV.Scores {
+		if s.Mean != b.CV.Scores[i].Mean {
+			t.Errorf("point %d: MSE %v from the ladder, %v kernel by kernel", i, s.Mean, b.CV.Scores[i].Mean)
+		}
+	}
+}

@@ -23,7 +23,7 @@ func runCV(ctx context.Context, e *env, args []string) error {
 	tf.add(fs)
 	gf.add(fs)
 	dataPath := fs.String("data", "", "training data: FILE.csv, FILE.arff, FILE.libsvm, X.npy,labels (.npy integers or strings, or a text file), or mnist")
-	testPath := fs.String("test", "", "test data in the same layout (mnist-test for MNIST's): report its accuracy after the refit")
+	testPath := fs.String("test", "", "test data in the same layout (mnist-test for MNIST's): report its accuracy after the refit (a regression: RMSE, MAE, R²)")
 	out := fs.String("out", "", "write the refitted model here")
 	mf := addMachineFlags(fs)
 	var tk cvTaskFlags

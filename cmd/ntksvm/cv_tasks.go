@@ -23,8 +23,8 @@ import (
 type cvTaskFlags struct{ task, collect string }
 
 func (t *cvTaskFlags) add(fs *flag.FlagSet) {
-	fs.StringVar(&t.task, "task", "", "regression or classification: the kind of problem (default: a regression when every label is a number "+
-		"and there are more than 20 distinct ones); or `i/N`: evaluate task i/N of the cross-validation (0 ≤ i < N; auto/N takes i from $SLURM_ARRAY_TASK_ID "+
+	fs.StringVar(&t.task, "task", "", "the problem, `regression|classification|i/N`: a regression or a classification (default: a regression when every label is a number "+
+		"and there are more than 20 distinct ones), or i/N: evaluate task i/N of the cross-validation (0 ≤ i < N; auto/N takes i from $SLURM_ARRAY_TASK_ID "+
 		"or $JOB_COMPLETION_INDEX) into the directory --out; a task already there and verified is left as it is")
 	fs.StringVar(&t.collect, "collect", "", "combine the tasks' results in `DIR` (checked against --data and the grid flags), "+
 		"choose the grid point and refit; --out writes the model")

@@ -21,6 +21,7 @@ import (
 // certifyFlags are the flags of "ntksvm certify".
 type certifyFlags struct {
 	data              dataFlags
+	cls               classFlags
 	model, net, net0  string
 	initSeed          int64
 	sigmaW, sigmaB    float64
@@ -41,6 +42,7 @@ type certifyFlags struct {
 
 func (f *certifyFlags) add(fs *flag.FlagSet, e *env) {
 	f.data.add(fs, e, "points to certify (default mnist01-test)")
+	f.cls.add(fs)
 	fs.StringVar(&f.model, "model", "", "kernel machine written by ntksvm train (NTK kernel)")
 	fs.StringVar(&f.net, "net", "", "network weights (directory or .npz, as ntk.Network.Save writes them) to certify by IBP")
 	fs.StringVar(&f.net0, "net0", "", "with --net: the initial network f₀ whose output is subtracted")

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/ibp"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
@@ -35,6 +34,10 @@ func certifyKernel(ctx context.Context, e *env, f *certifyFlags) (certifier, *ce
 	if m.Task == svm.TaskRegression {
 		return nil, nil, "", usageError("--model %s: a regression model: certify bounds the decisions of classifiers", f.model)
 	}
+	if len(m.Classes) > 0 {
+		return nil, nil, "", fmt.Errorf("%s is a multi-class model (%d classes): multi-class certificates are not yet supported by this command; "+
+			"certify a binary model (ntksvm train --positive CLASS or --classes a,b)", f.model, len(m.Classes))
+	}
 	if m.Kernel.Kind != ntk.KindNTK {
 		return nil, nil, "", fmt.Errorf("%s: kernel %q: certify bounds NTK machines only", f.model, m.Kernel.Kind)
 	}
@@ -42,7 +45,7 @@ func certifyKernel(ctx context.Context, e *env, f *certifyFlags) (certifier, *ce
 	if err := p.Validate(); err != nil {
 		return nil, nil, "", fmt.Errorf("%s: %w", f.model, err)
 	}
-	train, ds, err := certifyLoad(e, f.data, m)
+	train, ds, err := certifyLoad(e, f.data, f.cls, m)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -72,7 +75,7 @@ func certifyNetwork(e *env, f *certifyFlags) (certifier, *certifyData, string, e
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("initial network: %w", err)
 	}
-	_, ds, err := certifyLoad(e, f.data, nil)
+	_, ds, err := certifyLoad(e, f.data, f.cls, nil)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -93,33 +96,37 @@ type certifyData struct {
 	y    []float64
 }
 
-// certifyLoad is the one place that uses the data helpers of the other
-// commands (package dataset and trainingInputs): it loads the points and, for a
-// model, its training inputs (embedded, or reloaded and checked as predict
-// does), checking dimensions.
-func certifyLoad(e *env, d dataFlags, m *svm.Model) (train linalg.Matrix[float64], ds *certifyData, err error) {
-	dim := 0
+// certifyLoad loads the points and, for a model, its training inputs
+// (embedded, or reloaded and checked as predict does), checking
+// dimensions; labels are read as the model's machine reads them (as
+// predict does), or as the ±1 labels of the class flags' task for a
+// network.
+func certifyLoad(e *env, d dataFlags, cls classFlags, m *svm.Model) (train linalg.Matrix[float64], ds *certifyData, err error) {
+	var p *points
 	if m != nil {
 		if std := m.Train.Standardize; std != d.standardize && strings.HasPrefix(d.data, "mnist") {
 			return train, nil, usageError("the model was trained with standardize=%v: pass the same --standardize", std)
 		}
-		dim = m.Train.D
 		if train, err = trainingInputs(e, m, d); err != nil {
 			return train, nil, err
 		}
+		machine, err := svm.ParseMachine(m.Machine)
+		if err != nil {
+			return train, nil, fmt.Errorf("%s: %w", m.Machine, err)
+		}
+		if p, err = openForModel(e, d, cls, m, machine.Loss(m.Epsilon)); err != nil {
+			return train, nil, err
+		}
+	} else {
+		s, err := d.open(e, "--data", d.data, 0)
+		if err != nil {
+			return train, nil, err
+		}
+		if p, _, err = cls.binary(s, nil); err != nil {
+			return train, nil, err
+		}
 	}
-	sd, err := dataset.Load(d.data, d.options(e, dim))
-	if err != nil {
-		return train, nil, err
-	}
-	ds = &certifyData{name: sd.Name, x: sd.X, y: sd.Y}
-	if m != nil && ds.x.Cols != m.Train.D {
-		return train, nil, fmt.Errorf("%s has %d features, the model was trained on %d", ds.name, ds.x.Cols, m.Train.D)
-	}
-	if ds.x.Rows == 0 {
-		return train, nil, fmt.Errorf("%s has no points", ds.name)
-	}
-	return train, ds, nil
+	return train, &certifyData{name: p.Name, x: p.X, y: p.Y}, nil
 }
 
 // certifyPoints selects the points (a seeded random subset with --points N,

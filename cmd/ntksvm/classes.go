@@ -39,16 +39,16 @@ func reportClasses(ctx context.Context, w io.Writer, c *classify.Classifier, d *
 // predictClasses is predict for a multi-class model: it prints the report
 // when the data has labels, and writes one line per example (the predicted
 // class, then with decision the machines' decision values) to out.
-func predictClasses(ctx context.Context, e *env, m *svm.Model, tf *tableFlags, dataPath, out string, decision bool) error {
+func predictClasses(ctx context.Context, e *env, m *svm.Model, df *dataFlags, out string, decision bool) error {
 	c, err := classify.FromModel(m)
 	if err != nil {
 		return err
 	}
-	d, err := tf.load(e, dataPath)
+	dataPath := df.data
+	d, err := df.open(e, "--data", dataPath, m.Train.D)
 	if err != nil {
 		return err
 	}
-	widenLIBSVM(d, dataPath, m.Train.D)
 	if d.D() != m.Train.D {
 		return fmt.Errorf("%s has %d features, the model was trained on %d", dataPath, d.D(), m.Train.D)
 	}
@@ -64,13 +64,17 @@ func predictClasses(ctx context.Context, e *env, m *svm.Model, tf *tableFlags, d
 	for i, k := range idx {
 		pred[i] = c.Classes[k]
 	}
-	output.ClassReport(e.stdout, dataPath, c.Classes, d.Labels(), pred)
+	if d.Labelled() {
+		output.ClassReport(e.stdout, dataPath, c.Classes, d.Labels(), pred)
+	} else {
+		fmt.Fprintf(e.stdout, "%s: %d predictions (no labels)\n", dataPath, len(pred))
+	}
 	if out == "" {
 		return nil
 	}
 	err = atomicfile.WriteFileContext(ctx, out, false, func(w io.Writer) error {
 		for i, p := range pred {
-			line := []string{strconv.Itoa(d.Rows[i]), output.CSVField(p)}
+			line := []string{strconv.Itoa(d.SourceRow(i)), output.CSVField(p)}
 			if decision {
 				for _, v := range dec.Row(i) {
 					line = append(line, strconv.FormatFloat(v, 'g', 17, 64))
@@ -107,15 +111,15 @@ func isClassModel(path string) (*svm.Model, bool, error) {
 // and constant columns of any data file the readers take.
 func runFileInfo(e *env, args []string) error {
 	fs := newFlagSet(e, "data info", "FILE [--label COL] [--missing error|drop] [--json]")
-	var tf tableFlags
-	tf.add(fs)
-	tf.missing = "drop" // count the rows with missing values rather than stop at the first
+	var df dataFlags
+	df.addRead(fs, e)
+	df.missing = "drop" // count the rows with missing values rather than stop at the first
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	path := args[0]
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
-	d, err := tf.load(e, path)
+	d, err := df.open(e, "--data", path, 0)
 	if err != nil {
 		return err
 	}

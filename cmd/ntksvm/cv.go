@@ -18,12 +18,11 @@ const cvUsage = "--data FILE [--test FILE] [--out model] [grid and data flags]\n
 
 func runCV(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "cv", cvUsage)
-	var tf tableFlags
+	var df dataFlags
 	var gf gridFlags
-	tf.add(fs)
+	df.add(fs, e, "training data")
+	df.addTest(fs, "test data: report its accuracy after the refit (a regression: RMSE, MAE, R²)")
 	gf.add(fs)
-	dataPath := fs.String("data", "", "training data: FILE.csv, FILE.arff, FILE.libsvm, X.npy,labels (.npy integers or strings, or a text file), or mnist")
-	testPath := fs.String("test", "", "test data in the same layout (mnist-test for MNIST's): report its accuracy after the refit (a regression: RMSE, MAE, R²)")
 	out := fs.String("out", "", "write the refitted model here")
 	mf := addMachineFlags(fs)
 	var tk cvTaskFlags
@@ -37,7 +36,7 @@ func runCV(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	task := tk.kind()
-	reg := &regressCVFlags{fs: fs, tf: &tf, gf: &gf, mf: mf, eps: eps, data: *dataPath, test: *testPath, to: *out}
+	reg := &regressCVFlags{fs: fs, df: &df, gf: &gf, mf: mf, eps: eps, to: *out}
 	if task == taskRegression || task == "" && mf.machine == "svr" {
 		return runRegressCV(ctx, e, reg, map[bool]string{true: "--task regression", false: "--machine svr"}[task != ""], nil, nil)
 	}
@@ -45,19 +44,19 @@ func runCV(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *dataPath == "" {
-		return usageError("--data is required")
+	if err := df.check("--data", df.data); err != nil {
+		return err
 	}
 	if err := ck.load(tk.on()); err != nil {
 		return err
 	}
 	if tk.on() {
-		return runCVTasks(ctx, e, &tf, &tk, o, *dataPath, *testPath, *out)
+		return runCVTasks(ctx, e, &df, &tk, o, *out)
 	}
-	if err := checkOutputs(append(outPath("--out", *out), outPath("--checkpoint", ck.path)...), append(inputs("--data", *dataPath), inputs("--test", *testPath)...)...); err != nil {
+	if err := checkOutputs(append(outPath("--out", *out), outPath("--checkpoint", ck.path)...), df.inputs()...); err != nil {
 		return err
 	}
-	train, test, err := tf.loadPair(e, *dataPath, *testPath)
+	train, test, err := df.openClasses(e)
 	if err != nil {
 		return err
 	}
@@ -71,7 +70,7 @@ func runCV(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	ck.wire(e, &o, sf.route)
-	return fitCV(ctx, e, o, &sf, &ck, train, test, *testPath, *out)
+	return fitCV(ctx, e, o, &sf, &ck, train, test, df.test, *out)
 }
 
 // fitCV fits the classifier of o on train, reports it (and its accuracy

@@ -52,11 +52,11 @@ var regressionOnly = map[string]bool{
 // regressCVFlags are what a regression needs from the flags of "ntksvm cv".
 type regressCVFlags struct {
 	fs             *flag.FlagSet
-	tf             *tableFlags
-	gf             *gridFlags
-	mf             *machineFlags
-	eps            *string
-	data, test, to string
+	df  *dataFlags
+	gf  *gridFlags
+	mf  *machineFlags
+	eps *string
+	to  string
 }
 
 // options turns the flags into regress.Options, refusing the flags of the
@@ -108,14 +108,14 @@ func runRegressCV(ctx context.Context, e *env, r *regressCVFlags, why string, tr
 	if err != nil {
 		return err
 	}
-	if r.data == "" {
-		return usageError("--data is required")
+	if err := r.df.check("--data", r.df.data); err != nil {
+		return err
 	}
 	if train == nil {
-		if err := checkOutputs(outPath("--out", r.to), append(inputs("--data", r.data), inputs("--test", r.test)...)...); err != nil {
+		if err := checkOutputs(outPath("--out", r.to), r.df.inputs()...); err != nil {
 			return err
 		}
-		if train, test, err = r.tf.loadPair(e, r.data, r.test); err != nil {
+		if train, test, err = r.df.openClasses(e); err != nil {
 			return badData(err)
 		}
 	}
@@ -138,7 +138,7 @@ func runRegressCV(ctx context.Context, e *env, r *regressCVFlags, why string, tr
 		if err != nil {
 			return err
 		}
-		printMetrics(e.stdout, r.test, met)
+		printMetrics(e.stdout, r.df.test, met)
 	}
 	if r.to == "" {
 		return nil
@@ -203,28 +203,32 @@ func printMetrics(w io.Writer, name string, m regress.Metrics) {
 // predictValues is predict for a regression model: it prints the metrics
 // when the data's labels are numbers and writes "row,value" lines (with
 // that header) to out.
-func predictValues(ctx context.Context, e *env, m *svm.Model, tf *tableFlags, dataPath, out string) error {
+func predictValues(ctx context.Context, e *env, m *svm.Model, df *dataFlags, out string) error {
 	r, err := regress.FromModel(m)
 	if err != nil {
 		return err
 	}
-	d, err := tf.load(e, dataPath)
+	dataPath := df.data
+	d, err := df.open(e, "--data", dataPath, m.Train.D)
 	if err != nil {
 		return badData(err)
 	}
-	widenLIBSVM(d, dataPath, m.Train.D)
 	if d.D() != m.Train.D {
 		return fmt.Errorf("%s has %d features, the model was trained on %d", dataPath, d.D(), m.Train.D)
-	}
-	y, err := regress.Targets(d)
-	if err != nil {
-		return dataError{err}
 	}
 	pred, err := r.Predict(ctx, d.X)
 	if err != nil {
 		return err
 	}
-	printMetrics(e.stdout, dataPath, regress.Evaluate(pred, y))
+	if d.Labelled() {
+		y, err := regress.Targets(d)
+		if err != nil {
+			return dataError{err}
+		}
+		printMetrics(e.stdout, dataPath, regress.Evaluate(pred, y))
+	} else {
+		fmt.Fprintf(e.stdout, "%s: %d predictions (no labels)\n", dataPath, len(pred))
+	}
 	if out == "" {
 		return nil
 	}
@@ -233,7 +237,7 @@ func predictValues(ctx context.Context, e *env, m *svm.Model, tf *tableFlags, da
 			return err
 		}
 		for i, p := range pred {
-			if _, err := fmt.Fprintf(w, "%d,%s\n", d.Rows[i], strconv.FormatFloat(p, 'g', 17, 64)); err != nil {
+			if _, err := fmt.Fprintf(w, "%d,%s\n", d.SourceRow(i), strconv.FormatFloat(p, 'g', 17, 64)); err != nil {
 				return err
 			}
 		}

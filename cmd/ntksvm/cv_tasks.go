@@ -34,7 +34,8 @@ func (t *cvTaskFlags) add(fs *flag.FlagSet) {
 func (t *cvTaskFlags) on() bool { return t.task != "" || t.collect != "" }
 
 // runCVTasks runs "ntksvm cv" with --task or --collect.
-func runCVTasks(ctx context.Context, e *env, tf *tableFlags, t *cvTaskFlags, o classify.Options, dataPath, testPath, out string) error {
+func runCVTasks(ctx context.Context, e *env, df *dataFlags, t *cvTaskFlags, o classify.Options, out string) error {
+	testPath := df.test
 	if t.task != "" && t.collect != "" {
 		return usageError("--task and --collect: give one (the tasks, then the collect step)")
 	}
@@ -45,7 +46,7 @@ func runCVTasks(ctx context.Context, e *env, tf *tableFlags, t *cvTaskFlags, o c
 		if testPath != "" {
 			return usageError("--test with --task: the test data are scored by --collect")
 		}
-	} else if err := checkOutputs(outPath("--out", out), append(inputs("--data", dataPath), inputs("--test", testPath)...)...); err != nil {
+	} else if err := checkOutputs(outPath("--out", out), df.inputs()...); err != nil {
 		return err
 	}
 	var i, n int
@@ -55,7 +56,7 @@ func runCVTasks(ctx context.Context, e *env, tf *tableFlags, t *cvTaskFlags, o c
 			return usageError("--task %v", err)
 		}
 	}
-	train, test, err := tf.loadPair(e, dataPath, testPath)
+	train, test, err := df.openClasses(e)
 	if err != nil {
 		return err
 	}

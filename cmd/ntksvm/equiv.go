@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,6 +38,7 @@ type equivFlags struct {
 	quick, float64, estimate                    bool
 	out, resume, init                           string
 	data                                        dataFlags
+	cls                                         classFlags
 }
 
 func (f *equivFlags) add(fs *flag.FlagSet, e *env) {
@@ -71,7 +73,7 @@ func (f *equivFlags) add(fs *flag.FlagSet, e *env) {
 	fs.IntVar(&f.checkpointEvery, "checkpoint-every", 0, fmt.Sprintf("checkpoint every N steps (0: about every 10 minutes; −1: only on interrupt, then written however long it takes; otherwise the interrupt's checkpoint is skipped if not written within %v of the signal)", equiv.InterruptSaveBudget))
 	fs.IntVar(&f.threads, "threads", 0, "threads for the linear algebra (0: all cores)")
 	fs.BoolVar(&f.estimate, "estimate", false, "time the first step, print the estimate and stop")
-	f.data.addMNIST(fs, e)
+	f.data.addExperiment(fs, e, &f.cls)
 }
 
 // intFunc registers an integer flag without a default of its own (the
@@ -105,7 +107,7 @@ func runEquiv(ctx context.Context, e *env, args []string) error {
 	var err error
 	if f.resume != "" {
 		for name := range set {
-			if !resumeFlags[name] {
+			if !resumeFlags[name] && !slices.Contains(experimentFlags, name) {
 				return usageError("--%s with --resume: the experiment's settings come from %s/config.json", name, f.resume)
 			}
 		}
@@ -125,7 +127,7 @@ func runEquiv(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer release()
-	data, err := loadMNIST01(e, f.data)
+	data, err := experimentData(e, f.data, f.cls)
 	if err != nil {
 		return err
 	}

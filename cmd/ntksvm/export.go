@@ -6,11 +6,11 @@ import (
 	"io"
 	"time"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/dataset"
 )
 
 // "ntksvm export-libsvm" writes a data set, or its Gram in LIBSVM's
@@ -41,13 +41,13 @@ func runExportLIBSVM(ctx context.Context, e *env, args []string) error {
 	if err := checkOutputs(outPath("--out", *out), inputs("--data", d.data)...); err != nil {
 		return err
 	}
-	ds, err := dataset.Load(d.data, d.options(e, 0))
+	ds, err := d.open(e, "--data", d.data, 0)
 	if err != nil {
 		return err
 	}
-	y := ds.Y
-	if y == nil {
-		y = make([]float64, ds.X.Rows) // libsvm needs a label column; 0 marks "unknown"
+	y, err := exportLabels(e, ds)
+	if err != nil {
+		return err
 	}
 	t0 := time.Now()
 	if *sparse {
@@ -64,7 +64,7 @@ func runExportLIBSVM(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-func exportGram[T linalg.Float](ctx context.Context, e *env, out string, ds *dataset.Set, y []float64, s ntk.Spec) error {
+func exportGram[T linalg.Float](ctx context.Context, e *env, out string, ds *dataset.Dataset, y []float64, s ntk.Spec) error {
 	k, err := gram[T](ctx, e, "Gram", s, ds.X)
 	if err == nil {
 		err = ntk.CheckKernel(k, 0)
@@ -73,4 +73,24 @@ func exportGram[T linalg.Float](ctx context.Context, e *env, out string, ds *dat
 		return err
 	}
 	return output.WriteFileContext(ctx, out, false, func(w io.Writer) error { return svm.WritePrecomputed(w, y, k) })
+}
+
+// exportLabels returns the LIBSVM labels of ds: its labels when they are
+// numbers, else each class's index in ds.Classes (named on stderr), and 0
+// ("unknown") for data without labels.
+func exportLabels(e *env, ds *dataset.Dataset) ([]float64, error) {
+	if !ds.Labelled() {
+		return make([]float64, ds.N()), nil
+	}
+	if y, err := ds.Targets(); err == nil {
+		return y, nil
+	}
+	y := make([]float64, ds.N())
+	for i, c := range ds.Y {
+		y[i] = float64(c)
+	}
+	for c, name := range ds.Classes {
+		fmt.Fprintf(e.stderr, "label %d: class %q\n", c, name)
+	}
+	return y, nil
 }

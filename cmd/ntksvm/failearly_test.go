@@ -142,33 +142,45 @@ func TestValidateBeforeLoading(t *testing.T) {
 	}
 }
 
-// TestEvaluationLabels: --test and predict --data labels are checked for
-// the machine like training labels, naming the row and the value.
+// TestEvaluationLabels: labels are a two-class task whatever their
+// spelling: 0/1 labels fit and score as the same ±1 task; --test with a
+// class the training data lacks, and predict on data of three classes,
+// are refused naming --positive.
 func TestEvaluationLabels(t *testing.T) {
 	dir := t.TempDir()
-	x, y, data := svmTestData(t, dir, 20, 3, 3)
-	y01 := make([]float64, len(y))
+	_, y, data := svmTestData(t, dir, 20, 3, 3)
+	y01, y3 := make([]float64, len(y)), make([]float64, len(y))
 	for i, v := range y {
 		y01[i] = (v + 1) / 2 // 0/1 labels
+		y3[i] = float64(i % 3)
 	}
-	yp := filepath.Join(dir, "y01.npy")
+	yp, yp3 := filepath.Join(dir, "y01.npy"), filepath.Join(dir, "y3.npy")
 	npy.WriteVector(yp, y01)
-	bad := strings.Split(data, ",")[0] + "," + yp
+	npy.WriteVector(yp3, y3)
+	xp := strings.Split(data, ",")[0]
+	bad := xp + "," + yp
 	model := filepath.Join(dir, "m")
 	code, _, stderr := runCLI(t, "train", "--data", data, "--test", bad, "--out", model, "--lambda", "0.1")
-	if code != 1 || !strings.Contains(stderr, "--test") || !strings.Contains(stderr, "label 1 is 0") {
+	if code != 2 || !strings.Contains(stderr, `has class "0"`) || !strings.Contains(stderr, "--positive") {
 		t.Errorf("--test with 0/1 labels: exit %d, %q", code, stderr)
 	}
-	if code, _, stderr = runCLI(t, "train", "--data", bad, "--out", model, "--lambda", "0.1"); code != 1 || !strings.Contains(stderr, "label 1 is 0") {
-		t.Errorf("--data with 0/1 labels: exit %d, %q", code, stderr)
+	code, out01, stderr := runCLI(t, "train", "--data", bad, "--out", model, "--lambda", "0.1")
+	if code != 0 {
+		t.Fatalf("--data with 0/1 labels: exit %d, %q", code, stderr)
 	}
-	if code, _, stderr = runCLI(t, "train", "--data", data, "--out", model, "--lambda", "0.1"); code != 0 {
-		t.Fatalf("train: %s", stderr)
+	code, outPM, stderr := runCLI(t, "train", "--data", data, "--out", model, "--lambda", "0.1")
+	if code != 0 || out01 != outPM {
+		t.Fatalf("train: exit %d, %s; 0/1 labels gave %q, ±1 %q", code, stderr, out01, outPM)
 	}
-	if code, _, stderr = runCLI(t, "predict", "--model", model, "--data", bad); code != 1 || !strings.Contains(stderr, "label 1 is 0") {
-		t.Errorf("predict with 0/1 labels: exit %d, %q", code, stderr)
+	code, p01, _ := runCLI(t, "predict", "--model", model, "--data", bad)
+	code2, pPM, _ := runCLI(t, "predict", "--model", model, "--data", data)
+	if code != 0 || code2 != 0 || strings.TrimPrefix(p01, bad) != strings.TrimPrefix(pPM, data) {
+		t.Errorf("predict with 0/1 labels: exit %d, %q; with ±1 %q", code, p01, pPM)
 	}
-	_ = x
+	code, _, stderr = runCLI(t, "predict", "--model", model, "--data", xp+","+yp3)
+	if code != 2 || !strings.Contains(stderr, "3 classes") || !strings.Contains(stderr, "--positive CLASS") {
+		t.Errorf("predict on three classes: exit %d, %q", code, stderr)
+	}
 }
 
 // TestDegenerateInput: no training rows, a kernel that overflows, one
@@ -200,7 +212,7 @@ func TestDegenerateInput(t *testing.T) {
 		{[]string{"--data", bp + "," + yp}, 1, "the kernel overflows"},
 		{[]string{"--data", data, "--depth", "200", "--precision", "float32"}, 1, "the kernel is 0 on every training point"},
 		{[]string{"--data", vec + "," + yp}, 1, "shape [20] is not a matrix of inputs"},
-		{[]string{"--data", huge}, 1, "memory is available"},
+		{[]string{"--data", huge}, 1, "1073741824 features need 16384 MiB, more than the 512 MiB allowed"},
 	})
 	code, _, stderr := runCLI(t, "train", "--out", out, "--lambda", "0.1", "--data", data, "--depth", "90", "--machine", "krr")
 	if code != 0 || !strings.Contains(stderr, "warning: the kernel is at most") {

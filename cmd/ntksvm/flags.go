@@ -8,72 +8,22 @@ import (
 	"os"
 	"strings"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/internal/dirlock"
 	"github.com/ntksvm/ntksvm/internal/outpath"
-	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/dataset"
 )
 
-// The one flag vocabulary of the commands that read data and compute
-// kernels (train, predict, kernel, export-libsvm):
+// The kernel flags of the commands that compute kernels (train, predict,
+// kernel, export-libsvm); the data flags are dataFlags':
 //
-//	--data D  --test D  --first N  --standardize  --mnist-dir DIR  --allow-noncanonical
 //	--kernel ntk|nngp  --depth L  --fixed F  --sigma-w σ_w  --sigma-b σ_b  --precision float64|float32
 //
 // Old spellings (kernel's --train, --weight-std, --bias-std, --kind,
 // --float32; --mnist) are deprecated aliases: they work and print a
 // warning until the first tagged release, v0.1.0, which removes them (the
 // README states this decision; "ntksvm version" names the release).
-
-// dataFlags select and load a data set.
-type dataFlags struct {
-	data              string
-	mnistDir          string
-	allowNonCanonical bool
-	first             int
-	standardize       bool
-}
-
-// add registers the data flags on fs; what describes --data.
-func (d *dataFlags) add(fs *flag.FlagSet, e *env, what string) {
-	fs.StringVar(&d.data, "data", "", what+": mnist01 (MNIST 0 vs 1 train), mnist01-test, X.npy,y.npy, X.npy, or a LIBSVM file (*.libsvm, *.svm, libsvm:PATH)")
-	d.addMNIST(fs, e)
-	fs.IntVar(&d.first, "first", 0, "keep only the first N points (MNIST: in file order); 0 keeps all")
-	fs.BoolVar(&d.standardize, "standardize", false, "MNIST pixels (p/255 − 0.1307)/0.3081 instead of p/255")
-}
-
-// addMNIST registers --mnist-dir (and its deprecated alias --mnist) and
-// --allow-noncanonical on fs.
-func (d *dataFlags) addMNIST(fs *flag.FlagSet, e *env) {
-	fs.StringVar(&d.mnistDir, "mnist-dir", "", "MNIST `directory` (default $"+mnist.EnvDir+", else the user cache directory)")
-	alias(fs, e, "mnist", "mnist-dir")
-	fs.BoolVar(&d.allowNonCanonical, "allow-noncanonical", false,
-		"use MNIST files whose content is not the canonical MNIST (prints a warning; results will not match the paper)")
-}
-
-// check validates the data flags without reading anything; flagName is
-// the flag that gave spec.
-func (d *dataFlags) check(flagName, spec string) error {
-	if d.first < 0 {
-		return usageError("--first %d: want ≥ 0", d.first)
-	}
-	if spec == "" {
-		return usageError("%s is required", flagName)
-	}
-	if err := dataset.Check(spec); err != nil {
-		return usageError("%s %v", flagName, err)
-	}
-	return nil
-}
-
-// options returns the dataset options of the flags; dim > 0 is the number
-// of features a LIBSVM file must be read with.
-func (d *dataFlags) options(e *env, dim int) dataset.Options {
-	return dataset.Options{MNISTDir: d.mnistDir, MNISTDirFlag: "--mnist-dir", AllowNonCanonical: d.allowNonCanonical,
-		First: d.first, Standardize: d.standardize, Dim: dim, Available: availableMemory, Warn: e.stderr, Context: e.ctx}
-}
 
 // kernelFlags select the kernel.
 type kernelFlags struct {
@@ -223,18 +173,4 @@ func fitError(err error) error {
 		return usageError("%s %v: %s", name, fe.Value, fe.Reason)
 	}
 	return err
-}
-
-// loadMNIST01 loads MNIST 0 against 1, both splits, through the data flags'
-// MNIST location and pixel options: the data of the experiment commands.
-func loadMNIST01(e *env, d dataFlags) (*dataset.Experiment, error) {
-	train, err := dataset.Load("mnist01", d.options(e, 0))
-	if err != nil {
-		return nil, err
-	}
-	test, err := dataset.Load("mnist01-test", d.options(e, 0))
-	if err != nil {
-		return nil, err
-	}
-	return &dataset.Experiment{Name: "MNIST 0 vs 1", X: train.X, Y: train.Y, XTest: test.X, YTest: test.Y}, nil
 }

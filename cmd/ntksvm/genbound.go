@@ -19,6 +19,7 @@ import (
 type genboundFlags struct {
 	preset, out string
 	data        dataFlags
+	cls         classFlags
 	json        bool
 	c           genbound.Config
 }
@@ -26,7 +27,7 @@ type genboundFlags struct {
 func (f *genboundFlags) add(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&f.preset, "preset", "figB2", "preset: "+strings.Join(genbound.Presets, ", ")+" (other flags override its values)")
 	fs.StringVar(&f.out, "out", "", "output `directory` for curves.csv, summary.json and genbound.svg (default genbound-PRESET)")
-	f.data.addMNIST(fs, e)
+	f.data.addExperiment(fs, e, &f.cls)
 	fs.BoolVar(&f.json, "json", false, "print summary.json on stdout instead of the result lines")
 	c := &f.c
 	fs.StringVar(&c.Loss, "loss", "", "loss: hinge, squared-hinge, squared, eps-insensitive or logistic")
@@ -96,7 +97,7 @@ func runGenbound(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer release()
-	data, err := loadMNIST01(e, f.data)
+	data, err := experimentData(e, f.data, f.cls)
 	if err != nil {
 		return err
 	}

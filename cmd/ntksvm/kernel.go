@@ -10,13 +10,13 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/internal/membudget"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/ntk"
+	"github.com/ntksvm/ntksvm/svm/dataset"
 )
 
 // "ntksvm kernel": the infinite-width NTK or NNGP Gram matrix K(X, X), or
@@ -35,7 +35,8 @@ func kernelFlagSet(e *env, d *dataFlags, k *kernelFlags, t *tileFlags) (fs *flag
 	d.add(fs, e, "training inputs X (labels, if given, are ignored)")
 	k.add(fs)
 	t.add(fs)
-	test = fs.String("test", "", "optional test inputs Z (same forms as --data; mnist01-test): write K(Z, X) instead of K(X, X)")
+	fs.StringVar(&d.test, "test", "", "optional test inputs Z (same forms as --data; --first does not apply): write K(Z, X) instead of K(X, X)")
+	test = &d.test
 	out = fs.String("out", "", "output `K.npy` (written atomically)")
 	memCap = fs.String("mem-cap", "4GiB", "most kernel memory to hold at once; larger kernels are computed and written in row blocks (0: no cap, the whole kernel in memory)")
 	alias(fs, e, "train", "data")
@@ -75,20 +76,9 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	x, err := dataset.Load(d.data, d.options(e, 0))
+	x, z, err := d.openPair(e)
 	if err != nil {
 		return err
-	}
-	var z *dataset.Set
-	if *test != "" {
-		opt := d.options(e, x.X.Cols)
-		opt.First = 0
-		if z, err = dataset.Load(*test, opt); err != nil {
-			return err
-		}
-		if z.X.Cols != x.X.Cols {
-			return fmt.Errorf("--test has %d features per row, --data %d", z.X.Cols, x.X.Cols)
-		}
 	}
 	if spec.Float32 {
 		return kernelRun[float32](ctx, e, x, z, spec, *out, capBytes)
@@ -101,9 +91,6 @@ func runKernel(ctx context.Context, e *env, args []string) error {
 func checkKernelFlags(d *dataFlags, k *kernelFlags, test, out, memCap string) (ntk.Spec, int64, error) {
 	if err := d.check("--data", d.data); err != nil {
 		return ntk.Spec{}, 0, err
-	}
-	if d.data == "mnist01-test" {
-		return ntk.Spec{}, 0, usageError("--data %s: want mnist01 or a .npy file (mnist01-test goes in --test)", d.data)
 	}
 	if test != "" {
 		if err := d.check("--test", test); err != nil {
@@ -130,7 +117,7 @@ func checkKernelFlags(d *dataFlags, k *kernelFlags, test, out, memCap string) (n
 	return spec, capBytes, nil
 }
 
-func kernelRun[T linalg.Float](ctx context.Context, e *env, xs, zs *dataset.Set, s ntk.Spec, out string, capBytes int64) error {
+func kernelRun[T linalg.Float](ctx context.Context, e *env, xs, zs *dataset.Dataset, s ntk.Spec, out string, capBytes int64) error {
 	x := linalg.Convert[T](xs.X)
 	var z *linalg.Matrix[T]
 	rows := x.Rows

@@ -7,13 +7,13 @@ import (
 	"os"
 	"strings"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
 	"github.com/ntksvm/ntksvm/cmd/internal/tiles"
 	"github.com/ntksvm/ntksvm/internal/membudget"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/dataset"
 )
 
 // "ntksvm kernel --tile i/N --out DIR" computes one block of a kernel as a
@@ -66,7 +66,7 @@ func runKernelTiles(ctx context.Context, e *env, d *dataFlags, k *kernelFlags, t
 
 // tilePlan checks the data and kernel flags, loads the inputs and returns
 // the plan of n tiles of their kernel.
-func tilePlan(e *env, d *dataFlags, k *kernelFlags, test string, n int) (*tiles.Manifest, *dataset.Set, *dataset.Set, error) {
+func tilePlan(e *env, d *dataFlags, k *kernelFlags, test string, n int) (*tiles.Manifest, *dataset.Dataset, *dataset.Dataset, error) {
 	if err := d.check("--data", d.data); err != nil {
 		return nil, nil, nil, err
 	}
@@ -74,22 +74,14 @@ func tilePlan(e *env, d *dataFlags, k *kernelFlags, test string, n int) (*tiles.
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	x, err := dataset.Load(d.data, d.options(e, 0))
+	d.test = test
+	x, z, err := d.openPair(e)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	train := tiles.Data{N: x.X.Rows, D: x.X.Cols, SHA256: svm.InputsSHA256(x.X)}
-	var z *dataset.Set
 	var zd *tiles.Data
-	if test != "" {
-		opt := d.options(e, x.X.Cols)
-		opt.First = 0
-		if z, err = dataset.Load(test, opt); err != nil {
-			return nil, nil, nil, err
-		}
-		if z.X.Cols != x.X.Cols {
-			return nil, nil, nil, fmt.Errorf("--test has %d features per row, --data %d", z.X.Cols, x.X.Cols)
-		}
+	if z != nil {
 		zd = &tiles.Data{N: z.X.Rows, D: z.X.Cols, SHA256: svm.InputsSHA256(z.X)}
 	}
 	m, err := tiles.NewManifest(spec, train, zd, n)
@@ -99,7 +91,7 @@ func tilePlan(e *env, d *dataFlags, k *kernelFlags, test string, n int) (*tiles.
 	return m, x, z, nil
 }
 
-func computeTile[T linalg.Float](ctx context.Context, e *env, dir string, m *tiles.Manifest, i int, xs, zs *dataset.Set) error {
+func computeTile[T linalg.Float](ctx context.Context, e *env, dir string, m *tiles.Manifest, i int, xs, zs *dataset.Dataset) error {
 	x := linalg.Convert[T](xs.X)
 	var z *linalg.Matrix[T]
 	if zs != nil {

@@ -5,26 +5,27 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
 	"github.com/ntksvm/ntksvm/internal/outpath"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/dataset"
 )
 
 // "ntksvm predict" applies a model written by "ntksvm train" to new data.
 
 func runPredict(ctx context.Context, e *env, args []string) error {
 	var d dataFlags
+	var cls classFlags
 	fs := newFlagSet(e, "predict", "--model M --data D [--out pred.npy]")
 	d.add(fs, e, "data to predict")
-	modelPath := fs.String("model", "", "model file written by ntksvm train (required)")
+	cls.add(fs)
+	modelPath := fs.String("model", "", "model file written by ntksvm train or ntksvm cv (required)")
 	out := fs.String("out", "", "write the outputs g(x) as a float64 .npy vector (multi-class models: a CSV of row, class; regression models of cv: a CSV of row, value)")
-	var tf tableFlags
-	tf.addFile(fs)
 	decision := fs.Bool("decision", false, "multi-class models: add each binary machine's decision value to --out")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -32,48 +33,37 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if *modelPath == "" {
 		return usageError("--model is required")
 	}
+	if err := d.check("--data", d.data); err != nil {
+		return err
+	}
 	if err := checkOutputs(outPath("--out", *out), append(inputs("--data", d.data), outpath.Path{Flag: "--model", Path: *modelPath})...); err != nil {
 		return err
 	}
 	if m, ok, err := isClassModel(*modelPath); err != nil {
 		return err
 	} else if ok {
-		tf.mnistDir, tf.first = d.mnistDir, d.first
-		return predictClasses(ctx, e, m, &tf, d.data, *out, *decision)
+		return predictClasses(ctx, e, m, &d, *out, *decision)
 	} else if m.Task == svm.TaskRegression {
-		tf.mnistDir, tf.first = d.mnistDir, d.first
-		return predictValues(ctx, e, m, &tf, d.data, *out)
+		return predictValues(ctx, e, m, &d, *out)
 	}
-	if err := d.check("--data", d.data); err != nil {
-		return err
-	}
-	return predictBinary(ctx, e, d, *modelPath, *out)
+	return predictBinary(ctx, e, d, cls, *modelPath, *out)
 }
 
-// predictBinary runs "ntksvm predict" for a model of "ntksvm train" (one
-// machine, one output per point) on the data of d, writing the outputs to
-// out if it is not empty.
-func predictBinary(ctx context.Context, e *env, d dataFlags, modelPath, out string) error {
+// predictBinary runs "ntksvm predict" for a model of one machine (one
+// output per point) on the data of d, writing the outputs to out if it is
+// not empty.
+func predictBinary(ctx context.Context, e *env, d dataFlags, cls classFlags, modelPath, out string) error {
 	m, loss, err := readModel(modelPath)
 	if err != nil {
 		return err
 	}
-	machine, _ := svm.ParseMachine(m.Machine)
 	x, err := trainingInputs(e, m, d)
 	if err != nil {
 		return err
 	}
-	ds, err := dataset.Load(d.data, d.options(e, m.Train.D))
+	ds, err := openForModel(e, d, cls, m, loss)
 	if err != nil {
 		return err
-	}
-	if ds.X.Cols != m.Train.D {
-		return fmt.Errorf("%s has %d features, the model was trained on %d", ds.Name, ds.X.Cols, m.Train.D)
-	}
-	if ds.Y != nil {
-		if err := ds.CheckLabels(machine); err != nil {
-			return fmt.Errorf("--data %w", err)
-		}
 	}
 	t0 := time.Now()
 	pred := make([]float64, ds.X.Rows)
@@ -90,9 +80,33 @@ func predictBinary(ctx context.Context, e *env, d dataFlags, modelPath, out stri
 	return reportPredictions(e, ds, loss, pred, out)
 }
 
+// openForModel reads --data for the binary model m: its labels as the
+// machine reads them (the class flags' task, or numbers for regression),
+// checked, and its features as many as the model's.
+func openForModel(e *env, d dataFlags, cls classFlags, m *svm.Model, loss svm.Loss) (*points, error) {
+	s, err := d.open(e, "--data", d.data, m.Train.D)
+	if err != nil {
+		return nil, err
+	}
+	if s.D() != m.Train.D {
+		return nil, fmt.Errorf("%s has %d features, the model was trained on %d", s.Name, s.D(), m.Train.D)
+	}
+	ds, _, err := cls.forMachine(!loss.Classification(), s, nil)
+	if err != nil {
+		return nil, err
+	}
+	if ds.Y != nil {
+		machine, _ := svm.ParseMachine(m.Machine)
+		if err := svm.CheckLabels(machine, ds.Y); err != nil {
+			return nil, fmt.Errorf("--data %s: %s (machine %s)", ds.Name, strings.TrimPrefix(err.Error(), svm.ErrInput.Error()+": "), machine)
+		}
+	}
+	return ds, nil
+}
+
 // reportPredictions prints the loss and accuracy (with labels) and writes
 // the outputs to out if it is not empty.
-func reportPredictions(e *env, ds *dataset.Set, loss svm.Loss, pred []float64, out string) error {
+func reportPredictions(e *env, ds *points, loss svm.Loss, pred []float64, out string) error {
 	if ds.Y != nil {
 		printReport(e.stdout, ds.Name, loss, pred, ds.Y)
 	} else {
@@ -134,7 +148,11 @@ func trainingInputs(e *env, m *svm.Model, d dataFlags) (linalg.Matrix[float64], 
 	}
 	tf := dataFlags{mnistDir: d.mnistDir, allowNonCanonical: d.allowNonCanonical, first: m.Train.First, standardize: m.Train.Standardize}
 	src := m.Train.Source
-	ds, err := dataset.Load(src, tf.options(e, m.Train.D))
+	o, err := tf.options(e, m.Train.D)
+	if err != nil {
+		return linalg.Matrix[float64]{}, err
+	}
+	ds, err := dataset.Open(src, o)
 	if err != nil {
 		return linalg.Matrix[float64]{}, fmt.Errorf("reloading the training inputs %s: %w", src, err)
 	}

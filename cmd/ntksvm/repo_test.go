@@ -248,7 +248,7 @@ func TestMakeUnitListsSkips(t *testing.T) {
 		t.Skip("no make")
 	}
 	bin := t.TempDir()
-	cmd := exec.Command("make", "-s", "unit", "PKGS=./cmd/internal/dataset", "BIN="+bin)
+	cmd := exec.Command("make", "-s", "unit", "PKGS=./svm/dataset", "BIN="+bin)
 	cmd.Dir = "../.."
 	env := []string{}
 	for _, kv := range os.Environ() {

@@ -4,11 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"strings"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/dataset"
 )
 
 // "ntksvm train" fits one kernel machine of paper Table 1 on the NTK (or
@@ -18,6 +19,7 @@ import (
 // derive from them.
 type trainFlags struct {
 	data                           dataFlags
+	cls                            classFlags
 	kern                           kernelFlags
 	machine, objective, solver     string
 	decay                          string
@@ -26,21 +28,25 @@ type trainFlags struct {
 	batch, steps, epochs, logCount int
 	seed                           uint64
 	logFile, track, trackTest      string
-	test, out, export              string
-	tiles                          string
+	out, export, tiles, multiclass string
 
 	// Derived from the flags (runTrain, check).
 	set                         map[string]bool // flags given on the command line
 	cfg                         svm.FitConfig
 	kernel                      ntk.Spec
 	trackTrainIdx, trackTestIdx []int
-	// Set by load.
-	trainSet, testSet *dataset.Set
+	// Set by load: the binary machine's points, or the multi-class data.
+	trainSet, testSet    *points
+	multiData, multiTest *dataset.Dataset
+	keptX                linalg.Matrix[float64] // inputs no name reloads (trainKernels)
 }
 
 // register adds the flags to fs.
 func (f *trainFlags) register(fs *flag.FlagSet, e *env) {
 	f.data.add(fs, e, "training data")
+	f.data.addTest(fs, "held-out data for the log and a final report")
+	f.cls.add(fs)
+	fs.StringVar(&f.multiclass, "multiclass", "ovo", "data of more than two classes without --positive/--classes: ovo (one-vs-one voting) or ovr (one-vs-rest) machines of svm, svm2 or krr")
 	f.kern.add(fs)
 	fs.StringVar(&f.machine, "machine", "svm", "kernel machine: svm (hinge), svm2 (squared hinge), svr (ε-insensitive), krr (squared), logistic")
 	fs.Float64Var(&f.lambda, "lambda", 0.001, "regularisation λ of the objective")
@@ -61,7 +67,6 @@ func (f *trainFlags) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&f.logFile, "log", "", "subgradient: write the evaluations as CSV to this file")
 	fs.StringVar(&f.track, "track-train", "", "subgradient: comma-separated training indices whose outputs the log records (the authors' Fig. 1 uses 2761,8419,10196,4714,8527)")
 	fs.StringVar(&f.trackTest, "track-test", "", "subgradient: comma-separated --test indices whose outputs the log records (848,1305,1721,26,1953)")
-	fs.StringVar(&f.test, "test", "", "held-out data for the log and a final report (same forms as --data)")
 	fs.StringVar(&f.out, "out", "", "model file to write (required)")
 	fs.BoolVar(&f.embed, "embed", false, "store the training inputs in the model (else a reference: source and SHA-256)")
 	fs.StringVar(&f.tiles, "tiles", "", "read the training Gram from the tile `DIR` of \"ntksvm kernel --tile\" (checked against --data and the kernel flags) instead of computing it")
@@ -82,6 +87,9 @@ func runTrain(ctx context.Context, e *env, args []string) error {
 	if err := f.load(e); err != nil {
 		return err
 	}
+	if f.multiData != nil {
+		return trainMulti(ctx, e, f)
+	}
 	fmt.Fprintf(e.stderr, "data: %s, %d points × %d features\n", f.trainSet.Name, f.trainSet.X.Rows, f.trainSet.X.Cols)
 	if f.kernel.Float32 {
 		return trainWith[float32](ctx, e, f)
@@ -89,34 +97,38 @@ func runTrain(ctx context.Context, e *env, args []string) error {
 	return trainWith[float64](ctx, e, f)
 }
 
-// load reads the training and test sets and checks their labels for the
-// machine.
-func (f *trainFlags) load(e *env) (err error) {
-	if f.trainSet, err = dataset.Load(f.data.data, f.data.options(e, 0)); err != nil {
+// load reads the training and test sets as the machine reads them: the
+// points of one binary machine, or (multiData) the classes of a
+// multi-class one.
+func (f *trainFlags) load(e *env) error {
+	train, test, err := f.data.openPair(e)
+	if err != nil {
 		return err
 	}
-	if f.trainSet.Y == nil {
-		return usageError("--data %s has no labels; give X.npy,y.npy", f.data.data)
+	for _, s := range []*dataset.Dataset{train, test} {
+		if s != nil && !s.Labelled() {
+			return usageError("%s has no labels; give X.npy,y.npy or a table", s.Name)
+		}
 	}
-	if err := f.trainSet.CheckLabels(f.cfg.Machine); err != nil {
-		return fmt.Errorf("--data %w", err)
-	}
-	if f.test == "" {
+	if f.isMulti(train) {
+		f.multiData, f.multiTest = train, test
 		return nil
 	}
-	opt := f.data.options(e, f.trainSet.X.Cols)
-	opt.First = 0
-	if f.testSet, err = dataset.Load(f.test, opt); err != nil {
+	regress := !f.cfg.Machine.Loss(f.cfg.Epsilon).Classification()
+	if f.trainSet, f.testSet, err = f.cls.forMachine(regress, train, test); err != nil {
 		return err
 	}
-	switch {
-	case f.testSet.X.Cols != f.trainSet.X.Cols:
-		return fmt.Errorf("--test has %d features, --data %d", f.testSet.X.Cols, f.trainSet.X.Cols)
-	case f.testSet.Y == nil:
-		return usageError("--test %s has no labels", f.test)
+	for _, p := range []*points{f.trainSet, f.testSet} {
+		if p == nil {
+			continue
+		}
+		if err := svm.CheckLabels(f.cfg.Machine, p.Y); err != nil {
+			return fmt.Errorf("%s: %s (machine %s)", p.Name, strings.TrimPrefix(err.Error(), svm.ErrInput.Error()+": "), f.cfg.Machine)
+		}
 	}
-	if err := f.testSet.CheckLabels(f.cfg.Machine); err != nil {
-		return fmt.Errorf("--test %w", err)
+	if f.trainSet.Source == "" && !f.embed {
+		f.embed = true
+		fmt.Fprintf(e.stderr, "the model embeds the training inputs: no file name alone gives %s's rows again\n", f.trainSet.Name)
 	}
 	return nil
 }

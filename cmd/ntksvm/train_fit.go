@@ -30,8 +30,8 @@ func (f *trainFlags) check() error {
 	if err := f.data.check("--data", f.data.data); err != nil {
 		return err
 	}
-	if f.test != "" {
-		if err := f.data.check("--test", f.test); err != nil {
+	if f.data.test != "" {
+		if err := f.data.check("--test", f.data.test); err != nil {
 			return err
 		}
 	}
@@ -48,11 +48,11 @@ func (f *trainFlags) check() error {
 	if f.trackTestIdx, err = parseIndices("--track-test", f.trackTest); err != nil {
 		return err
 	}
-	if len(f.trackTestIdx) > 0 && f.test == "" {
+	if len(f.trackTestIdx) > 0 && f.data.test == "" {
 		return usageError("--track-test needs --test")
 	}
 	return checkOutputs(append(append(outPath("--out", f.out), outPath("--log", f.logFile)...), outPath("--export-libsvm", f.export)...),
-		append(inputs("--data", f.data.data), inputs("--test", f.test)...)...)
+		f.data.inputs()...)
 }
 
 // buildConfig turns the machine and solver flags into f.cfg, refusing

@@ -28,6 +28,9 @@ func trainKernels[T linalg.Float](ctx context.Context, e *env, f *trainFlags) (k
 	if subgradientTest {
 		zt = linalg.Convert[T](f.testSet.X) // the log evaluates the test set as it goes
 	}
+	if train.Source == "" {
+		f.keptX = train.X // no name reloads them
+	}
 	train.X.Data = nil
 	// The loaders' garbage (compressed and decoded files, the other split)
 	// would otherwise stay resident under the heap goal that the Gram sets.

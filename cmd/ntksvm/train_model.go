@@ -51,6 +51,9 @@ func (f *trainFlags) reportAndSave(ctx context.Context, e *env, res *svm.FitResu
 // source and checked against its SHA-256 as "ntksvm predict" reloads them
 // (an error if the source changed during the fit).
 func (f *trainFlags) reloadInputs(e *env, ref svm.TrainRef) (linalg.Matrix[float64], error) {
+	if f.keptX.Data != nil {
+		return f.keptX, nil
+	}
 	m := &svm.Model{Train: ref}
 	m.Train.Embedded = false
 	return trainingInputs(e, m, f.data)

@@ -88,17 +88,16 @@ var allowed = map[string][]string{
 	"PRESENTATION":                  {"cmd/internal/present/output", "cmd/internal/present/plot", "cmd/internal/present/progress", "cmd/internal/present/report"},
 
 	// Experiments and the command: they wire files to models.
-	"cmd/internal/dataset":              {"INTERNAL", "linalg", "linalg/npy", "mnist", "svm", "svm/dataset"},
 	"cmd/internal/experiment/benchdata": {"INTERNAL", "PRESENTATION", "LIBRARY"},
-	"cmd/internal/experiment/bench":     {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/experiment/benchdata", "cmd/internal/dataset", "github.com/klauspost/cpuid/v2"}, // tables name the CPU
-	"cmd/internal/experiment":           {"INTERNAL", "PRESENTATION", "linalg", "cmd/internal/dataset"},                                                                        // the skeleton every experiment shares
-	"cmd/internal/experiment/equiv":     {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/dataset", "cmd/internal/experiment"},
-	"cmd/internal/experiment/genbound":  {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/dataset", "cmd/internal/experiment"},
+	"cmd/internal/experiment/bench":     {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/experiment/benchdata", "github.com/klauspost/cpuid/v2"}, // tables name the CPU
+	"cmd/internal/experiment":           {"INTERNAL", "PRESENTATION", "linalg"},                                                                        // the skeleton every experiment shares
+	"cmd/internal/experiment/equiv":     {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/experiment"},
+	"cmd/internal/experiment/genbound":  {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/experiment"},
 	"cmd/internal/tiles":                {"INTERNAL", "LIBRARY", "github.com/klauspost/cpuid/v2"}, // records name the CPU and its caches
-	"cmd/internal/experiment/reproduce": {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/experiment/benchdata", "cmd/internal/dataset", "cmd/internal/experiment/equiv", "cmd/internal/experiment/genbound"},
+	"cmd/internal/experiment/reproduce": {"INTERNAL", "PRESENTATION", "LIBRARY", "cmd/internal/experiment/benchdata", "cmd/internal/experiment/equiv", "cmd/internal/experiment/genbound"},
 	"cmd/ntksvm": {
 		"INTERNAL", "PRESENTATION", "LIBRARY",
-		"cmd/internal/experiment/bench", "cmd/internal/experiment/benchdata", "cmd/internal/dataset", "cmd/internal/experiment/equiv", "cmd/internal/experiment/genbound", "cmd/internal/experiment/reproduce", "cmd/internal/tiles",
+		"cmd/internal/experiment", "cmd/internal/experiment/bench", "cmd/internal/experiment/benchdata", "cmd/internal/experiment/equiv", "cmd/internal/experiment/genbound", "cmd/internal/experiment/reproduce", "cmd/internal/tiles",
 		"github.com/klauspost/cpuid/v2", "golang.org/x/sys/unix",
 	},
 }

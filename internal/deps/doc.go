@@ -23,8 +23,8 @@
 //   - cmd/internal/present/*: presentation (output files, plots, progress,
 //     reports); it imports no model package (svm, svm/*, ntk, ibp), which
 //     the test checks for every package there.
-//   - cmd/internal/dataset, cmd/internal/tiles: the data sets of the
-//     commands and the Gram tiles of cluster jobs.
+//   - cmd/internal/tiles: the Gram tiles of cluster jobs (the data of
+//     every command is svm/dataset's).
 //   - cmd/internal/experiment and cmd/internal/experiment/*: the skeleton
 //     every experiment shares, and the experiments (equiv, genbound,
 //     reproduce, benchdata, bench), which wire files to models;

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/ntksvm/ntksvm/internal/membudget"
 )
 
 // arffAttr is one @attribute: numeric, or nominal with its values.
@@ -102,7 +100,7 @@ func ReadARFF(r io.Reader, name string, o Options) (*Dataset, error) {
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fmt.Errorf("%w: %s: line %d is longer than %s, the most the memory budget allows for one line (a fifth of it)", ErrData, name, line+1, membudget.Format(int64(limit)))
+			return nil, lineTooLong(name, line+1, limit)
 		}
 		return nil, fmt.Errorf("dataset: %s: line %d: %w", name, line+1, err)
 	}

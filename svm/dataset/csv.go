@@ -3,6 +3,7 @@ package dataset
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -36,15 +37,40 @@ type Options struct {
 	Label   string
 	Missing MissingPolicy
 	// MaxBytes, if positive, refuses a file whose features would need more
-	// than that many bytes of memory, before they are read.
+	// than that many bytes of memory, before they are read, and bounds the
+	// length of a line (maxLineBytes).
 	MaxBytes int64
+
+	// The options of Open beyond the readers'.
+
+	// First keeps the first First examples (0: all).
+	First int
+	// Dim is the number of features a LIBSVM file is read with (the
+	// training set's, for a test set); 0 takes the largest index in the
+	// file.
+	Dim int
+	// MNISTDir is the MNIST directory; "" means $NTKSVM_MNIST_DIR, else the
+	// user cache directory (mnist.Locate). MNISTDirFlag names the option
+	// that set it in messages (e.g. "--mnist-dir").
+	MNISTDir, MNISTDirFlag string
+	// AllowNonCanonical uses MNIST files whose content is not the
+	// canonical MNIST, after a warning on Warn naming each.
+	AllowNonCanonical bool
+	// Standardize scales MNIST pixels as (p/255 − 0.1307)/0.3081 (the
+	// normalisation of the authors' data loaders) instead of p/255.
+	Standardize bool
+	Warn        io.Writer // warnings; nil discards them
+	// Context, if not nil, ends an Open early: Open returns an error
+	// wrapping its error as soon as it is done.
+	Context context.Context
 }
 
 // ReadCSV reads a CSV table whose columns are numeric features and one
 // class column of names or numbers. A UTF-8 byte-order mark and CRLF line
 // ends are accepted; fields may be quoted.
 func ReadCSV(r io.Reader, name string, o Options) (*Dataset, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
+	lr := &lineLimiter{r: r, limit: maxLineBytes(o), line: 1}
+	br := bufio.NewReaderSize(lr, 1<<16)
 	if b, err := br.Peek(3); err == nil && bytes.Equal(b, []byte("\xef\xbb\xbf")) {
 		br.Discard(3)
 	}
@@ -74,6 +100,10 @@ func ReadCSV(r io.Reader, name string, o Options) (*Dataset, error) {
 		}
 		if err != nil {
 			var pe *csv.ParseError
+			var le *lineError
+			if errors.As(err, &le) {
+				return nil, lineTooLong(name, le.line, le.limit)
+			}
 			if errors.As(err, &pe) {
 				return nil, fmt.Errorf("%w: %s: line %d: %v", ErrData, name, pe.Line, pe.Err)
 			}
@@ -287,3 +317,35 @@ func (e *SizeError) Error() string {
 
 // Unwrap returns ErrData.
 func (e *SizeError) Unwrap() error { return ErrData }
+
+// lineLimiter passes r through, failing with a *lineError once a line
+// (counting from any '\n', quoted or not) exceeds limit bytes: the CSV
+// reader would otherwise hold a line of any length whole.
+type lineLimiter struct {
+	r     io.Reader
+	limit int
+	run   int // bytes since the last '\n'
+	line  int // 1-based line of the next byte
+}
+
+// lineError is a line over the limit.
+type lineError struct{ line, limit int }
+
+func (e *lineError) Error() string {
+	return fmt.Sprintf("line %d is longer than %d bytes", e.line, e.limit)
+}
+
+func (l *lineLimiter) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	for i, b := range p[:n] {
+		if b == '\n' {
+			l.run = 0
+			l.line++
+			continue
+		}
+		if l.run++; l.run > l.limit {
+			return i, &lineError{l.line, l.limit}
+		}
+	}
+	return n, err
+}

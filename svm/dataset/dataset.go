@@ -1,10 +1,14 @@
-// Package dataset is the labelled data of classification: a Dataset holds
-// the feature matrix, each example's class as an index into the class
-// names, optional feature names and where the data came from, and the
-// package reads it from the formats users bring (CSV, ARFF, LIBSVM, and
-// .npy features with a label file), reports on it (Info), standardises it
-// (Scaler) and reads the fixed train/test splits of a benchmark folder
-// (Splits).
+// Package dataset is the one data layer of ntksvm: a Dataset holds the
+// feature matrix, each example's class as an index into the class names
+// (none for inputs without labels), optional feature names and where the
+// data came from. Open reads every source by its specification — CSV,
+// ARFF and LIBSVM files, .npy inputs with or without a label file, and
+// MNIST (ten digits, or the paper's 0 against 1) — with the first-n,
+// memory and MNIST options of Options; the package reports on data (Info),
+// standardises it (Scaler, with unit-norm rows), turns classes into the
+// ±1 labels of a binary task (PositiveClass, Binary, KeepClasses) or
+// regression targets (Targets), and reads the fixed train/test splits of
+// a benchmark folder (Splits).
 //
 // Readers are strict: a ragged row, a cell that is not a number, a label
 // column that does not exist, duplicate column names or an empty file is an
@@ -17,8 +21,10 @@
 // name is a number and lexicographically otherwise, so that class indices
 // do not depend on the order of the rows (scikit-learn's order).
 //
-// A new format goes in a file of its own with a Read function that returns
-// a *Dataset, and a case in Load.
+// Every text reader bounds a line by the same rule (a fifth of
+// Options.MaxBytes) and checks the memory a file implies against MaxBytes
+// before allocating it. A new format goes in a file of its own with a
+// Read function that returns a *Dataset, a Kind and a case in Open.
 package dataset
 
 import (
@@ -46,7 +52,28 @@ type Dataset struct {
 	Rows    []int
 	Source  string // the file or files read
 	Dropped int    // rows dropped for missing values (DropMissing)
+	// Name names the data in messages: the file of the inputs, or the
+	// MNIST specification.
+	Name string
+	// Ref is the specification that Open reads these inputs from again
+	// (with the same First, Dim and pixel scaling), with absolute paths: what
+	// a model records to reload its training inputs. It is "" when no
+	// specification gives them alone (a table, whose reading depends on
+	// its options; rows dropped or selected).
+	Ref string
 }
+
+// what names d in messages: Name, else Source.
+func (d *Dataset) what() string {
+	if d.Name != "" {
+		return d.Name
+	}
+	return d.Source
+}
+
+// Labelled reports whether d has labels (a source without labels, X.npy
+// alone, has none: Y and Classes are nil).
+func (d *Dataset) Labelled() bool { return d.Y != nil }
 
 // N returns the number of examples.
 func (d *Dataset) N() int { return d.X.Rows }
@@ -63,6 +90,14 @@ func (d *Dataset) Labels() []string {
 	return out
 }
 
+// SourceRow returns the 0-based data row in the source of example i.
+func (d *Dataset) SourceRow(i int) int {
+	if d.Rows != nil {
+		return d.Rows[i]
+	}
+	return i
+}
+
 // Counts returns the number of examples of each class.
 func (d *Dataset) Counts() []int {
 	c := make([]int, len(d.Classes))
@@ -77,9 +112,11 @@ func (d *Dataset) Counts() []int {
 func (d *Dataset) Validate() error {
 	switch {
 	case d.X.Rows == 0:
-		return fmt.Errorf("%w: %s: no examples", ErrData, d.Source)
+		return fmt.Errorf("%w: %s: no examples", ErrData, d.what())
 	case d.X.Cols == 0:
 		return fmt.Errorf("%w: %s: no features", ErrData, d.Source)
+	case d.Y == nil && d.Classes == nil:
+		// inputs without labels
 	case len(d.Y) != d.X.Rows:
 		return fmt.Errorf("%w: %s: %d labels for %d examples", ErrData, d.Source, len(d.Y), d.X.Rows)
 	case d.Rows != nil && len(d.Rows) != d.X.Rows:
@@ -95,7 +132,7 @@ func (d *Dataset) Validate() error {
 	for i := range d.X.Rows {
 		for j, v := range d.X.Row(i) {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: %s: example %d, feature %d is %v", ErrData, d.Source, i, j, v)
+				return fmt.Errorf("%w: %s: row %d, column %d is %v; inputs must be finite", ErrData, d.what(), i, j, v)
 			}
 		}
 	}
@@ -105,14 +142,18 @@ func (d *Dataset) Validate() error {
 // Subset returns the examples idx of d, in that order, as a new Dataset
 // with its own copy of the features and the same classes.
 func (d *Dataset) Subset(idx []int) *Dataset {
-	s := &Dataset{X: linalg.New[float64](len(idx), d.X.Cols), Y: make([]int, len(idx)),
-		Classes: d.Classes, Features: d.Features, Source: d.Source}
+	s := &Dataset{X: linalg.New[float64](len(idx), d.X.Cols), Classes: d.Classes, Features: d.Features, Source: d.Source, Name: d.Name}
+	if d.Y != nil {
+		s.Y = make([]int, len(idx))
+	}
 	if d.Rows != nil {
 		s.Rows = make([]int, len(idx))
 	}
 	for k, i := range idx {
 		copy(s.X.Row(k), d.X.Row(i))
-		s.Y[k] = d.Y[i]
+		if d.Y != nil {
+			s.Y[k] = d.Y[i]
+		}
 		if d.Rows != nil {
 			s.Rows[k] = d.Rows[i]
 		}
@@ -202,6 +243,7 @@ func classIndex(labels []string) (classes []string, y []int) {
 // rows kept, their labels and source rows.
 type table struct {
 	source   string
+	name     string // Dataset.Name, when not source
 	features []string
 	data     []float64 // row-major, cols per row
 	cols     int
@@ -227,7 +269,10 @@ func (t *table) dataset() (*Dataset, error) {
 		return nil, err
 	}
 	classes, y := classIndex(t.labels)
-	d := &Dataset{X: x, Y: y, Classes: classes, Features: t.features, Rows: t.rows, Source: t.source, Dropped: t.dropped}
+	d := &Dataset{X: x, Y: y, Classes: classes, Features: t.features, Rows: t.rows, Source: t.source, Dropped: t.dropped, Name: t.name}
+	if d.Name == "" {
+		d.Name = t.source
+	}
 	return d, d.Validate()
 }
 

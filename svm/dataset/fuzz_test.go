@@ -95,7 +95,7 @@ func FuzzLabelLines(f *testing.F) {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		labels, err := readLabelLines(path, 3)
+		labels, err := readLabelLines(path, 3, Options{})
 		if err != nil {
 			return
 		}

@@ -15,28 +15,11 @@ import (
 	"github.com/ntksvm/ntksvm/linalg/npy"
 )
 
-// Load reads a dataset by its file name: "X.npy,LABELS" (features as .npy,
-// labels as a .npy vector of integers or strings, or a text file of one label per
-// line), ".arff", ".libsvm"/".svm"/".svmlight", and anything else as CSV.
+// Load reads a data file by its name, as Open does with zero First and
+// Dim.
 func Load(path string, o Options) (*Dataset, error) {
-	if xp, yp, ok := strings.Cut(path, ","); ok {
-		return ReadNpyPair(xp, yp, o)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("dataset: %w", err)
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %s is not a regular file", ErrData, path)
-	}
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".arff":
-		return ReadARFF(f, path, o)
-	case ".libsvm", ".svm", ".svmlight":
-		return ReadLIBSVM(f, path, o)
-	}
-	return ReadCSV(f, path, o)
+	o.First, o.Dim = 0, 0
+	return Open(path, o)
 }
 
 // ReadNpyPair reads features from the .npy file xp (n×d, float32 or
@@ -50,25 +33,38 @@ func ReadNpyPair(xp, yp string, o Options) (*Dataset, error) {
 		return nil, err
 	}
 	if len(h.Shape) != 2 {
-		return nil, fmt.Errorf("%w: %s: shape %v: want a 2-D array of n rows × d features", ErrData, xp, h.Shape)
+		return nil, fmt.Errorf("%w: %s: shape %v is not a matrix of inputs (want n×d, one point per row)", ErrData, xp, h.Shape)
 	}
 	n, d := h.Rows(), h.Cols()
+	if n == 0 || d == 0 {
+		return nil, fmt.Errorf("%w: %s: %d points × %d features: no data", ErrData, xp, n, d)
+	}
+	var labels []string
+	if strings.EqualFold(filepath.Ext(yp), ".npy") {
+		// The labels' length is checked against X before either is read.
+		ny, err := npy.LabelsHeader(yp)
+		if err != nil {
+			return nil, err
+		}
+		if ny != n {
+			return nil, fmt.Errorf("%w: %s has %d labels for the %d rows of %s", ErrData, yp, ny, n, xp)
+		}
+	}
 	if err := checkMemory(xp, o, n, d); err != nil {
 		return nil, err
 	}
-	var labels []string
 	if strings.EqualFold(filepath.Ext(yp), ".npy") {
 		if labels, err = npy.ReadLabels(yp, n); err != nil {
 			return nil, err
 		}
-	} else if labels, err = readLabelLines(yp, n); err != nil {
+	} else if labels, err = readLabelLines(yp, n, o); err != nil {
 		return nil, err
 	}
 	x, err := npy.Read[float64](xp)
 	if err != nil {
 		return nil, err
 	}
-	t := &table{source: xp + "," + yp, cols: d}
+	t := &table{source: xp + "," + yp, name: xp, cols: d}
 	for i := range n {
 		row := x.Row(i)
 		bad := -1
@@ -99,13 +95,15 @@ func ReadNpyPair(xp, yp string, o Options) (*Dataset, error) {
 
 // readLabelLines reads want labels, one per line, from a text file,
 // refusing more or fewer.
-func readLabelLines(path string, want int) ([]string, error) {
+func readLabelLines(path string, want int, o Options) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	defer f.Close()
+	limit := maxLineBytes(o)
 	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, min(1<<16, limit)), limit)
 	var labels []string
 	line := 0
 	for sc.Scan() {
@@ -121,7 +119,7 @@ func readLabelLines(path string, want int) ([]string, error) {
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fmt.Errorf("%w: %s: line %d is longer than %d KiB: not a label", ErrData, path, line+1, bufio.MaxScanTokenSize>>10)
+			return nil, lineTooLong(path, line+1, limit)
 		}
 		return nil, fmt.Errorf("dataset: %s: %w", path, err)
 	}
@@ -142,6 +140,11 @@ func maxLineBytes(o Options) int {
 		return 1 << 26
 	}
 	return int(min(max(o.MaxBytes/5, 1<<16), math.MaxInt32))
+}
+
+// lineTooLong is the error of a line over maxLineBytes, in every reader.
+func lineTooLong(name string, line, limit int) error {
+	return fmt.Errorf("%w: %s: line %d is longer than %s, the most the memory budget allows for one line (a fifth of it)", ErrData, name, line, membudget.Format(int64(limit)))
 }
 
 // checkEntries refuses LIBSVM entries (index and value, 16 bytes each)
@@ -211,7 +214,7 @@ func ReadLIBSVM(r io.Reader, name string, o Options) (*Dataset, error) {
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fmt.Errorf("%w: %s: line %d is longer than %s, the most the memory budget allows for one line (a fifth of it)", ErrData, name, line+1, membudget.Format(int64(limit)))
+			return nil, lineTooLong(name, line+1, limit)
 		}
 		return nil, fmt.Errorf("dataset: %s: line %d: %w", name, line+1, err)
 	}

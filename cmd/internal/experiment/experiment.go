@@ -22,7 +22,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/linalg"
@@ -93,7 +92,7 @@ type Used struct {
 // Use keeps the first nTrain training and nTest test points of data (0:
 // all); too many points, or no data, is a configuration error wrapping
 // sentinel.
-func Use(data *dataset.Experiment, nTrain, nTest int, sentinel error) (*Used, error) {
+func Use(data *Data, nTrain, nTest int, sentinel error) (*Used, error) {
 	sub, err := data.First(nTrain, nTest)
 	if err != nil {
 		return nil, Errorf(sentinel, "%v", err)

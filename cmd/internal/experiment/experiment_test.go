@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
@@ -68,7 +67,7 @@ func TestStart(t *testing.T) {
 func TestUse(t *testing.T) {
 	x, _ := linalg.FromSlice(3, 2, []float64{1, 2, 3, 4, 5, 6})
 	xt, _ := linalg.FromSlice(2, 2, []float64{7, 8, 9, 10})
-	data := &dataset.Experiment{Name: "toy", X: x, Y: []float64{1, -1, 1}, XTest: xt, YTest: []float64{-1, 1}}
+	data := &Data{Name: "toy", X: x, Y: []float64{1, -1, 1}, XTest: xt, YTest: []float64{-1, 1}}
 	u, err := Use(data, 2, 0, errBad)
 	if err != nil {
 		t.Fatal(err)

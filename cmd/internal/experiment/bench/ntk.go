@@ -7,10 +7,10 @@ import (
 	"math/rand/v2"
 
 	"github.com/ntksvm/ntksvm/asm"
-	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
+	"github.com/ntksvm/ntksvm/svm/dataset"
 )
 
 // mnistOpt is the --mnist flag of Ntk: alone it selects the real MNIST 0/1

@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"github.com/ntksvm/ntksvm/asm"
-	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
 	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/mnist"
 	"github.com/ntksvm/ntksvm/ntk"
 	"github.com/ntksvm/ntksvm/svm"
+	"github.com/ntksvm/ntksvm/svm/dataset"
 )
 
 // SvmRow is one result line of "ntksvm bench svm"; it is also the JSON
@@ -147,12 +147,13 @@ func printSvm(w io.Writer, rows []SvmRow, nn int, data string, threads int, lamb
 // random uniform 64-d points labelled by a noisy linear rule.
 func (b *Svm) load(ctx context.Context, env Env) (linalg.Matrix[float64], []float64, string, error) {
 	if b.Data == "mnist01" {
-		ds, err := dataset.Load("mnist01", dataset.Options{MNISTDir: b.MNISTDir, MNISTDirFlag: "--mnist-dir",
-			AllowNonCanonical: b.AllowNonCanonical, Available: env.Available, Warn: env.Stderr, Context: ctx})
+		ds, err := dataset.Open(dataset.MNIST01, dataset.Options{MNISTDir: b.MNISTDir, MNISTDirFlag: "--mnist-dir",
+			AllowNonCanonical: b.AllowNonCanonical, Warn: env.Stderr, Context: ctx})
 		if err != nil {
 			return linalg.Matrix[float64]{}, nil, "", err
 		}
-		return ds.X, ds.Y, "ntk(mnist01)", nil
+		y, err := ds.Targets()
+		return ds.X, y, "ntk(mnist01)", err
 	}
 	n := b.N
 	rng := rand.New(rand.NewPCG(uint64(n), 1))

@@ -14,7 +14,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	expt "github.com/ntksvm/ntksvm/cmd/internal/experiment" // the shared skeleton (this package has its own experiment type)
 	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
 	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
@@ -31,7 +30,7 @@ import (
 // points, one per row, with their targets (±1 for the classification
 // losses). The experiment keeps the first Config.NTrain and Config.NTest of
 // them.
-type Data = dataset.Experiment
+type Data = expt.Data
 
 // Options are the parts of a run that are not the experiment itself; equiv
 // uses every field.

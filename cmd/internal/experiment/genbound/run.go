@@ -7,7 +7,6 @@ import (
 	"math"
 	"time"
 
-	"github.com/ntksvm/ntksvm/cmd/internal/dataset"
 	"github.com/ntksvm/ntksvm/cmd/internal/experiment"
 	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
 	"github.com/ntksvm/ntksvm/linalg"
@@ -21,7 +20,7 @@ import (
 // Data is the data set of a run: training and test points, one per row,
 // with their targets (±1 for the classification losses). The run keeps the
 // first Config.NTrain training and Config.NTest test points.
-type Data = dataset.Experiment
+type Data = experiment.Data
 
 // Options are the parts of a run that are not the experiment itself. A
 // genbound run is one pass without checkpoints: Resume, CheckpointEvery,

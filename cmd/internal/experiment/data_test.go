@@ -1,4 +1,4 @@
-package dataset
+package experiment
 
 import (
 	"strings"
@@ -7,8 +7,8 @@ import (
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
-func TestExperimentFirst(t *testing.T) {
-	e := &Experiment{Name: "toy", X: linalg.New[float64](5, 3), Y: make([]float64, 5), XTest: linalg.New[float64](4, 3), YTest: make([]float64, 4)}
+func TestDataFirst(t *testing.T) {
+	e := &Data{Name: "toy", X: linalg.New[float64](5, 3), Y: make([]float64, 5), XTest: linalg.New[float64](4, 3), YTest: make([]float64, 4)}
 	for _, tc := range []struct {
 		nTrain, nTest  int
 		rows, testRows int
@@ -42,7 +42,7 @@ func TestExperimentFirst(t *testing.T) {
 	if _, err := bad.First(0, 0); err == nil || !strings.Contains(err.Error(), "test points have 2 features") {
 		t.Errorf("test dimension: %v", err)
 	}
-	if _, err := (&Experiment{}).First(0, 0); err == nil || !strings.Contains(err.Error(), "no training data") {
+	if _, err := (&Data{}).First(0, 0); err == nil || !strings.Contains(err.Error(), "no training data") {
 		t.Errorf("empty: %v", err)
 	}
 }

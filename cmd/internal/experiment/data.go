@@ -1,4 +1,4 @@
-package dataset
+package experiment
 
 import (
 	"fmt"
@@ -6,9 +6,9 @@ import (
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
-// Experiment is the data of an experiment command (equiv, genbound,
-// reproduce): training and test points, one per row, with their targets.
-type Experiment struct {
+// Data is the data of an experiment (equiv, genbound, reproduce):
+// training and test points, one per row, with their ±1 targets.
+type Data struct {
 	Name  string
 	X     linalg.Matrix[float64]
 	Y     []float64
@@ -21,7 +21,7 @@ type Experiment struct {
 // error naming the problem for no training points, targets that do not
 // match the points, test points of another dimension, or more points asked
 // for than e has.
-func (e *Experiment) First(nTrain, nTest int) (*Experiment, error) {
+func (e *Data) First(nTrain, nTest int) (*Data, error) {
 	switch {
 	case e == nil || e.X.Rows == 0:
 		return nil, fmt.Errorf("no training data")

@@ -51,7 +51,7 @@ var regressionOnly = map[string]bool{
 
 // regressCVFlags are what a regression needs from the flags of "ntksvm cv".
 type regressCVFlags struct {
-	fs             *flag.FlagSet
+	fs  *flag.FlagSet
 	df  *dataFlags
 	gf  *gridFlags
 	mf  *machineFlags

@@ -22,8 +22,9 @@ import (
 //
 // Old spellings (kernel's --train, --weight-std, --bias-std, --kind,
 // --float32; --mnist) are deprecated aliases: they work and print a
-// warning until the first tagged release, v0.1.0, which removes them (the
-// README states this decision; "ntksvm version" names the release).
+// warning until the first tagged release, v0.1.0, which removes them
+// (docs/commands.md states this decision; "ntksvm version" names the
+// release).
 
 // kernelFlags select the kernel.
 type kernelFlags struct {

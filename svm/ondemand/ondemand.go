@@ -95,9 +95,9 @@ type Config struct {
 const (
 	DefaultCacheBytes = 256 << 20
 	DefaultBlockRows  = 256
-	// DefaultPrefetchRows: a block of 64 rows of the MNIST NTK (n =
-	// 12,665, d = 784) costs about 1.2 ms a row on two cores, one row
-	// alone about 35 ms (the GEMM packs all of X for either).
+	// DefaultPrefetchRows: kernel rows computed in blocks cost a small
+	// fraction of rows computed one at a time, because the GEMM packs all
+	// of X for either (docs/performance.md, "Kernel rows on demand").
 	DefaultPrefetchRows = 64
 )
 

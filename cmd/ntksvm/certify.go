@@ -15,8 +15,10 @@ import (
 // "ntksvm certify" computes robustness certificates (paper §4.2, Tables 2
 // and 3): for a kernel machine written by "ntksvm train" (NTK of any depth)
 // or a network's weights (IBP), the largest radius δ around each test point
-// on which the predicted sign provably holds. The work is done by package
-// ibp; this file parses, validates, wires and prints.
+// on which the predicted sign provably holds; for a multi-class model of
+// "ntksvm cv" or "train", the radius on which the predicted class holds
+// (certify_classes.go). The work is done by packages ibp and
+// svm/classify/certify; these files parse, validate, wire and print.
 
 // certifyFlags are the flags of "ntksvm certify".
 type certifyFlags struct {
@@ -43,13 +45,13 @@ type certifyFlags struct {
 func (f *certifyFlags) add(fs *flag.FlagSet, e *env) {
 	f.data.add(fs, e, "points to certify (default mnist01-test)")
 	f.cls.add(fs)
-	fs.StringVar(&f.model, "model", "", "kernel machine written by ntksvm train (NTK kernel)")
+	fs.StringVar(&f.model, "model", "", "kernel machine written by ntksvm train (NTK kernel), or a multi-class model of ntksvm cv or train")
 	fs.StringVar(&f.net, "net", "", "network weights (directory or .npz, as ntk.Network.Save writes them) to certify by IBP")
 	fs.StringVar(&f.net0, "net0", "", "with --net: the initial network f₀ whose output is subtracted")
 	fs.Int64Var(&f.initSeed, "init-seed", -1, "with --net: regenerate f₀ with this seed (ntk.NewNetwork, the shapes of --net) instead of --net0")
 	fs.Float64Var(&f.sigmaW, "sigma-w", 1, "with --net: weight standard deviation σ_w of the network")
 	fs.Float64Var(&f.sigmaB, "sigma-b", 0, "with --net: bias standard deviation σ_b (0: no bias)")
-	fs.StringVar(&f.norm, "norm", "linf", "perturbation ball: linf (the paper's) or l2")
+	fs.StringVar(&f.norm, "norm", "", "perturbation ball: linf (the paper's, the default) or l2; a multi-class model: both unless one is given")
 	fs.StringVar(&f.points, "points", "all", "points to certify: all, or N for a random subset drawn with --seed")
 	fs.BoolVar(&f.correctOnly, "correct-only", false, "certify only correctly classified points (Table 2)")
 	fs.BoolVar(&f.tight, "tight", false, "kernel: also use the exact ℓ∞ norm range and Hölder's bound (never looser than the paper's)")
@@ -58,13 +60,13 @@ func (f *certifyFlags) add(fs *flag.FlagSet, e *env) {
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the --points subset and of --verify's samples")
 	fs.Float64Var(&f.init, "init", -1, "first radius tried (-1: 0.05 for kernel machines, 0.01 for networks)")
 	fs.Float64Var(&f.lo, "lo", 0, "lower end of the search bracket")
-	fs.Float64Var(&f.hi, "hi", 0.3, "upper end of the search bracket")
+	fs.Float64Var(&f.hi, "hi", 0.3, "upper end of the search bracket (a multi-class model: doubled while the margin there is above --tol)")
 	fs.Float64Var(&f.tol, "tol", 1e-3, "stop once a certified margin is below this")
 	fs.IntVar(&f.maxIter, "max-iter", 1000, "at most this many bounds per point")
 	fs.IntVar(&f.threads, "threads", 0, "workers (0: GOMAXPROCS)")
 	fs.IntVar(&f.verify, "verify", 0, "sample K points in every certified ball and check the exact output's sign (any flip is a bug)")
 	fs.BoolVar(&f.jsonOut, "json", false, "print one JSON object instead of text")
-	fs.StringVar(&f.out, "out", "", "write index,label,prediction,delta per point to this CSV file")
+	fs.StringVar(&f.out, "out", "", "write index,label,prediction,delta per point to this CSV file (a multi-class model: row,class,radius_linf,radius_l2,reason)")
 }
 
 // check validates the flags before any work.
@@ -88,6 +90,9 @@ func (f *certifyFlags) check() error {
 	}
 	if f.model != "" && (f.net0 != "" || f.initSeed >= 0) {
 		return usageError("--net0 and --init-seed go with --net")
+	}
+	if f.norm == "" {
+		f.norm = "linf"
 	}
 	if f.normV, err = ibp.ParseNorm(f.norm); err != nil {
 		return usageError("--norm: %v", err)
@@ -132,6 +137,13 @@ func runCertify(ctx context.Context, e *env, args []string) error {
 	f.add(fs, e)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if f.model != "" {
+		if m, ok, err := isClassModel(f.model); err != nil {
+			return err
+		} else if ok {
+			return certifyClasses(ctx, e, &f, m)
+		}
 	}
 	if err := f.check(); err != nil {
 		return err

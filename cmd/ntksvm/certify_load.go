@@ -34,10 +34,6 @@ func certifyKernel(ctx context.Context, e *env, f *certifyFlags) (certifier, *ce
 	if m.Task == svm.TaskRegression {
 		return nil, nil, "", usageError("--model %s: a regression model: certify bounds the decisions of classifiers", f.model)
 	}
-	if len(m.Classes) > 0 {
-		return nil, nil, "", fmt.Errorf("%s is a multi-class model (%d classes): multi-class certificates are not yet supported by this command; "+
-			"certify a binary model (ntksvm train --positive CLASS or --classes a,b)", f.model, len(m.Classes))
-	}
 	if m.Kernel.Kind != ntk.KindNTK {
 		return nil, nil, "", fmt.Errorf("%s: kernel %q: certify bounds NTK machines only", f.model, m.Kernel.Kind)
 	}

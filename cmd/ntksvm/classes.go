@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
-	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/svm"
 	"github.com/ntksvm/ntksvm/svm/classify"
 	data "github.com/ntksvm/ntksvm/svm/dataset"
@@ -34,62 +32,6 @@ func reportClasses(ctx context.Context, w io.Writer, c *classify.Classifier, d *
 	}
 	output.ClassReport(w, name, c.Classes, d.Labels(), pred)
 	return nil
-}
-
-// predictClasses is predict for a multi-class model: it prints the report
-// when the data has labels, and writes one line per example (the predicted
-// class, then with decision the machines' decision values) to out.
-func predictClasses(ctx context.Context, e *env, m *svm.Model, df *dataFlags, out string, decision bool) error {
-	c, err := classify.FromModel(m)
-	if err != nil {
-		return err
-	}
-	dataPath := df.data
-	d, err := df.open(e, "--data", dataPath, m.Train.D)
-	if err != nil {
-		return err
-	}
-	if d.D() != m.Train.D {
-		return fmt.Errorf("%s has %d features, the model was trained on %d", dataPath, d.D(), m.Train.D)
-	}
-	dec, err := c.Decision(ctx, d.X)
-	if err != nil {
-		return err
-	}
-	idx, err := c.PredictIndex(ctx, d.X)
-	if err != nil {
-		return err
-	}
-	pred := make([]string, len(idx))
-	for i, k := range idx {
-		pred[i] = c.Classes[k]
-	}
-	if d.Labelled() {
-		output.ClassReport(e.stdout, dataPath, c.Classes, d.Labels(), pred)
-	} else {
-		fmt.Fprintf(e.stdout, "%s: %d predictions (no labels)\n", dataPath, len(pred))
-	}
-	if out == "" {
-		return nil
-	}
-	err = atomicfile.WriteFileContext(ctx, out, false, func(w io.Writer) error {
-		for i, p := range pred {
-			line := []string{strconv.Itoa(d.SourceRow(i)), output.CSVField(p)}
-			if decision {
-				for _, v := range dec.Row(i) {
-					line = append(line, strconv.FormatFloat(v, 'g', 17, 64))
-				}
-			}
-			if _, err := fmt.Fprintln(w, strings.Join(line, ",")); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err == nil {
-		fmt.Fprintf(e.stderr, "wrote %s (row, predicted class%s)\n", out, map[bool]string{true: ", decision values", false: ""}[decision])
-	}
-	return err
 }
 
 // isClassModel reports whether the model file at path is a multi-class

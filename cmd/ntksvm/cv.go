@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
@@ -32,6 +33,8 @@ func runCV(ctx context.Context, e *env, args []string) error {
 	var ck checkpointFlags
 	ck.add(fs)
 	eps := fs.String("epsilon", "0.01,0.1,0.5", "regression with svr: ε to try, in units of the target's standard deviation")
+	prob := fs.Bool("probability", false, "also fit libsvm's probability model at the chosen point: Platt's sigmoid for each binary machine on 5-fold cross-validated decision values, "+
+		"coupled over the classes (one-vs-one: Wu, Lin and Weng's pairwise coupling; one-vs-rest: normalised); stored in the model for predict --probability")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -44,6 +47,7 @@ func runCV(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	o.Probability = *prob
 	if err := df.check("--data", df.data); err != nil {
 		return err
 	}
@@ -77,6 +81,9 @@ func runCV(ctx context.Context, e *env, args []string) error {
 // on test) and writes it to out; a fit at scale that stops keeps its
 // checkpoint, a finished one removes it.
 func fitCV(ctx context.Context, e *env, o classify.Options, sf *scaleFlags, ck *checkpointFlags, train, test *data.Dataset, testPath, out string) error {
+	if err := o.CheckClassWeights(train.Classes); err != nil {
+		return usageError("--class-weight: %s", strings.TrimPrefix(err.Error(), "classify: "))
+	}
 	c := classify.New(o)
 	fmt.Fprintln(e.stderr, sf.intro(o, train))
 	err := c.FitDataset(ctx, train)
@@ -163,16 +170,36 @@ func cvOptions(gf *gridFlags, machine, scheme, sel string, folds, threads int) (
 // printCV prints the grid table and the chosen point.
 func printCV(w io.Writer, c *classify.Classifier) {
 	if c.CV != nil {
-		fmt.Fprintf(w, "%-6s %5s %5s %7s %10s  %s\n", "kernel", "depth", "fixed", "σ_b", "C", "CV accuracy (mean ± std over folds)")
+		weighted := false
+		for _, s := range c.CV.Scores {
+			weighted = weighted || s.ClassWeight != classify.NoClassWeight
+		}
+		cw := ""
+		if weighted {
+			cw = fmt.Sprintf(" %-12s", "class weight")
+		}
+		fmt.Fprintf(w, "%-6s %5s %5s %7s%s %10s  %s\n", "kernel", "depth", "fixed", "σ_b", cw, "C", "CV accuracy (mean ± std over folds)")
 		for i, s := range c.CV.Scores {
 			mark := ""
 			if i == c.CV.Chosen {
 				mark = "  ← chosen (" + c.CV.Rule + ")"
 			}
-			fmt.Fprintf(w, "%-6s %5d %5d %7g %10g  %6.2f%% ± %5.2f%s\n", s.KindName, s.Depth, s.Fixed, s.BiasStd, s.C, 100*s.Mean, 100*s.Std, mark)
+			cw := ""
+			if weighted {
+				cw = fmt.Sprintf(" %-12s", s.ClassWeight)
+			}
+			fmt.Fprintf(w, "%-6s %5d %5d %7g%s %10g  %6.2f%% ± %5.2f%s\n", s.KindName, s.Depth, s.Fixed, s.BiasStd, cw, s.C, 100*s.Mean, 100*s.Std, mark)
 		}
 	}
-	fmt.Fprintf(w, "model: %s, C = %g, %d support vectors, fitted in %v\n", c.Kernel, c.C, c.SupportVectors(), c.FitTime.Round(time.Millisecond))
+	weights := ""
+	if c.ClassWeight != classify.NoClassWeight {
+		weights = ", class weight " + c.ClassWeight.String()
+	}
+	fmt.Fprintf(w, "model: %s, C = %g%s, %d support vectors, fitted in %v\n", c.Kernel, c.C, weights, c.SupportVectors(), c.FitTime.Round(time.Millisecond))
+	if m, err := c.Model(); err == nil && m.Probability != nil {
+		fmt.Fprintf(w, "probability model: Platt's sigmoids on %d-fold cross-validated decision values, %s\n", m.Probability.Folds,
+			map[string]string{"pairwise": "pairwise coupling (Wu, Lin and Weng)", "normalize": "normalised over the classes"}[m.Probability.Coupling])
+	}
 }
 
 // saveClassifier writes the model atomically.

@@ -202,8 +202,9 @@ func printMetrics(w io.Writer, name string, m regress.Metrics) {
 
 // predictValues is predict for a regression model: it prints the metrics
 // when the data's labels are numbers and writes "row,value" lines (with
-// that header) to out.
-func predictValues(ctx context.Context, e *env, m *svm.Model, df *dataFlags, out string) error {
+// that header) to out. With asJSON it prints the predictions as one JSON
+// object (row, value, label) instead of the metrics.
+func predictValues(ctx context.Context, e *env, m *svm.Model, df *dataFlags, out string, asJSON bool) error {
 	r, err := regress.FromModel(m)
 	if err != nil {
 		return err
@@ -220,13 +221,20 @@ func predictValues(ctx context.Context, e *env, m *svm.Model, df *dataFlags, out
 	if err != nil {
 		return err
 	}
+	var y []float64
 	if d.Labelled() {
-		y, err := regress.Targets(d)
-		if err != nil {
+		if y, err = regress.Targets(d); err != nil {
 			return dataError{err}
 		}
+	}
+	switch {
+	case asJSON:
+		if err := writeValuesJSON(e.stdout, d, pred, y); err != nil {
+			return err
+		}
+	case y != nil:
 		printMetrics(e.stdout, dataPath, regress.Evaluate(pred, y))
-	} else {
+	default:
 		fmt.Fprintf(e.stdout, "%s: %d predictions (no labels)\n", dataPath, len(pred))
 	}
 	if out == "" {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/tiles"
@@ -59,6 +60,9 @@ func runCVTasks(ctx context.Context, e *env, df *dataFlags, t *cvTaskFlags, o cl
 	train, test, err := df.openClasses(e)
 	if err != nil {
 		return err
+	}
+	if err := o.CheckClassWeights(train.Classes); err != nil {
+		return usageError("--class-weight: %s", strings.TrimPrefix(err.Error(), "classify: "))
 	}
 	c := classify.New(o)
 	p, err := c.PlanCV(train)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -25,8 +26,13 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	d.add(fs, e, "data to predict")
 	cls.add(fs)
 	modelPath := fs.String("model", "", "model file written by ntksvm train or ntksvm cv (required)")
-	out := fs.String("out", "", "write the outputs g(x) as a float64 .npy vector (multi-class models: a CSV of row, class; regression models of cv: a CSV of row, value)")
-	decision := fs.Bool("decision", false, "multi-class models: add each binary machine's decision value to --out")
+	out := fs.String("out", "", "write the outputs g(x) as a float64 .npy vector (multi-class models: a CSV with the header row,class or, with --probability, row,<class names…>; regression models of cv: a CSV of row,value)")
+	var po predictOpts
+	fs.BoolVar(&po.decision, "decision", false, "multi-class models: add each binary machine's decision value to --out (columns \"a vs b\", or \"a vs rest\")")
+	fs.BoolVar(&po.probability, "probability", false, "multi-class models fitted with cv --probability: write the probability of every class (columns row,<class names…>) "+
+		"and predict the class of the largest probability; without it the class is chosen by the votes of the one-vs-one machines "+
+		"(one-vs-rest and krr: the largest decision value), which may differ near a boundary")
+	fs.BoolVar(&po.json, "json", false, "print the predictions as one JSON object instead of the report (multi-class models: classes, rule, predictions with their class, and accuracy and log-loss with labels; others: row, value and label)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -42,17 +48,19 @@ func runPredict(ctx context.Context, e *env, args []string) error {
 	if m, ok, err := isClassModel(*modelPath); err != nil {
 		return err
 	} else if ok {
-		return predictClasses(ctx, e, m, &d, *out, *decision)
+		return predictClasses(ctx, e, m, &d, *out, po)
+	} else if po.probability {
+		return usageError("--probability: %s is not a classifier of ntksvm cv; only those have a probability model (cv --probability)", *modelPath)
 	} else if m.Task == svm.TaskRegression {
-		return predictValues(ctx, e, m, &d, *out)
+		return predictValues(ctx, e, m, &d, *out, po.json)
 	}
-	return predictBinary(ctx, e, d, cls, *modelPath, *out)
+	return predictBinary(ctx, e, d, cls, *modelPath, *out, po.json)
 }
 
 // predictBinary runs "ntksvm predict" for a model of one machine (one
 // output per point) on the data of d, writing the outputs to out if it is
 // not empty.
-func predictBinary(ctx context.Context, e *env, d dataFlags, cls classFlags, modelPath, out string) error {
+func predictBinary(ctx context.Context, e *env, d dataFlags, cls classFlags, modelPath, out string, asJSON bool) error {
 	m, loss, err := readModel(modelPath)
 	if err != nil {
 		return err
@@ -77,7 +85,45 @@ func predictBinary(ctx context.Context, e *env, d dataFlags, cls classFlags, mod
 		return err
 	}
 	fmt.Fprintf(e.stderr, "predicted %d points in %.2fs\n", len(pred), time.Since(t0).Seconds())
-	return reportPredictions(e, ds, loss, pred, out)
+	if asJSON {
+		if err := writeValuesJSON(e.stdout, nil, pred, ds.Y); err != nil {
+			return err
+		}
+		return reportPredictions(e, ds, loss, pred, out, io.Discard)
+	}
+	return reportPredictions(e, ds, loss, pred, out, e.stdout)
+}
+
+// valuesJSON is what "ntksvm predict --json" prints for a model with one
+// output per example (ntksvm train's machines, cv's regressors).
+type valuesJSON struct {
+	Predictions []valueOut `json:"predictions"`
+}
+
+type valueOut struct {
+	Row   int      `json:"row"`
+	Value float64  `json:"value"`
+	Label *float64 `json:"label,omitempty"`
+}
+
+// writeValuesJSON prints the outputs pred (with their labels y when not
+// nil) as one JSON object, each with its row of d's source (of the data
+// as read when d is nil).
+func writeValuesJSON(w io.Writer, d *dataset.Dataset, pred, y []float64) error {
+	var out valuesJSON
+	for i, p := range pred {
+		v := valueOut{Row: i, Value: p}
+		if d != nil {
+			v.Row = d.SourceRow(i)
+		}
+		if y != nil {
+			v.Label = &y[i]
+		}
+		out.Predictions = append(out.Predictions, v)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }
 
 // openForModel reads --data for the binary model m: its labels as the
@@ -104,13 +150,13 @@ func openForModel(e *env, d dataFlags, cls classFlags, m *svm.Model, loss svm.Lo
 	return ds, nil
 }
 
-// reportPredictions prints the loss and accuracy (with labels) and writes
-// the outputs to out if it is not empty.
-func reportPredictions(e *env, ds *points, loss svm.Loss, pred []float64, out string) error {
+// reportPredictions prints the loss and accuracy (with labels) to w and
+// writes the outputs to out if it is not empty.
+func reportPredictions(e *env, ds *points, loss svm.Loss, pred []float64, out string, w io.Writer) error {
 	if ds.Y != nil {
-		printReport(e.stdout, ds.Name, loss, pred, ds.Y)
+		printReport(w, ds.Name, loss, pred, ds.Y)
 	} else {
-		fmt.Fprintf(e.stdout, "%s: %d predictions (no labels)\n", ds.Name, len(pred))
+		fmt.Fprintf(w, "%s: %d predictions (no labels)\n", ds.Name, len(pred))
 	}
 	if out == "" {
 		return nil

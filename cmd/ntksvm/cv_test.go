@@ -116,7 +116,8 @@ func TestCVThenPredict(t *testing.T) {
 		t.Errorf("predict says %q, cv said %q", got, cvAcc)
 	}
 	b, err := os.ReadFile(pred)
-	if err != nil || len(strings.Split(strings.TrimSpace(string(b)), "\n")) != 60 || !strings.Contains(string(b), "versicolor") {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if err != nil || len(lines) != 61 || !strings.HasPrefix(lines[0], "row,class,") || !strings.Contains(string(b), "versicolor") {
 		t.Errorf("predictions file: %v\n%s", err, b)
 	}
 	narrow := writeTable(t, dir, "narrow.csv", 30, 2, 0)

@@ -135,6 +135,14 @@ func (w ClassWeight) weights(classes []string, y, train []int) ([]float64, error
 	return out, nil
 }
 
+// Weights returns w's weight of C for every class (in the order of
+// classes; nil for NoClassWeight) on training examples of the classes y
+// (indices into classes): what a fit on them uses. It fails when a weight
+// names a class that is not among classes.
+func (w ClassWeight) Weights(classes []string, y []int) ([]float64, error) {
+	return w.weights(classes, y, identity(len(y)))
+}
+
 // checkClassWeights checks every weighting of the grid against the
 // classes, and that the machine takes class weights.
 func (o *Options) checkClassWeights(classes []string) error {

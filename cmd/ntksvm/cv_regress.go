@@ -6,12 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
-	"github.com/ntksvm/ntksvm/svm"
 	"github.com/ntksvm/ntksvm/svm/classify"
 	data "github.com/ntksvm/ntksvm/svm/dataset"
 	"github.com/ntksvm/ntksvm/svm/regress"
@@ -198,61 +196,4 @@ func printRegressCV(w io.Writer, r *regress.Regressor) {
 // printMetrics prints the test metrics of a regression.
 func printMetrics(w io.Writer, name string, m regress.Metrics) {
 	fmt.Fprintf(w, "%s: RMSE %.5g, MAE %.5g, R² %.4f (%d examples)\n", name, m.RMSE, m.MAE, m.R2, m.N)
-}
-
-// predictValues is predict for a regression model: it prints the metrics
-// when the data's labels are numbers and writes "row,value" lines (with
-// that header) to out. With asJSON it prints the predictions as one JSON
-// object (row, value, label) instead of the metrics.
-func predictValues(ctx context.Context, e *env, m *svm.Model, df *dataFlags, out string, asJSON bool) error {
-	r, err := regress.FromModel(m)
-	if err != nil {
-		return err
-	}
-	dataPath := df.data
-	d, err := df.open(e, "--data", dataPath, m.Train.D)
-	if err != nil {
-		return badData(err)
-	}
-	if d.D() != m.Train.D {
-		return fmt.Errorf("%s has %d features, the model was trained on %d", dataPath, d.D(), m.Train.D)
-	}
-	pred, err := r.Predict(ctx, d.X)
-	if err != nil {
-		return err
-	}
-	var y []float64
-	if d.Labelled() {
-		if y, err = regress.Targets(d); err != nil {
-			return dataError{err}
-		}
-	}
-	switch {
-	case asJSON:
-		if err := writeValuesJSON(e.stdout, d, pred, y); err != nil {
-			return err
-		}
-	case y != nil:
-		printMetrics(e.stdout, dataPath, regress.Evaluate(pred, y))
-	default:
-		fmt.Fprintf(e.stdout, "%s: %d predictions (no labels)\n", dataPath, len(pred))
-	}
-	if out == "" {
-		return nil
-	}
-	err = atomicfile.WriteFileContext(ctx, out, false, func(w io.Writer) error {
-		if _, err := fmt.Fprintln(w, "row,value"); err != nil {
-			return err
-		}
-		for i, p := range pred {
-			if _, err := fmt.Fprintf(w, "%d,%s\n", d.SourceRow(i), strconv.FormatFloat(p, 'g', 17, 64)); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err == nil {
-		fmt.Fprintf(e.stderr, "wrote %s (row, value)\n", out)
-	}
-	return err
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -92,38 +91,6 @@ func predictBinary(ctx context.Context, e *env, d dataFlags, cls classFlags, mod
 		return reportPredictions(e, ds, loss, pred, out, io.Discard)
 	}
 	return reportPredictions(e, ds, loss, pred, out, e.stdout)
-}
-
-// valuesJSON is what "ntksvm predict --json" prints for a model with one
-// output per example (ntksvm train's machines, cv's regressors).
-type valuesJSON struct {
-	Predictions []valueOut `json:"predictions"`
-}
-
-type valueOut struct {
-	Row   int      `json:"row"`
-	Value float64  `json:"value"`
-	Label *float64 `json:"label,omitempty"`
-}
-
-// writeValuesJSON prints the outputs pred (with their labels y when not
-// nil) as one JSON object, each with its row of d's source (of the data
-// as read when d is nil).
-func writeValuesJSON(w io.Writer, d *dataset.Dataset, pred, y []float64) error {
-	var out valuesJSON
-	for i, p := range pred {
-		v := valueOut{Row: i, Value: p}
-		if d != nil {
-			v.Row = d.SourceRow(i)
-		}
-		if y != nil {
-			v.Label = &y[i]
-		}
-		out.Predictions = append(out.Predictions, v)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }
 
 // openForModel reads --data for the binary model m: its labels as the

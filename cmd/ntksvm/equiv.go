@@ -131,6 +131,7 @@ func runEquiv(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	capCounts(f.data, set, data, &cfg.NTrain, &cfg.NTest) // a resumed run's counts are capped already
 	opt := equiv.Options{Out: f.out, Resume: f.resume != "", CheckpointEvery: f.checkpointEvery, Log: e.stderr,
 		Progress: e.stderr, Terminal: e.isTerminal, EstimateOnly: f.estimate}
 	if avail, ok := availableMemory(); ok {

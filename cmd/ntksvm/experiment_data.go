@@ -64,3 +64,17 @@ func loadMNIST01(e *env, d dataFlags) (*experiment.Data, error) {
 	}
 	return &experiment.Data{Name: "MNIST 0 vs 1", X: train.X, Y: train.Y, XTest: test.X, YTest: test.Y}, nil
 }
+
+// capCounts caps a preset's point counts at the data's when --data is
+// given and --n-train or --n-test is not (set holds the flags given).
+func capCounts(d dataFlags, set map[string]bool, data *experiment.Data, nTrain, nTest *int) {
+	if d.data == "" {
+		return
+	}
+	if !set["n-train"] {
+		*nTrain = min(*nTrain, data.X.Rows)
+	}
+	if !set["n-test"] {
+		*nTest = min(*nTest, data.XTest.Rows)
+	}
+}

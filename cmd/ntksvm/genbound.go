@@ -101,6 +101,7 @@ func runGenbound(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	capCounts(f.data, setFlags(fs), data, &cfg.NTrain, &cfg.NTest)
 	opt := genbound.Options{Out: f.out, Log: e.stderr, Progress: e.stderr, Terminal: e.isTerminal}
 	if f.json {
 		opt.Log = nil

@@ -101,6 +101,7 @@ func TestEverySource(t *testing.T) {
 				{[]string{"kernel", "--data", s.spec, "--tile", "0/1", "--out", out + "-tiles"}, 0, ""},
 				{[]string{"export-libsvm", "--data", s.spec, "--out", out + ".txt"}, 0, ""},
 				{append([]string{"cv", "--data", s.spec, "--test", s.spec}, quick...), trainCode, trainWant},
+				{append([]string{"bench", "datasets", "--data", s.spec, "--test", s.spec}, quick...), trainCode, trainWant},
 				{[]string{"train", "--data", s.spec, "--test", s.spec, "--lambda", "0.1", "--out", model}, trainCode, trainWant},
 			}
 			if s.labelled {
@@ -158,6 +159,7 @@ func TestBadFileSameMessage(t *testing.T) {
 		{"kernel", "--data", bad, "--tile", "0/2", "--out", out},
 		{"export-libsvm", "--data", bad, "--out", out},
 		{"cv", "--data", bad},
+		{"bench", "datasets", "--data", bad, "--test", bad},
 		{"equiv", "--data", bad, "--test", bad, "--out", out + "-e"},
 		{"genbound", "--data", bad, "--test", bad, "--out", out + "-g"},
 	} {

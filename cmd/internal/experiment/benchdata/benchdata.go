@@ -109,30 +109,56 @@ func runOne(ctx context.Context, cfg Config, name string) (Row, error) {
 		if cfg.OwnFolds && s.CVFold != nil {
 			o.FoldOf = s.CVFold
 		}
-		c := classify.New(o)
-		if err := c.FitDataset(ctx, d.Subset(tr)); err != nil {
+		if err := row.add(ctx, o, d.Subset(tr), d.Subset(te), start); err != nil {
 			return row, fmt.Errorf("split %d: %w", k, err)
 		}
-		acc, err := c.Score(ctx, d.Subset(te))
-		if err != nil {
-			return row, fmt.Errorf("split %d: %w", k, err)
-		}
-		took := time.Since(start)
-		fixed := ""
-		if c.Kernel.Fixed > 0 {
-			fixed = fmt.Sprintf(" F=%d", c.Kernel.Fixed)
-		}
-		chosen := fmt.Sprintf("%s L=%d%s σ_b=%g C=%g", c.Kernel.Kind, c.Kernel.Depth, fixed, c.Kernel.BiasStd, c.C)
-		cvAcc := math.NaN()
-		if c.CV != nil {
-			cvAcc = c.CV.Scores[c.CV.Chosen].Mean
-		}
-		row.Chosen, row.CVAcc = append(row.Chosen, chosen), append(row.CVAcc, cvAcc)
-		row.TestAcc, row.Seconds = append(row.TestAcc, acc), append(row.Seconds, took.Seconds())
 		if cfg.Progress != nil {
-			cfg.Progress(name, k, acc, took)
+			cfg.Progress(name, k, row.TestAcc[k], time.Since(start))
 		}
 	}
 	row.Mean, row.Std = classify.MeanStd(row.TestAcc)
 	return row, nil
+}
+
+// RunPair runs the protocol on one training and one test set, the one
+// split of data that comes as two files; cfg's Dir, Names and OwnFolds do
+// not apply.
+func RunPair(ctx context.Context, cfg Config, name string, train, test *dataset.Dataset) (Row, error) {
+	start := time.Now()
+	row := Row{Name: name, N: train.N() + test.N(), D: train.D(), Classes: len(train.Classes)}
+	if err := row.add(ctx, cfg.Options, train, test, start); err != nil {
+		return row, fmt.Errorf("benchdata: %s: %w", name, err)
+	}
+	if cfg.Progress != nil {
+		cfg.Progress(name, 0, row.TestAcc[0], time.Since(start))
+	}
+	row.Mean, row.Std = classify.MeanStd(row.TestAcc)
+	return row, nil
+}
+
+// add fits the classifier of o on train (choosing by cross-validation),
+// scores it on test and appends the split's results, timed from start, to
+// r.
+func (r *Row) add(ctx context.Context, o classify.Options, train, test *dataset.Dataset, start time.Time) error {
+	c := classify.New(o)
+	if err := c.FitDataset(ctx, train); err != nil {
+		return err
+	}
+	acc, err := c.Score(ctx, test)
+	if err != nil {
+		return err
+	}
+	took := time.Since(start)
+	fixed := ""
+	if c.Kernel.Fixed > 0 {
+		fixed = fmt.Sprintf(" F=%d", c.Kernel.Fixed)
+	}
+	chosen := fmt.Sprintf("%s L=%d%s σ_b=%g C=%g", c.Kernel.Kind, c.Kernel.Depth, fixed, c.Kernel.BiasStd, c.C)
+	cvAcc := math.NaN()
+	if c.CV != nil {
+		cvAcc = c.CV.Scores[c.CV.Chosen].Mean
+	}
+	r.Chosen, r.CVAcc = append(r.Chosen, chosen), append(r.CVAcc, cvAcc)
+	r.TestAcc, r.Seconds = append(r.TestAcc, acc), append(r.Seconds, took.Seconds())
+	return nil
 }

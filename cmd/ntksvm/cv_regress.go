@@ -117,7 +117,7 @@ func runRegressCV(ctx context.Context, e *env, r *regressCVFlags, why string, tr
 			return badData(err)
 		}
 	}
-	y, err := regress.Targets(train)
+	y, err := train.Targets()
 	if err != nil {
 		return dataError{err}
 	}
@@ -128,7 +128,7 @@ func runRegressCV(ctx context.Context, e *env, r *regressCVFlags, why string, tr
 	}
 	printRegressCV(e.stdout, reg)
 	if test != nil {
-		yt, err := regress.Targets(test)
+		yt, err := test.Targets()
 		if err != nil {
 			return dataError{fmt.Errorf("--test: %w", err)}
 		}
@@ -167,7 +167,7 @@ func detectRegression(e *env, train *data.Dataset) (bool, string) {
 		return true, fmt.Sprintf("detected: the label column holds %d distinct numbers, more than %d; --task classification to classify",
 			distinct, regress.MinDistinct)
 	}
-	if _, err := regress.Targets(train); err == nil {
+	if _, err := train.Targets(); err == nil {
 		fmt.Fprintf(e.stderr, "task: classification (the label column holds %d distinct numbers, at most %d: taken for classes; --task regression to regress)\n",
 			distinct, regress.MinDistinct)
 	}

@@ -100,13 +100,13 @@ func TestCVRegressionBadInput(t *testing.T) {
 		want string
 	}{
 		{"Inf target", 2, []string{"--task", "regression", "--data", file("inf.csv", "a,y\n1,2.5\n2,3.5\n3,inf\n4,1\n")},
-			`data row 2: the regression target "inf" is not a finite number`},
+			`label "inf" of example 2 is not a finite number (data row 2)`},
 		{"-Inf target", 2, []string{"--machine", "svr", "--data", file("minf.csv", "a,y\n1,2.5\n2,-Inf\n3,4\n4,1\n")},
-			`data row 1: the regression target "-Inf" is not a finite number`},
+			`label "-Inf" of example 1 is not a finite number (data row 1)`},
 		{"NaN target", 2, []string{"--task", "regression", "--data", file("nan.csv", "a,y\n1,2.5\n2,NaN\n3,4\n4,1\n")},
 			"nan.csv: line 3: the label (column 2 (the label)) is missing"},
 		{"text target", 2, []string{"--task", "regression", "--data", file("text.csv", "a,y\n1,2.5\n2,high\n3,4\n4,1\n")},
-			`data row 1: the regression target "high" is not a number`},
+			`label "high" of example 1 is not a finite number`},
 		{"constant target", 1, []string{"--task", "regression", "--data", file("const.csv", "a,y\n1,2\n2,2\n3,2\n4,2\n")}, "the target is constant"},
 		{"classifier's machine", 2, []string{"--task", "regression", "--machine", "svm2", "--data", good}, "--machine svm2: a regression fits svr (ε-SVR) or krr"},
 		{"classifier's flag", 2, []string{"--data", good, "--multiclass", "ovr"}, "--multiclass: not for a regression"},
@@ -140,7 +140,7 @@ func TestRegressionModelElsewhere(t *testing.T) {
 	os.WriteFile(text, []byte("f0,f1,level\n1,2,high\n"), 0o644)
 	out := filepath.Join(dir, "p.csv")
 	code, _, stderr = runProcess(t, "predict", "--model", model, "--data", text, "--out", out)
-	if code != 2 || !strings.Contains(stderr, `the regression target "high" is not a number`) {
+	if code != 2 || !strings.Contains(stderr, `label "high" of example 0 is not a finite number`) {
 		t.Errorf("predict on text labels: exit %d, %q", code, stderr)
 	}
 	checkNoOutput(t, out)

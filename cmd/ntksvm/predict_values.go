@@ -36,7 +36,7 @@ func predictValues(ctx context.Context, e *env, m *svm.Model, df *dataFlags, out
 	}
 	var y []float64
 	if d.Labelled() {
-		if y, err = regress.Targets(d); err != nil {
+		if y, err = d.Targets(); err != nil {
 			return dataError{err}
 		}
 	}

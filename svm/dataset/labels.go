@@ -13,26 +13,24 @@ var ErrNoLabels = errors.New("dataset: the data has no labels")
 
 // Targets returns every example's label read as a number: the targets of
 // regression, or the ±1 labels of a binary machine given as numbers. It
-// fails on data without labels (ErrNoLabels) and names the first label
-// that is not a finite number.
+// fails on data without labels (ErrNoLabels) and names the first example,
+// in row order, whose label is not a finite number, with its data row in
+// the source.
 func (d *Dataset) Targets() ([]float64, error) {
 	if !d.Labelled() {
 		return nil, fmt.Errorf("%w: %s", ErrNoLabels, d.Name)
 	}
 	vals := make([]float64, len(d.Classes))
+	ok := make([]bool, len(d.Classes))
 	for c, name := range d.Classes {
 		v, err := strconv.ParseFloat(name, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			i := 0
-			for i < len(d.Y) && d.Y[i] != c {
-				i++
-			}
-			return nil, fmt.Errorf("%w: %s: label %q of example %d is not a finite number", ErrData, d.Name, name, i)
-		}
-		vals[c] = v
+		vals[c], ok[c] = v, err == nil && !math.IsNaN(v) && !math.IsInf(v, 0)
 	}
 	y := make([]float64, len(d.Y))
 	for i, c := range d.Y {
+		if !ok[c] {
+			return nil, fmt.Errorf("%w: %s: label %q of example %d is not a finite number (data row %d)", ErrData, d.what(), d.Classes[c], i, d.SourceRow(i))
+		}
 		y[i] = vals[c]
 	}
 	return y, nil

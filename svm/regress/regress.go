@@ -189,12 +189,13 @@ type Regressor struct {
 // New returns an unfitted Regressor.
 func New(o Options) *Regressor { return &Regressor{opts: o, Machine: o.Machine} }
 
-// FitDataset fits r on a Dataset whose labels are numbers (see Targets).
+// FitDataset fits r on a Dataset whose labels are numbers
+// (dataset.Dataset.Targets).
 func (r *Regressor) FitDataset(ctx context.Context, d *dataset.Dataset) error {
 	if err := d.Validate(); err != nil {
 		return err
 	}
-	y, err := Targets(d)
+	y, err := d.Targets()
 	if err != nil {
 		return err
 	}

@@ -365,11 +365,11 @@ func TestTargetsAndDetect(t *testing.T) {
 		wantErr string
 	}{
 		{[]string{"1.5", "2", "-3e2"}, false, ""},
-		{[]string{"1.5", "Inf", "2"}, false, "data row 1: the regression target \"Inf\" is not a finite number"},
-		{[]string{"1.5", "cat", "2"}, false, "data row 1: the regression target \"cat\" is not a number"},
+		{[]string{"1.5", "Inf", "2"}, false, `label "Inf" of example 1 is not a finite number (data row 1)`},
+		{[]string{"1.5", "cat", "2"}, false, `label "cat" of example 1 is not a finite number (data row 1)`},
 	} {
 		d := dataset.FromLabels(x, tc.labels)
-		y, err := Targets(d)
+		y, err := d.Targets()
 		if tc.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !errors.Is(err, dataset.ErrData) {
 				t.Errorf("%q: error %v, want %q", tc.labels, err, tc.wantErr)

@@ -73,9 +73,9 @@ func main() {
 		must(err)
 		o.FoldOf = append(o.FoldOf, k)
 	}
-	y, err := regress.Targets(train)
+	y, err := train.Targets()
 	must(err)
-	yt, err := regress.Targets(test)
+	yt, err := test.Targets()
 	must(err)
 	ctx := context.Background()
 	if *round32 {

@@ -64,8 +64,9 @@ var allowed = map[string][]string{
 	// numbers in, numbers out.
 	"svm/calibrate": {},
 	// The multi-class machines and their model selection choose between
-	// the dense Gram and the fits at scale (on-demand rows, Falkon).
-	"svm/classify": {"INTERNAL", "asm", "linalg", "ntk", "svm", "svm/calibrate", "svm/dataset", "svm/falkon", "svm/ondemand"},
+	// the dense Gram and the fits at scale (on-demand rows, Falkon,
+	// EigenPro).
+	"svm/classify": {"INTERNAL", "asm", "linalg", "ntk", "svm", "svm/calibrate", "svm/dataset", "svm/eigenpro", "svm/falkon", "svm/ondemand"},
 	// Regression on a user's data, beside the classifier: its grid and
 	// selection rule are classify's.
 	"svm/regress": {"INTERNAL", "linalg", "ntk", "svm", "svm/classify", "svm/dataset"},

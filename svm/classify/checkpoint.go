@@ -9,6 +9,7 @@ import (
 
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/svm/dataset"
+	"github.com/ntksvm/ntksvm/svm/eigenpro"
 	"github.com/ntksvm/ntksvm/svm/falkon"
 )
 
@@ -55,6 +56,8 @@ type ScaleSpec struct {
 	Centres  int    `json:"centres,omitempty"`
 	Seed     uint64 `json:"seed,omitempty"`
 	Leverage bool   `json:"leverage,omitempty"`
+	// Epochs is EigenPro's number of epochs.
+	Epochs int `json:"epochs,omitempty"`
 	// Budget is the fit's Options.MemBudget, for a caller that resumes
 	// with the same budget; not compared (what it decides is: Own,
 	// Centres, and Falkon's blocks kept in float32).
@@ -89,6 +92,7 @@ func (s *ScaleSpec) diff(t *ScaleSpec) []string {
 	add(s.Centres != t.Centres, "Falkon's centres", s.Centres, t.Centres)
 	add(s.Seed != t.Seed, "seed of the centres", s.Seed, t.Seed)
 	add(s.Leverage != t.Leverage, "centres by leverage scores", s.Leverage, t.Leverage)
+	add(s.Epochs != t.Epochs, "EigenPro's epochs", s.Epochs, t.Epochs)
 	return d
 }
 
@@ -108,8 +112,9 @@ type ScaleState struct {
 	// it runs (RouteFalkon).
 	Done, Total int
 
-	units []savedUnit   // the finished sub-problems, by position
-	cg    *falkon.State // Falkon's
+	units []savedUnit     // the finished sub-problems, by position
+	cg    *falkon.State   // Falkon's
+	ep    *eigenpro.State // EigenPro's
 }
 
 // savedUnit is a finished binary sub-problem: units[at] of the fit.
@@ -122,6 +127,9 @@ type savedUnit struct {
 func (s *ScaleState) Route() Route {
 	if s.cg != nil {
 		return RouteFalkon
+	}
+	if s.ep != nil {
+		return RouteEigenPro
 	}
 	return RouteOnDemand
 }
@@ -199,7 +207,7 @@ func (ck *scaleCk) onDemand(units []unit, pairs []int, sch Scheme) ([]bool, int,
 	if err := ck.check(); err != nil || ck.resume == nil {
 		return done, 0, err
 	}
-	if ck.resume.cg != nil || ck.resume.Total != len(units) {
+	if ck.resume.cg != nil || ck.resume.ep != nil || ck.resume.Total != len(units) {
 		return nil, 0, fmt.Errorf("%w: %d sub-problems in the checkpoint, %d here", ErrResume, ck.resume.Total, len(units))
 	}
 	for _, s := range ck.resume.units {
@@ -260,10 +268,32 @@ func (ck *scaleCk) falkon(cfg *falkon.Config) error {
 	return nil
 }
 
+// eigenPro sets cfg to resume from and checkpoint EigenPro's epochs.
+func (ck *scaleCk) eigenPro(cfg *eigenpro.Config) error {
+	if ck == nil {
+		return nil
+	}
+	if ck.resume != nil {
+		if ck.resume.ep == nil {
+			return fmt.Errorf("%w: the checkpoint holds no EigenPro state", ErrResume)
+		}
+		cfg.Resume = ck.resume.ep
+	}
+	if ck.save != nil {
+		cfg.Checkpoint = func(st *eigenpro.State) error {
+			return ck.save(&ScaleState{Spec: ck.spec, Done: st.Epoch, Total: cfg.Epochs, ep: st})
+		}
+	}
+	return nil
+}
+
 // resumeErr restates falkon's refusal of a state as ErrResume's.
 func resumeErr(err error) error {
 	if errors.Is(err, falkon.ErrResume) {
 		return fmt.Errorf("%w: %s (another memory budget?)", ErrResume, strings.TrimPrefix(err.Error(), falkon.ErrResume.Error()+": "))
+	}
+	if errors.Is(err, eigenpro.ErrResume) {
+		return fmt.Errorf("%w: %s (another memory budget?)", ErrResume, strings.TrimPrefix(err.Error(), "classify: EigenPro: "+eigenpro.ErrResume.Error()+": "))
 	}
 	return err
 }

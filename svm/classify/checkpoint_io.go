@@ -10,20 +10,23 @@ import (
 
 	"github.com/ntksvm/ntksvm/internal/frame"
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/svm/eigenpro"
 	"github.com/ntksvm/ntksvm/svm/falkon"
 )
 
 // The payload of a ScaleState's frame (frame.ScaleMagic), integers as
 // int64 and floats as their bits, little-endian:
 //
-//	route (1 on demand, 2 Falkon), the spec as JSON (length, bytes),
+//	route (1 on demand, 2 Falkon, 3 EigenPro), the spec as JSON (length, bytes),
 //	Done, Total, then
 //	on demand: the number of finished sub-problems k and k times: its
 //	  position, pos, neg, bias, the number of support vectors s, s
 //	  indices, s coefficients;
 //	Falkon: Iteration, N, BlockRows, StoredBlocks, Shift, Tol, M, c, the
 //	  M centres, β, r and p (M×c each, row-major), rr and the targets
-//	  (c each).
+//	  (c each);
+//	EigenPro: its State's binary form (eigenpro.State.MarshalBinary) as
+//	  bytes (length, bytes).
 
 // Save writes s in its checksummed binary form (ReadScaleState reads it).
 func (s *ScaleState) Save(w io.Writer) error {
@@ -36,7 +39,13 @@ func (s *ScaleState) Save(w io.Writer) error {
 	e.Bytes(spec)
 	e.Int(s.Done)
 	e.Int(s.Total)
-	if st := s.cg; st != nil {
+	if st := s.ep; st != nil {
+		b, err := st.MarshalBinary()
+		if err != nil {
+			return err
+		}
+		e.Bytes(b)
+	} else if st := s.cg; st != nil {
 		for _, v := range []int{st.Iteration, st.N, st.BlockRows, st.StoredBlocks} {
 			e.Int(v)
 		}
@@ -120,6 +129,14 @@ func decodeScaleState(payload []byte) (*ScaleState, error) {
 		s.units = readUnits(d, &s.Spec)
 	case RouteFalkon:
 		s.cg = readCG(d)
+	case RouteEigenPro:
+		b := d.Bytes()
+		if d.Err == nil {
+			s.ep = new(eigenpro.State)
+			if err := s.ep.UnmarshalBinary(b); err != nil {
+				return nil, frame.Errorf("%s: %v", what, err)
+			}
+		}
 	}
 	if err := d.Done(); err != nil {
 		return nil, err
@@ -133,7 +150,7 @@ func decodeScaleState(payload []byte) (*ScaleState, error) {
 // checkSpec checks the parts of a spec the reader relies on.
 func checkSpec(s *ScaleSpec, route Route) error {
 	switch {
-	case route != RouteOnDemand && route != RouteFalkon:
+	case route != RouteOnDemand && route != RouteFalkon && route != RouteEigenPro:
 		return fmt.Errorf("route %d", int(route))
 	case s.Route != route.String():
 		return fmt.Errorf("route %q in a state of route %v", s.Route, route)
@@ -194,6 +211,15 @@ func readCG(d *frame.Dec) *falkon.State {
 // of classes of the spec over ascending points with finite weights, or a
 // well-formed Falkon state of the spec's points and centres.
 func (s *ScaleState) check() error {
+	if st := s.ep; st != nil {
+		switch {
+		case st.N != s.Spec.N || st.Outputs != s.Spec.Classes:
+			return fmt.Errorf("an EigenPro state of %d points and %d outputs for %d points and %d classes", st.N, st.Outputs, s.Spec.N, s.Spec.Classes)
+		case s.Done != st.Epoch || s.Total < 0:
+			return fmt.Errorf("%d of %d epochs done, the EigenPro state is after %d", s.Done, s.Total, st.Epoch)
+		}
+		return nil
+	}
 	if s.cg != nil {
 		st := s.cg
 		if err := st.Check(); err != nil {

@@ -112,6 +112,13 @@ type Options struct {
 	// point fitted on the rest (at scale) and scored on it, and the point
 	// chosen refitted on all. 0 refuses such a grid (ErrGridTooLarge).
 	Holdout float64
+	// Solver is how KRR runs at scale: Falkon (the default) or EigenPro
+	// (svm/eigenpro: all the training points, no Nyström centres).
+	// SolverEigenPro runs KRR at scale even when the dense Gram fits.
+	Solver Solver
+	// Epochs is EigenPro's number of passes over the training points (0:
+	// DefaultEpochs).
+	Epochs int
 	// AtScale fits a grid of one point at scale (on-demand SMO, Falkon)
 	// even when the dense Gram fits, for comparisons; with no MemBudget
 	// Falkon keeps no kernel blocks.
@@ -580,6 +587,9 @@ func (c *Classifier) loss() string {
 func (c *Classifier) solver() string {
 	if c.Plan.Route == RouteFalkon {
 		return "falkon"
+	}
+	if c.Plan.Route == RouteEigenPro {
+		return "eigenpro"
 	}
 	if c.opts.Machine == KRR {
 		return "exact"

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ntksvm/ntksvm/internal/membudget"
 	"github.com/ntksvm/ntksvm/linalg"
+	"github.com/ntksvm/ntksvm/svm/eigenpro"
 	"github.com/ntksvm/ntksvm/svm/falkon"
 	"github.com/ntksvm/ntksvm/svm/ondemand"
 )
@@ -35,12 +36,40 @@ const (
 	// RouteFalkon fits KRR by Falkon (svm/falkon): M Nyström centres, one
 	// multi-output solve for all classes.
 	RouteFalkon
+	// RouteEigenPro fits KRR on all the training points by EigenPro
+	// (svm/eigenpro): preconditioned SGD over blocks of kernel rows, one
+	// multi-output solve for all classes.
+	RouteEigenPro
 )
 
-// String returns "dense", "on-demand" or "falkon".
+// String returns "dense", "on-demand", "falkon" or "eigenpro".
 func (r Route) String() string {
-	return [...]string{"dense", "on-demand", "falkon"}[r]
+	return [...]string{"dense", "on-demand", "falkon", "eigenpro"}[r]
 }
+
+// Solver is the solver of KRR at scale.
+type Solver uint8
+
+const (
+	// SolverFalkon is Falkon on Nyström centres (svm/falkon).
+	SolverFalkon Solver = iota
+	// SolverEigenPro is EigenPro on all the points (svm/eigenpro).
+	SolverEigenPro
+)
+
+// ParseSolver parses "falkon" or "eigenpro".
+func ParseSolver(s string) (Solver, error) {
+	switch s {
+	case "falkon":
+		return SolverFalkon, nil
+	case "eigenpro":
+		return SolverEigenPro, nil
+	}
+	return 0, fmt.Errorf("classify: solver %q: want falkon or eigenpro", s)
+}
+
+// DefaultEpochs is EigenPro's number of epochs when Options.Epochs is 0.
+const DefaultEpochs = 10
 
 // Plan is the way a fit runs within the memory budget.
 type Plan struct {
@@ -50,6 +79,9 @@ type Plan struct {
 	Need int64
 	// Cache configures the on-demand Gram (RouteOnDemand).
 	Cache ondemand.Config
+	// SolverBytes is EigenPro's budget (RouteEigenPro): the budget less
+	// the inputs', from which it chooses its batch.
+	SolverBytes int64
 	// Centres is Falkon's M and StoreBytes the memory it keeps blocks of
 	// K_nM in (RouteFalkon).
 	Centres    int
@@ -126,19 +158,23 @@ func planFit[T linalg.Float](o *Options, n, d, nclass int) (Plan, error) {
 		dense += int64(o.threads()) * cacheBytes // the views' row caches
 	}
 	budget := o.MemBudget
-	if budget <= 0 && o.AtScale {
+	if budget <= 0 && (o.AtScale || o.Machine == KRR && o.Solver == SolverEigenPro) {
 		budget = math.MaxInt64 / 2
 	}
 	if budget <= 0 {
 		return Plan{Route: RouteDense, Need: dense}, nil
 	}
 	avail := budget - reserve(budget)
-	if dense <= avail && !o.AtScale {
+	eigen := o.Machine == KRR && o.Solver == SolverEigenPro
+	if dense <= avail && !o.AtScale && !eigen {
 		return Plan{Route: RouteDense, Need: dense}, nil
 	}
 	if g := o.grid(); g.Size() > 1 && o.Holdout == 0 {
 		return Plan{}, fmt.Errorf("%w: the %d×%d Gram (%s) and its solver need %s, the budget is %s; fit one grid point (one kind, depth, σ_b and C) without cross-validation, which runs at scale, choose the point on a validation split, or raise the budget",
 			ErrGridTooLarge, n, n, typeName[T](), membudget.Format(budgetFor(dense)), membudget.Format(budget))
+	}
+	if eigen {
+		return planEigenPro(o, n, d, nclass, avail, budget)
 	}
 	if o.Machine == KRR {
 		return planFalkon[T](o, n, d, nclass, fixed, avail, budget)
@@ -221,4 +257,26 @@ func typeName[T linalg.Float]() string {
 		return "float32"
 	}
 	return "float64"
+}
+
+// planEigenPro checks that EigenPro's smallest block fits the budget
+// besides its float32 inputs and gives it the rest (it sizes its batch
+// from it).
+func planEigenPro(o *Options, n, d, nclass int, avail, budget int64) (Plan, error) {
+	// The inputs as given and standardised (float64), their float32 copy
+	// and the kernel's per-point vectors.
+	fixed := o.inputBytes(n, d) - int64(n)*int64(d)*8
+	if !o.Float32 {
+		fixed += int64(n) * int64(d) * 4
+	}
+	s := min(n, eigenpro.DefaultSubsample)
+	need := eigenpro.Bytes(n, d, nclass, s, 1) + fixed
+	if need > avail {
+		return Plan{}, budgetErr(&membudget.NeedError{What: fmt.Sprintf("EigenPro on %d points of %d features (a block of one kernel row)", n, d), Need: need, Budget: avail}, budget)
+	}
+	room := avail - fixed
+	if o.MemBudget <= 0 {
+		room = 0 // no bound: EigenPro's critical batch
+	}
+	return Plan{Route: RouteEigenPro, Need: need, SolverBytes: room}, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
+	"github.com/ntksvm/ntksvm/svm/eigenpro"
 	"github.com/ntksvm/ntksvm/svm/falkon"
 	"github.com/ntksvm/ntksvm/svm/ondemand"
 )
@@ -44,6 +45,8 @@ func (o *Options) report(p ScaleProgress) {
 // checkpointed by ck when not nil.
 func fitScale(ctx context.Context, plan Plan, spec ntk.Spec, xs linalg.Matrix[float64], y []int, nclass int, c float64, o *Options, ck *scaleCk) (*multi, error) {
 	switch {
+	case plan.Route == RouteEigenPro:
+		return fitEigenPro(ctx, plan, spec, xs, y, nclass, c, o, ck)
 	case plan.Route == RouteFalkon && spec.Float32:
 		return fitFalkon[float32](ctx, plan, spec, xs, y, nclass, c, o, ck)
 	case plan.Route == RouteFalkon:
@@ -193,6 +196,61 @@ func fitFalkon[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, xs
 		u := unit{pos: cl, neg: -1, idx: res.Centres, alpha: make([]float64, len(res.Centres))}
 		for m := range u.alpha {
 			u.alpha[m] = res.Alpha.At(m, cl)
+		}
+		units[cl] = u
+	}
+	return &multi{scheme: OneVsRest, classes: nclass, units: units}, nil
+}
+
+// fitEigenPro fits multi-output KRR on ±1 class indicators by EigenPro on
+// all the training points in float32: g_k(x) = Σᵢ α_ik K(x, xᵢ), the shift
+// 1/C as in the dense fitKRR, so that after enough epochs it is the dense
+// KRR; the class is the argmax of the outputs (one-vs-rest).
+func fitEigenPro(ctx context.Context, plan Plan, spec ntk.Spec, xs linalg.Matrix[float64], y []int, nclass int, c float64, o *Options, ck *scaleCk) (*multi, error) {
+	epochs := o.Epochs
+	if epochs == 0 {
+		epochs = DefaultEpochs
+	}
+	if ck != nil {
+		ck.spec.Scheme, ck.spec.Seed, ck.spec.Epochs = OneVsRest.String(), o.Seed, epochs
+		if err := ck.check(); err != nil {
+			return nil, err
+		}
+	}
+	x := linalg.Convert[float32](xs)
+	n := len(y)
+	targets := linalg.New[float64](n, nclass)
+	for i, v := range y {
+		row := targets.Row(i)
+		for cl := range row {
+			row[cl] = -1
+		}
+		row[v] = 1
+	}
+	start := time.Now()
+	cfg := eigenpro.Config{Shift: 1 / c, Epochs: epochs, MemBytes: plan.SolverBytes, Seed: o.Seed,
+		Progress: func(p eigenpro.Progress) {
+			o.report(ScaleProgress{Stage: "epochs", Done: p.Epoch - 1, Total: p.Epochs, Residual: p.Loss, Elapsed: time.Since(start),
+				Detail: fmt.Sprintf("batch %d/%d", p.Batch, p.Batches)})
+			if p.EpochDone {
+				o.report(ScaleProgress{Stage: "epochs", Done: p.Epoch, Total: p.Epochs, Residual: p.Loss, Elapsed: time.Since(start)})
+			}
+		}}
+	if err := ck.eigenPro(&cfg); err != nil {
+		return nil, err
+	}
+	es := spec
+	es.Float32 = true
+	m, err := eigenpro.Fit(ctx, x, targets, es, cfg)
+	if err != nil {
+		return nil, resumeErr(fmt.Errorf("classify: EigenPro: %w", err))
+	}
+	all := identity(n)
+	units := make([]unit, nclass)
+	for cl := range units {
+		u := unit{pos: cl, neg: -1, idx: all, alpha: make([]float64, n)}
+		for i := range u.alpha {
+			u.alpha[i] = m.Alpha.At(i, cl)
 		}
 		units[cl] = u
 	}

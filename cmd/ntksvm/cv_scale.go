@@ -20,6 +20,8 @@ type scaleFlags struct {
 	mem       string
 	centres   int
 	leverage  bool
+	solver    string
+	epochs    int
 	holdout   float64
 	testBytes int64 // the test data's, taken from --mem
 	// resumeBudget is the budget of the fit --resume continues, used
@@ -38,6 +40,9 @@ func (s *scaleFlags) add(fs *flag.FlagSet) {
 	fs.Float64Var(&s.holdout, "holdout", 0, "past --mem, choose among several grid points on a validation split of this share "+
 		"of the training data (e.g. 0.2) instead of refusing the grid")
 	fs.BoolVar(&s.leverage, "leverage", false, "draw Falkon's centres by approximate leverage scores (default: uniformly)")
+	fs.StringVar(&s.solver, "solver", "falkon", "krr at scale: falkon (Nyström centres) or eigenpro (all the training points, "+
+		"preconditioned SGD over blocks of kernel rows; runs at scale even when the dense Gram fits)")
+	fs.IntVar(&s.epochs, "epochs", 0, "eigenpro: passes over the training points (0: 10)")
 }
 
 // apply sets the budget of o (--mem less the test data, which stays in
@@ -47,6 +52,17 @@ func (s *scaleFlags) apply(e *env, o *classify.Options, train, test *data.Datase
 	if s.centres < 0 {
 		return usageError("--centres %d: want ≥ 0", s.centres)
 	}
+	solver, err := classify.ParseSolver(s.solver)
+	if err != nil {
+		return usageError("--solver %q: want falkon or eigenpro", s.solver)
+	}
+	if solver == classify.SolverEigenPro && o.Machine != classify.KRR {
+		return usageError("--solver eigenpro solves kernel ridge regression: use it with --machine krr")
+	}
+	if s.epochs < 0 || s.epochs > 0 && solver != classify.SolverEigenPro {
+		return usageError("--epochs %d: want ≥ 1, with --solver eigenpro", s.epochs)
+	}
+	o.Solver, o.Epochs = solver, s.epochs
 	budget, err := s.budget(test)
 	if err != nil {
 		return err
@@ -72,6 +88,9 @@ func (s *scaleFlags) apply(e *env, o *classify.Options, train, test *data.Datase
 		}
 		fmt.Fprintf(e.stderr, "the dense Gram does not fit %s: SMO %son kernel rows computed on demand, a cache of %s\n",
 			membudget.Format(o.MemBudget), pairs, membudget.Format(plan.Cache.CacheBytes))
+	case classify.RouteEigenPro:
+		fmt.Fprintf(e.stderr, "KRR by EigenPro on all %d training points (--solver eigenpro): blocks of kernel rows within %s\n",
+			train.N(), membudget.Format(o.MemBudget))
 	case classify.RouteFalkon:
 		fmt.Fprintf(e.stderr, "the dense Gram does not fit %s: Falkon with %d centres (%s), %s for kernel blocks kept between iterations\n",
 			membudget.Format(o.MemBudget), plan.Centres, map[bool]string{false: "uniform", true: "leverage scores"}[s.leverage], membudget.Format(plan.StoreBytes))
@@ -157,6 +176,8 @@ func (s *scaleFlags) progress(e *env, p classify.ScaleProgress) {
 		switch s.stage = p.Stage; p.Stage {
 		case "preconditioner": // no count: the timed lines say it is alive
 			s.bar = progress.New(e.stderr, e.isTerminal, "Falkon: the centres' factors and the first pass over K_nM", 0)
+		case "epochs":
+			s.bar = progress.New(e.stderr, e.isTerminal, "EigenPro", int64(p.Total)).Unit(p.Stage).From(int64(p.Done))
 		case "sub-problems": // From: the rate of this run's (a resumed fit starts past 0)
 			s.bar = progress.New(e.stderr, e.isTerminal, "SMO on demand", int64(p.Total)).Unit(p.Stage).From(int64(p.Done))
 		default:
@@ -186,6 +207,8 @@ func (s *scaleFlags) summary() string {
 		rate := float64(p.Rows) / max(p.Elapsed.Seconds(), 1e-9)
 		return fmt.Sprintf("on demand: %d sub-problems, %d kernel rows computed (%.0f rows/s, a cache of %d rows), %v\n",
 			p.Total, p.Rows, rate, p.CacheRows, p.Elapsed.Round(time.Millisecond))
+	case p.Stage == "epochs":
+		return fmt.Sprintf("EigenPro: %d epochs, mean squared training residual %.3g, %v\n", p.Done, p.Residual, p.Elapsed.Round(time.Millisecond))
 	case p.Stage == "CG iterations":
 		return fmt.Sprintf("Falkon: %d CG iterations, largest relative residual %.2g, %v\n", p.Done, p.Residual, p.Elapsed.Round(time.Millisecond))
 	}

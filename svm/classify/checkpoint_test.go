@@ -39,6 +39,7 @@ func resumeCases(t *testing.T) []resumeCase {
 		{"svm ovr rows", ovr, RouteOnDemand, []int{1, 3}},
 		{"svm2 ovo rows", svm2, RouteOnDemand, []int{2}},
 		{"krr falkon", falkonOptions(t, x), RouteFalkon, []int{1, 4, 9}},
+		{"krr eigenpro", Options{Machine: KRR, Grid: onePoint(10), Solver: SolverEigenPro, Epochs: 6, Seed: 3}, RouteEigenPro, []int{1, 4}},
 	}
 }
 

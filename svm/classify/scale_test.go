@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -442,4 +443,66 @@ func classIndex(t *testing.T, labels []string) [][]int {
 		by[c] = append(by[c], i)
 	}
 	return by
+}
+
+// TestEigenProMatchesKRR fits KRR by EigenPro on all the points: after
+// enough epochs its decision values are the dense fit's to 1e-4 (relative
+// to their size), the model says so and predicts the same once saved and
+// loaded, and the classes are the argmax of the outputs.
+func TestEigenProMatchesKRR(t *testing.T) {
+	ctx := context.Background()
+	x, labels, test := scaleData()
+	base := Options{Machine: KRR, Grid: onePoint(10), Float32: true}
+	dense := New(base)
+	if err := dense.Fit(ctx, x, labels); err != nil {
+		t.Fatal(err)
+	}
+	o := base
+	o.Solver, o.Epochs = SolverEigenPro, 60
+	ep := New(o)
+	if err := ep.Fit(ctx, x, labels); err != nil {
+		t.Fatal(err)
+	}
+	if ep.Plan.Route != RouteEigenPro {
+		t.Fatalf("plan %+v, want EigenPro", ep.Plan)
+	}
+	var b bytes.Buffer
+	if err := ep.Save(&b); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Load(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := loaded.Model(); m.Solver != "eigenpro" {
+		t.Errorf("solver %q, want eigenpro", m.Solver)
+	}
+	da, err := dense.Decision(ctx, test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dl, err := loaded.Decision(ctx, test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scale, worst := 0.0, 0.0
+	for i, v := range da.Data {
+		scale = max(scale, math.Abs(v))
+		worst = max(worst, math.Abs(v-dl.Data[i]))
+	}
+	t.Logf("largest decision difference %.3g (scale %.3g)", worst, scale)
+	if worst > 1e-4*scale {
+		t.Errorf("EigenPro's decision values differ from the dense KRR's by %.3g (scale %.3g)", worst, scale)
+	}
+	pd, err := dense.Predict(ctx, test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := loaded.Predict(ctx, test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(pd, pl) {
+		t.Error("EigenPro's classes differ from the dense KRR's")
+	}
 }

@@ -42,7 +42,7 @@ func (s *scaleFlags) add(fs *flag.FlagSet) {
 	fs.BoolVar(&s.leverage, "leverage", false, "draw Falkon's centres by approximate leverage scores (default: uniformly)")
 	fs.StringVar(&s.solver, "solver", "falkon", "krr at scale: falkon (Nyström centres) or eigenpro (all the training points, "+
 		"preconditioned SGD over blocks of kernel rows; runs at scale even when the dense Gram fits)")
-	fs.IntVar(&s.epochs, "epochs", 0, "eigenpro: passes over the training points (0: 10)")
+	fs.IntVar(&s.epochs, "epochs", classify.DefaultEpochs, "eigenpro: passes over the training points")
 }
 
 // apply sets the budget of o (--mem less the test data, which stays in
@@ -59,8 +59,8 @@ func (s *scaleFlags) apply(e *env, o *classify.Options, train, test *data.Datase
 	if solver == classify.SolverEigenPro && o.Machine != classify.KRR {
 		return usageError("--solver eigenpro solves kernel ridge regression: use it with --machine krr")
 	}
-	if s.epochs < 0 || s.epochs > 0 && solver != classify.SolverEigenPro {
-		return usageError("--epochs %d: want ≥ 1, with --solver eigenpro", s.epochs)
+	if s.epochs < 1 || s.epochs != classify.DefaultEpochs && solver != classify.SolverEigenPro {
+		return usageError("--epochs %d: want at least 1 pass, with --solver eigenpro", s.epochs)
 	}
 	o.Solver, o.Epochs = solver, s.epochs
 	budget, err := s.budget(test)

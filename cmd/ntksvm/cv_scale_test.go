@@ -64,3 +64,39 @@ func TestCVMem(t *testing.T) {
 		}
 	}
 }
+
+// TestCVEigenPro runs "ntksvm cv --machine krr --solver eigenpro": the
+// route it announces, its epochs, a model that predict scores as cv did,
+// and the refusals of flags that do not go with it.
+func TestCVEigenPro(t *testing.T) {
+	dir := t.TempDir()
+	train := writeTable(t, dir, "train.csv", 300, 3, 0)
+	test := writeTable(t, dir, "test.csv", 120, 3, 1000)
+	acc := regexp.MustCompile(`accuracy [0-9.]+% \(\d+ of \d+\)`)
+	model := filepath.Join(dir, "ep.model")
+	point := []string{"cv", "--data", train, "--test", test, "--depth", "2", "--sigma-b", "0", "--C", "10", "--threads", "1", "--machine", "krr"}
+	code, stdout, stderr := runProcess(t, append(point, "--solver", "eigenpro", "--epochs", "3", "--out", model)...)
+	if code != 0 || !strings.Contains(stderr, "KRR by EigenPro on all 300 training points") || !strings.Contains(stderr, "EigenPro: 3 epochs") {
+		t.Fatalf("eigenpro: exit %d, stderr %q", code, stderr)
+	}
+	got := acc.FindString(stdout)
+	code, pout, stderr := runProcess(t, "predict", "--model", model, "--data", test)
+	if code != 0 || got == "" || acc.FindString(pout) != got {
+		t.Errorf("predict exit %d, %q %s; cv said %q", code, acc.FindString(pout), stderr, got)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"epochs 0", []string{"--solver", "eigenpro", "--epochs", "0"}, "--epochs 0"},
+		{"epochs without eigenpro", []string{"--epochs", "3"}, "with --solver eigenpro"},
+		{"solver", []string{"--solver", "cg"}, `--solver "cg"`},
+		{"svm", []string{"--solver", "eigenpro", "--machine", "svm"}, "use it with --machine krr"},
+	} {
+		code, _, stderr := runProcess(t, append(point, tc.args...)...)
+		if code == 0 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: exit %d, stderr %q; want %q", tc.name, code, stderr, tc.want)
+		}
+	}
+}

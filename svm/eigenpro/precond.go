@@ -190,7 +190,7 @@ const powerSteps = 8
 func topEigen(ctx context.Context, a linalg.Matrix[float64], r int, seed uint64) ([]float64, linalg.Matrix[float64], error) {
 	s := a.Rows
 	if s <= exactEigenMax || r >= s/2 {
-		vals, vecs, err := linalg.EigenSym(a)
+		vals, vecs, err := eigenSym(ctx, a)
 		if err != nil {
 			return nil, linalg.Matrix[float64]{}, err
 		}
@@ -261,7 +261,7 @@ func topEigen(ctx context.Context, a linalg.Matrix[float64], r int, seed uint64)
 			b.Set(j, i, m)
 		}
 	}
-	vals, z, err := linalg.EigenSym(b)
+	vals, z, err := eigenSym(ctx, b)
 	if err != nil {
 		return nil, linalg.Matrix[float64]{}, err
 	}
@@ -303,4 +303,26 @@ func preconditionedTop(ctx context.Context, ks, ke linalg.Matrix[float64], sigma
 		return 0, fmt.Errorf("eigenpro: the preconditioned kernel's top eigenvalue: %w", err)
 	}
 	return r.MaxUpper(), nil
+}
+
+// eigenSym is linalg.EigenSym, which takes no context, on a goroutine of
+// its own: a cancelled ctx returns at once, the decomposition finishing
+// in the background and its result dropped.
+func eigenSym(ctx context.Context, a linalg.Matrix[float64]) ([]float64, linalg.Matrix[float64], error) {
+	type result struct {
+		vals []float64
+		vecs linalg.Matrix[float64]
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, z, err := linalg.EigenSym(a)
+		done <- result{v, z, err}
+	}()
+	select {
+	case r := <-done:
+		return r.vals, r.vecs, r.err
+	case <-ctx.Done():
+		return nil, linalg.Matrix[float64]{}, ctx.Err()
+	}
 }

@@ -23,6 +23,9 @@
 // decision can change the prediction at any radius: the radius is 0, and
 // Result.Reason says why.
 //
+// The prediction certified is the classifier's PredictIndex (votes, or the
+// largest decision), not the rule of its probabilities (PredictProbable).
+//
 // A radius is certified when the minimum's lower bound over the ball is at
 // least 0 (ibp's convention; a point where a margin is exactly 0 lies on a
 // decision boundary). The search is ibp's with SearchOptions.Grow, since a

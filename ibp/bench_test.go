@@ -20,7 +20,7 @@ func BenchmarkCertifyKRR(b *testing.B) {
 		n, p = 2000, 300
 	}
 	rng := rand.New(rand.NewPCG(1, 1))
-	km := randMachine(rng, n, d, ntk.DefaultParams(1))
+	km := randMachine(rng, n, d, ntk.DefaultSpec(1))
 	for i := range km.Alpha {
 		km.Alpha[i] *= 1e-3
 	}

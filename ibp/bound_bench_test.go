@@ -12,7 +12,7 @@ import (
 // training points of d = 784: both ends, and the one end Search uses.
 func BenchmarkBound(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	km := randMachine(rng, 12665, 784, ntk.DefaultParams(1))
+	km := randMachine(rng, 12665, 784, ntk.DefaultSpec(1))
 	c, err := NewKernel(context.Background(), km, randMatrix(rng, 1, 784), KernelOptions{})
 	if err != nil {
 		b.Fatal(err)

@@ -16,7 +16,7 @@ func ExampleCertifyAll() {
 		1, 0, 0,
 		0, 1, 0,
 	})
-	km := ibp.KernelMachine{X: x, Alpha: []float64{1, -1}, Params: ntk.DefaultParams(1)}
+	km := ibp.KernelMachine{X: x, Alpha: []float64{1, -1}, Kernel: ntk.DefaultSpec(1)}
 	z, _ := linalg.FromSlice(2, 3, []float64{
 		0.9, 0.1, 0.2,
 		0.2, 0.8, 0.1,

@@ -13,12 +13,12 @@ import (
 
 // KernelMachine is the model g(x) = Σ_i α_i Θ(x, x_i) + b of paper Theorem
 // 4.2, with Θ the infinite-width NTK of an L-hidden-layer ReLU network
-// (Params) and x_i the rows of X.
+// (Kernel) and x_i the rows of X.
 type KernelMachine struct {
 	X      linalg.Matrix[float64] // training inputs, n×d
 	Alpha  []float64              // one weight per row of X
 	Bias   float64                // b (0 for the paper's machines)
-	Params ntk.Params             // the NTK: depth L, σ_w, σ_b (no fixed layers)
+	Kernel ntk.Spec               // the NTK: depth L ≥ 1, σ_w, σ_b (no fixed layers; computed in float64)
 }
 
 // KernelOptions select the input relaxation of a Kernel certifier. The zero
@@ -45,7 +45,7 @@ type KernelOptions struct {
 // matrix Z by interval propagation through the NTK recursion (see the
 // package documentation). Build it with NewKernel.
 type Kernel struct {
-	p     ntk.Params
+	p     ntk.Spec
 	opt   KernelOptions
 	d     int
 	z     linalg.Matrix[float64] // the points, m×d
@@ -91,16 +91,21 @@ type kernelScratch struct {
 
 // NewKernel returns the certifier of km over balls around the rows of z.
 // The products z·x_iᵀ are one GEMM; the clean outputs g(z_k) come from the
-// exact kernel (ntk.CrossInto). Training points with α_i = 0 are dropped.
+// exact kernel (ntk.FillCross). Training points with α_i = 0 are dropped.
 // It returns an error if the shapes disagree, a value is not finite, the
 // kernel parameters are invalid, or Clip is set and a point lies outside
 // [0, 1]^d.
 func NewKernel(ctx context.Context, km KernelMachine, z linalg.Matrix[float64], o KernelOptions) (*Kernel, error) {
-	if err := km.Params.Validate(); err != nil {
+	if err := km.Kernel.Validate(); err != nil {
 		return nil, fmt.Errorf("ibp: %w", err)
 	}
-	if km.Params.Fixed != 0 {
-		return nil, fmt.Errorf("ibp: the NTK with %d fixed layers: the bounds are for the NTK of a network trained in every layer", km.Params.Fixed)
+	switch {
+	case km.Kernel.Kind != ntk.KindNTK:
+		return nil, fmt.Errorf("ibp: kernel %v: the bounds are for the NTK", km.Kernel.Kind)
+	case km.Kernel.Depth < 1:
+		return nil, fmt.Errorf("ibp: depth %d: the bounds are for a network with 1 or more hidden layers", km.Kernel.Depth)
+	case km.Kernel.Fixed != 0:
+		return nil, fmt.Errorf("ibp: the NTK with %d fixed layers: the bounds are for the NTK of a network trained in every layer", km.Kernel.Fixed)
 	}
 	n, d := km.X.Rows, km.X.Cols
 	switch {
@@ -122,7 +127,7 @@ func NewKernel(ctx context.Context, km KernelMachine, z linalg.Matrix[float64], 
 	if err := checkMatrix("point", z, o.Clip); err != nil {
 		return nil, err
 	}
-	c := &Kernel{p: km.Params, opt: o, d: d, z: z, za: z, zk: z, bias: km.Bias, both: o.Tight || km.Params.Depth > 1,
+	c := &Kernel{p: km.Kernel, opt: o, d: d, z: z, za: z, zk: z, bias: km.Bias, both: o.Tight || km.Kernel.Depth > 1,
 		wn2: math.Sqrt(float64(d)), wmax: 1}
 	if in := o.Input; in != nil {
 		if err := in.check(d); err != nil {
@@ -145,7 +150,7 @@ func NewKernel(ctx context.Context, km KernelMachine, z linalg.Matrix[float64], 
 			return nil, err
 		}
 	}
-	if c.fast = km.Params.Depth == 1 && km.Params.BiasStd == 0 && !o.Tight && !o.general; c.fast {
+	if c.fast = km.Kernel.Depth == 1 && km.Kernel.BiasStd == 0 && !o.Tight && !o.general; c.fast {
 		c.fastSetup()
 	}
 	c.zn, c.zan = make([]float64, z.Rows), make([]float64, z.Rows)
@@ -241,7 +246,7 @@ func (c *Kernel) evalMapped(ctx context.Context, x linalg.Matrix[float64]) ([]fl
 	for i0 := 0; i0 < x.Rows; i0 += block {
 		i1 := min(x.Rows, i0+block)
 		kb := k.Slice(0, i1-i0, 0, n)
-		if err := ntk.CrossInto(ctx, x.Slice(i0, i1, 0, x.Cols), c.x, c.p, ntk.Options{}, kb, linalg.Matrix[float64]{}); err != nil {
+		if err := ntk.FillCross(ctx, c.p, x.Slice(i0, i1, 0, x.Cols), c.x, ntk.Options{}, kb); err != nil {
 			return nil, err
 		}
 		if err := linalg.Gemv(linalg.NoTrans, 1, kb, c.alpha, 0, out[i0:i1]); err != nil {

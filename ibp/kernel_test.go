@@ -23,12 +23,12 @@ func randMatrix(rng *rand.Rand, r, c int) linalg.Matrix[float64] {
 	return m
 }
 
-func randMachine(rng *rand.Rand, n, d int, p ntk.Params) KernelMachine {
+func randMachine(rng *rand.Rand, n, d int, p ntk.Spec) KernelMachine {
 	a := make([]float64, n)
 	for i := range a {
 		a[i] = rng.NormFloat64()
 	}
-	return KernelMachine{X: randMatrix(rng, n, d), Alpha: a, Params: p}
+	return KernelMachine{X: randMatrix(rng, n, d), Alpha: a, Kernel: p}
 }
 
 // paperBound is robust_svm.py's bound_ntk as App. H.1 writes it (eq.
@@ -90,7 +90,7 @@ func paperBound(km KernelMachine, z []float64, delta float64) (lo, hi float64) {
 // TestPaperBound checks that the default 2-layer bound is eq. 63–66.
 func TestPaperBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	km := randMachine(rng, 300, 40, ntk.DefaultParams(1))
+	km := randMachine(rng, 300, 40, ntk.DefaultSpec(1))
 	z := randMatrix(rng, 5, 40)
 	c, err := NewKernel(context.Background(), km, z, KernelOptions{})
 	if err != nil {
@@ -154,7 +154,7 @@ func TestKernelSound(t *testing.T) {
 	for _, k := range cases {
 		name := fmt.Sprintf("L=%d/sw=%g,sb=%g/%v/tight=%v,clip=%v", k.depth, k.sw, k.sb, k.norm, k.tight, k.clip)
 		t.Run(name, func(t *testing.T) {
-			p := ntk.Params{Depth: k.depth, WeightStd: k.sw, BiasStd: k.sb}
+			p := ntk.Spec{Depth: k.depth, WeightStd: k.sw, BiasStd: k.sb}
 			km := randMachine(rng, n, d, p)
 			km.X.Row(3)[0], km.X.Row(3)[1] = 0, 0
 			for j := range km.X.Row(5) {
@@ -184,7 +184,7 @@ func TestKernelSound(t *testing.T) {
 					}
 					iv := c.Bound(i, b)
 					xs := Sample(rng, z.Row(i), b, samples, k.clip)
-					th, err := ntk.CrossNTK(xs, gen.x, p)
+					th, err := ntk.Cross(context.Background(), p, xs, gen.x, ntk.Options{})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -210,7 +210,7 @@ func TestKernelSound(t *testing.T) {
 // L = 1 never give a looser interval than the paper's bound.
 func TestKernelTighter(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	km := randMachine(rng, 200, 30, ntk.DefaultParams(1))
+	km := randMachine(rng, 200, 30, ntk.DefaultSpec(1))
 	z := randMatrix(rng, 4, 30)
 	paper, err := NewKernel(context.Background(), km, z, KernelOptions{})
 	if err != nil {
@@ -240,7 +240,7 @@ func TestKernelTighter(t *testing.T) {
 
 func TestNewKernelErrors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	good := randMachine(rng, 10, 5, ntk.DefaultParams(1))
+	good := randMachine(rng, 10, 5, ntk.DefaultSpec(1))
 	z := randMatrix(rng, 2, 5)
 	nan := z.Clone()
 	nan.Data[3] = math.NaN()
@@ -252,9 +252,13 @@ func TestNewKernelErrors(t *testing.T) {
 	short := good
 	short.Alpha = good.Alpha[:3]
 	badP := good
-	badP.Params = ntk.Params{Depth: 0, WeightStd: 1}
+	badP.Kernel = ntk.Spec{Depth: 1, WeightStd: 0}
+	inputKernel := good
+	inputKernel.Kernel = ntk.Spec{Depth: 0, WeightStd: 1}
+	nngp := good
+	nngp.Kernel = ntk.Spec{Kind: ntk.KindNNGP, Depth: 1, WeightStd: 1}
 	fixed := good
-	fixed.Params = ntk.Params{Depth: 2, WeightStd: 1, Fixed: 1}
+	fixed.Kernel = ntk.Spec{Depth: 2, WeightStd: 1, Fixed: 1}
 	for _, tc := range []struct {
 		name string
 		km   KernelMachine
@@ -267,6 +271,8 @@ func TestNewKernelErrors(t *testing.T) {
 		{"alpha inf", badAlpha, z, KernelOptions{}},
 		{"alpha length", short, z, KernelOptions{}},
 		{"params", badP, z, KernelOptions{}},
+		{"input kernel", inputKernel, z, KernelOptions{}},
+		{"nngp", nngp, z, KernelOptions{}},
 		{"fixed layers", fixed, z, KernelOptions{}},
 	} {
 		if _, err := NewKernel(context.Background(), tc.km, tc.z, tc.o); err == nil {
@@ -289,7 +295,7 @@ func TestNewKernelErrors(t *testing.T) {
 
 func TestKernelAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	km := randMachine(rng, 700, 20, ntk.DefaultParams(2))
+	km := randMachine(rng, 700, 20, ntk.DefaultSpec(2))
 	c, err := NewKernel(context.Background(), km, randMatrix(rng, 2, 20), KernelOptions{Tight: true})
 	if err != nil {
 		t.Fatal(err)
@@ -319,7 +325,7 @@ func TestKernelNested(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 20))
 	for _, depth := range []int{1, 2, 3} {
 		for _, o := range []KernelOptions{{}, {Tight: true}, {Clip: true}} {
-			p := ntk.Params{Depth: depth, WeightStd: 1.2, BiasStd: 0.2 * float64(depth-1)}
+			p := ntk.Spec{Depth: depth, WeightStd: 1.2, BiasStd: 0.2 * float64(depth-1)}
 			km := randMachine(rng, 150, 16, p)
 			z := randMatrix(rng, 3, 16)
 			c, err := NewKernel(context.Background(), km, z, o)

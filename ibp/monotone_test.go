@@ -118,7 +118,7 @@ func sameSearchWith(t *testing.T, c monotoneCertifier, norm Norm, o SearchOption
 
 func TestKernelSearchSame(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	km := randMachine(rng, 300, 50, ntk.DefaultParams(1))
+	km := randMachine(rng, 300, 50, ntk.DefaultSpec(1))
 	for _, scale := range []float64{1e-2, 1} {
 		km := km
 		km.Alpha = make([]float64, len(km.Alpha))
@@ -164,10 +164,10 @@ func TestKernelSearchMNIST(t *testing.T) {
 	}
 	const n = 2000
 	x := train.X.Slice(0, n, 0, train.X.Cols)
-	p := ntk.DefaultParams(1)
+	p := ntk.DefaultSpec(1)
 	for _, lambda := range []float64{0, 1000} {
 		k := linalg.New[float64](n, n)
-		if err := ntk.GramInto(context.Background(), x, p, ntk.Options{}, k, linalg.Matrix[float64]{}); err != nil {
+		if err := ntk.FillGram(context.Background(), p, x, ntk.Options{}, k); err != nil {
 			t.Fatal(err)
 		}
 		for i := range n {
@@ -178,7 +178,7 @@ func TestKernelSearchMNIST(t *testing.T) {
 		if err := linalg.SolveSPD(k, y); err != nil {
 			t.Fatal(err)
 		}
-		km := KernelMachine{X: x, Alpha: y.Data, Params: p}
+		km := KernelMachine{X: x, Alpha: y.Data, Kernel: p}
 		c, err := NewKernel(context.Background(), km, test.X, KernelOptions{})
 		if err != nil {
 			t.Fatal(err)

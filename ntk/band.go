@@ -7,36 +7,30 @@ import (
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
-// GramRowsInto writes rows [r0, r1) of the lower triangle of Θ(X, X) into
-// ntk and of Σ(X, X) into nngp (either may be the zero Matrix to skip it):
-// each output is (r1−r0)×r1, its row i−r0 holding row i of the Gram in
-// columns 0…i; the elements above the diagonal are left as they were. Only
-// rows 0…r1−1 of x are read. r0 must be a multiple of linalg.GramStrip.
+// gramBand writes rows [r0, r1) of the lower triangle of Θ(X, X) of s's
+// depth, σ's and fixed layers into ntk and of Σ(X, X) into nngp (either
+// may be the zero Matrix to skip it, not both): each output is
+// (r1−r0)×r1, its row i−r0 holding row i of the Gram in columns 0…i; the
+// elements above the diagonal are left as they were, except with mirror
+// (only for the whole Gram, r0 = 0 and r1 = n), which copies the lower
+// triangle onto the upper one. Only rows 0…r1−1 of x are read; r0 must be
+// a multiple of linalg.GramStrip (the callers check the range).
 //
-// The values are, bit for bit, those of the same rows of GramInto on all
-// of x (on the same kernel set, for any thread count): the inner products
-// are the same strips of linalg.SyrkLowerRows and the recursion is
+// The values are, bit for bit, those of the same rows of the whole Gram
+// (for any thread count, on the same kernel set): the inner products are
+// the same strips of linalg.SyrkLowerRows and the recursion is
 // elementwise, on the same column segments. A Gram too large for one
 // machine is computed as bands by separate processes and assembled by
-// mirroring their lower triangles. Errors as GramInto.
-func GramRowsInto[T linalg.Float](ctx context.Context, x linalg.Matrix[T], p Params, o Options, r0, r1 int, ntk, nngp linalg.Matrix[T]) error {
-	if r0 < 0 || r0 > r1 || r1 > x.Rows || r0%linalg.GramStrip != 0 {
-		return fmt.Errorf("%w: ntk: Gram rows [%d, %d) of %d (the start must be a multiple of %d)",
-			linalg.ErrShape, r0, r1, x.Rows, linalg.GramStrip)
-	}
-	return gramBand(ctx, x, p, o, r0, r1, ntk, nngp, false)
-}
-
-// gramBand is GramRowsInto without the check of the range; with mirror
-// (only for the whole Gram, r0 = 0 and r1 = n) it also copies the lower
-// triangle onto the upper one.
-func gramBand[T linalg.Float](ctx context.Context, x linalg.Matrix[T], p Params, o Options, r0, r1 int, ntk, nngp linalg.Matrix[T], mirror bool) error {
+// mirroring their lower triangles. It returns an error for bad shapes or
+// a non-finite x (naming the row), and ctx's error if it is cancelled
+// (the outputs are then incomplete).
+func gramBand[T linalg.Float](ctx context.Context, x linalg.Matrix[T], s Spec, o Options, r0, r1 int, ntk, nngp linalg.Matrix[T], mirror bool) error {
 	x = x.Slice(0, r1, 0, x.Cols)
-	outs, err := checkOutputs(p, x, r1-r0, r1, ntk, nngp)
+	outs, err := checkOutputs(s, x, r1-r0, r1, ntk, nngp)
 	if err != nil {
 		return err
 	}
-	pl := newPlan(p, x.Cols)
+	pl := newPlan(s, x.Cols)
 	cols := pl.layerNorms(rowSquares(x))
 	// X·Xᵀ, lower triangle, into the first output.
 	g := outs[0]

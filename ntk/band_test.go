@@ -9,25 +9,30 @@ import (
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
-// TestGramRowsInto: every band of rows starting on the strip grid is, bit
-// for bit, the same rows of GramInto's Gram (NTK, NNGP or both; float64
-// and float32; one thread or several), and nothing above the diagonal is
-// written.
-func TestGramRowsInto(t *testing.T) {
+// TestFillGramRows: every band of rows starting on the strip grid is, bit
+// for bit, the same rows of the Gram (NTK, NNGP or both in one pass;
+// depth 0 and deeper; float64 and float32; one thread or several), and
+// nothing above the diagonal is written.
+func TestFillGramRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	x := randX(rng, 2*linalg.GramStrip+gramRows+19, 23)
-	for _, p := range []Params{DefaultParams(1), {Depth: 3, WeightStd: 1.3, BiasStd: 0.2}} {
-		testGramRows(t, x, p)
-		testGramRows(t, linalg.Convert[float32](x), p)
+	for _, s := range []Spec{DefaultSpec(1), {Depth: 3, WeightStd: 1.3, BiasStd: 0.2}, {Depth: 0, WeightStd: 1.3, BiasStd: 0.2}} {
+		testGramRows(t, x, s)
+		testGramRows(t, linalg.Convert[float32](x), s)
 	}
 }
 
-func testGramRows[T linalg.Float](t *testing.T, x linalg.Matrix[T], p Params) {
-	n := x.Rows
-	wantN, wantS := linalg.New[T](n, n), linalg.New[T](n, n)
-	if err := GramInto(context.Background(), x, p, Options{}, wantN, wantS); err != nil {
+func testGramRows[T linalg.Float](t *testing.T, x linalg.Matrix[T], s Spec) {
+	ctx := context.Background()
+	wantN, err := Gram(ctx, s, x, Options{})
+	if err != nil {
 		t.Fatal(err)
 	}
+	wantS, err := Gram(ctx, nngpOf(s), x, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := x.Rows
 	const canary = -7
 	for _, o := range []Options{{}, {Threads: 1}, {Threads: 3}} {
 		for r0 := 0; r0 < n; r0 += linalg.GramStrip {
@@ -40,7 +45,16 @@ func testGramRows[T linalg.Float](t *testing.T, x linalg.Matrix[T], p Params) {
 					if which != "ntk" {
 						ks = filled[T](r1-r0, r1, canary)
 					}
-					if err := GramRowsInto(context.Background(), x, p, o, r0, r1, kn, ks); err != nil {
+					var err error
+					switch which {
+					case "ntk":
+						err = FillGramRows(ctx, s, x, o, r0, r1, kn)
+					case "nngp":
+						err = FillGramRows(ctx, nngpOf(s), x, o, r0, r1, ks)
+					default: // both outputs of one pass
+						err = gramBand(ctx, x, s, o, r0, r1, kn, ks, false)
+					}
+					if err != nil {
 						t.Fatal(err)
 					}
 					for _, c := range []struct {
@@ -56,8 +70,8 @@ func testGramRows[T linalg.Float](t *testing.T, x linalg.Matrix[T], p Params) {
 									w = canary
 								}
 								if g != w {
-									t.Fatalf("%T %+v threads %d rows [%d, %d) %s: (%d, %d) = %v, GramInto %v",
-										g, p, o.Threads, r0, r1, which, i, j, g, w)
+									t.Fatalf("%T %v threads %d rows [%d, %d) %s: (%d, %d) = %v, Gram %v",
+										g, s, o.Threads, r0, r1, which, i, j, g, w)
 								}
 							}
 						}
@@ -76,48 +90,50 @@ func filled[T linalg.Float](r, c int, v T) linalg.Matrix[T] {
 	return m
 }
 
-// TestGramRowsIntoErrors: ranges off the strip grid or past x, outputs of
+// TestFillGramRowsErrors: ranges off the strip grid or past x, outputs of
 // the wrong shape and bad parameters are errors, not panics.
-func TestGramRowsIntoErrors(t *testing.T) {
+func TestFillGramRowsErrors(t *testing.T) {
 	x := randX(rand.New(rand.NewPCG(9, 9)), 300, 4)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name         string
 		r0, r1, r, c int
-		p            Params
+		s            Spec
 	}{
-		{"off grid", 3, 10, 7, 10, DefaultParams(1)},
-		{"past x", 0, 301, 301, 301, DefaultParams(1)},
-		{"reversed", linalg.GramStrip, 1, 0, 0, DefaultParams(1)},
-		{"shape", linalg.GramStrip, 200, 72, 199, DefaultParams(1)},
-		{"params", 0, 10, 10, 10, Params{Depth: 0, WeightStd: 1}},
+		{"off grid", 3, 10, 7, 10, DefaultSpec(1)},
+		{"past x", 0, 301, 301, 301, DefaultSpec(1)},
+		{"reversed", linalg.GramStrip, 1, 0, 0, DefaultSpec(1)},
+		{"shape", linalg.GramStrip, 200, 72, 199, DefaultSpec(1)},
+		{"shape, depth 0", linalg.GramStrip, 200, 72, 199, DefaultSpec(0)},
+		{"params", 0, 10, 10, 10, Spec{Depth: -1, WeightStd: 1}},
 	} {
-		err := GramRowsInto(ctx, x, tc.p, Options{}, tc.r0, tc.r1, linalg.New[float64](tc.r, tc.c), linalg.Matrix[float64]{})
+		err := FillGramRows(ctx, tc.s, x, Options{}, tc.r0, tc.r1, linalg.New[float64](tc.r, tc.c))
 		if err == nil {
 			t.Errorf("%s: no error", tc.name)
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	cancel()
-	err := GramRowsInto(ctx, x, DefaultParams(1), Options{}, 0, 300, linalg.New[float64](300, 300), linalg.Matrix[float64]{})
+	err := FillGramRows(ctx, DefaultSpec(1), x, Options{}, 0, 300, linalg.New[float64](300, 300))
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
 
-// TestCrossIntoBands: the cross kernel of a band of z starting on the strip
+// TestCrossBands: the cross kernel of a band of z starting on the strip
 // grid is, bit for bit, the same rows of the whole cross kernel.
-func TestCrossIntoBands(t *testing.T) {
+func TestCrossBands(t *testing.T) {
 	rng := rand.New(rand.NewPCG(10, 10))
 	x, z := randX(rng, 90, 31), randX(rng, 2*linalg.GramStrip+40, 31)
-	p := Params{Depth: 2, WeightStd: 1, BiasStd: 0.3}
-	want, err := CrossNTK(z, x, p)
+	s := Spec{Depth: 2, WeightStd: 1, BiasStd: 0.3}
+	ctx := context.Background()
+	want, err := Cross(ctx, s, z, x, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for r0 := 0; r0 < z.Rows; r0 += linalg.GramStrip {
 		r1 := min(r0+linalg.GramStrip, z.Rows)
-		got, err := CrossNTK(z.Slice(r0, r1, 0, z.Cols), x, p)
+		got, err := Cross(ctx, s, z.Slice(r0, r1, 0, z.Cols), x, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -41,7 +41,7 @@ func benchGram[T linalg.Float](b *testing.B, dtype string) {
 				}
 				b.Run(fmt.Sprintf("%s/op=%s/n=%d/L=%d", dtype, op, n, L), func(b *testing.B) {
 					for b.Loop() {
-						if err := GramInto(context.Background(), x, DefaultParams(L), Options{Lower: lower}, k, linalg.Matrix[T]{}); err != nil {
+						if err := FillGram(context.Background(), DefaultSpec(L), x, Options{Lower: lower}, k); err != nil {
 							b.Fatal(err)
 						}
 					}

@@ -58,7 +58,7 @@ func Blocks[T linalg.Float](ctx context.Context, s Spec, z *linalg.Matrix[T], x 
 	}
 	if z != nil && block >= linalg.GramStrip {
 		// Blocks on the strip grid: bit for bit the in-memory cross kernel
-		// (see CrossInto).
+		// (see FillCross).
 		block -= block % linalg.GramStrip
 	}
 	if err := checkFinite("X", x); err != nil {

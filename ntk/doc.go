@@ -34,7 +34,7 @@
 // small-data tasks"), the kernel keeps only the terms of the trained layers:
 // Θ_F^{F+1} = Σ^{F+1}, then Θ_F^{h+1} = Σ^{h+1} + σ_w²·Θ_F^h·K̇^h for h = F+1…L,
 // and the kernel is Θ_F^{L+1} = Σ_{h=F+1…L+1} Σ^h·Π_{h'=h…L} σ_w²K̇^{h'}.
-// F = 0 is the NTK and F = L the NNGP (Params.Fixed, Spec.Fixed).
+// F = 0 is the NTK and F = L the NNGP (Spec.Fixed).
 //
 // Zero-norm inputs: every term of the recursion that involves x carries a
 // factor ‖x‖, so as ‖x‖ → 0 the kernels tend to their σ_b-only values. The

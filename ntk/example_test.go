@@ -1,6 +1,7 @@
 package ntk_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/ntksvm/ntksvm/linalg"
@@ -10,13 +11,13 @@ import (
 // The NTK of the paper's two-layer network (one hidden ReLU layer, σ_w = 1,
 // no bias) for three points in R²: on the diagonal Θ(x, x) = ‖x‖²/d, and
 // orthogonal inputs give Θ = ‖x‖‖x'‖/(2πd).
-func ExampleNTK() {
+func ExampleGram() {
 	x, _ := linalg.FromSlice(3, 2, []float64{
 		1, 0,
 		0, 2,
 		-1, 0,
 	})
-	k, err := ntk.NTK(x, ntk.DefaultParams(1))
+	k, err := ntk.Gram(context.Background(), ntk.DefaultSpec(1), x, ntk.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -36,7 +37,7 @@ func ExampleNetwork_EmpiricalNTK() {
 		1, 0, 1,
 		0, 1, 1,
 	})
-	analytic, _ := ntk.NTK(x, ntk.DefaultParams(1))
+	analytic, _ := ntk.Gram(context.Background(), ntk.DefaultSpec(1), x, ntk.Options{})
 	for _, width := range []int{16, 65536} {
 		net, err := ntk.NewNetwork[float64](3, width, 1, 1, 0, 6)
 		if err != nil {

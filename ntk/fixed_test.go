@@ -71,7 +71,7 @@ func fixedInputs(seed uint64, n, d int) linalg.Matrix[float64] {
 	return x
 }
 
-// TestFixedReference checks Gram, Cross, DiagOf, Prepared and GramLadder
+// TestFixedReference checks Gram, Cross, Diag, Prepared and GramLadder
 // of the NTK with F fixed layers against refFixed, for every F of several
 // depths, σ_w, σ_b, float64 and float32.
 func TestFixedReference(t *testing.T) {
@@ -121,7 +121,7 @@ func TestFixedReference(t *testing.T) {
 				continue
 			}
 			// The ladder of F: every depth ≥ F bit for bit as Gram.
-			ntks, nngps, err := GramLadder(ctx, x, s.Params(), Options{Threads: 2})
+			ntks, nngps, err := GramLadder(ctx, x, s, Options{Threads: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,16 +179,15 @@ func fixedKernelsT[T linalg.Float](t *testing.T, s Spec, x, z linalg.Matrix[T]) 
 	if cross, err = Cross(ctx, s, z, x, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if diag, err = DiagOf(s, x); err != nil {
+	if diag, err = Diag(s, x); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Prepare(x, s.Params())
+	c, err := Prepare(x, s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pz := linalg.New[T](z.Rows, x.Rows)
-	kn, kg := slots(s.Kind, pz)
-	if err := c.Into(ctx, z, nil, Options{}, kn, kg); err != nil {
+	if err := c.Into(ctx, z, nil, Options{}, pz); err != nil {
 		t.Fatal(err)
 	}
 	px := linalg.New[T](x.Rows, x.Rows)
@@ -196,14 +195,10 @@ func fixedKernelsT[T linalg.Float](t *testing.T, s Spec, x, z linalg.Matrix[T]) 
 	for i := range same {
 		same[i] = i
 	}
-	kn, kg = slots(s.Kind, px)
-	if err := c.Into(ctx, x, same, Options{}, kn, kg); err != nil {
+	if err := c.Into(ctx, x, same, Options{}, px); err != nil {
 		t.Fatal(err)
 	}
-	pd, pds := c.Diag()
-	if s.Kind == KindNNGP {
-		pd = pds
-	}
+	pd := c.Diag()
 	rows := linalg.New[T](x.Rows, x.Rows)
 	if err := FillGramRows(ctx, s, x, Options{}, 0, x.Rows, rows); err != nil {
 		t.Fatal(err)
@@ -235,7 +230,7 @@ func fixedKernelsT[T linalg.Float](t *testing.T, s Spec, x, z linalg.Matrix[T]) 
 	}
 	for i := range x.Rows {
 		if T(pd[i]) != diag[i] || px.At(i, i) != diag[i] {
-			t.Fatalf("%v: Prepared diagonal %d = %v, %v; DiagOf %v", s, i, pd[i], px.At(i, i), diag[i])
+			t.Fatalf("%v: Prepared diagonal %d = %v, %v; Diag %v", s, i, pd[i], px.At(i, i), diag[i])
 		}
 		for j := range i + 1 {
 			if rows.At(i, j) != gram.At(i, j) {
@@ -283,7 +278,7 @@ func TestFixedEnds(t *testing.T) {
 			if tc.f32 {
 				continue
 			}
-			ntks, _, err := GramLadder(ctx, x, s.Params(), Options{})
+			ntks, _, err := GramLadder(ctx, x, s, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -310,12 +305,10 @@ func TestFixedInvalid(t *testing.T) {
 		errs := map[string]error{"Validate": s.Validate()}
 		_, errs["Gram"] = Gram(ctx, s, x, Options{})
 		_, errs["Cross"] = Cross(ctx, s, x, x, Options{})
-		_, errs["DiagOf"] = DiagOf(s, x)
+		_, errs["Diag"] = Diag(s, x)
 		errs["Blocks"] = Blocks(ctx, s, nil, x, Options{}, 0, func(int, linalg.Matrix[float64]) error { return nil })
-		if s.Kind == KindNTK && s.Depth > 0 {
-			_, _, errs["GramLadder"] = GramLadder(ctx, x, s.Params(), Options{})
-			_, errs["Prepare"] = Prepare(x, s.Params())
-		}
+		_, _, errs["GramLadder"] = GramLadder(ctx, x, s, Options{})
+		_, errs["Prepare"] = Prepare(x, s)
 		for name, err := range errs {
 			if err == nil || !strings.Contains(err.Error(), "fixed layers") {
 				t.Errorf("%s of %+v: error %v, want one naming the fixed layers", name, s, err)

@@ -13,41 +13,9 @@ import (
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
-// Params are the hyper-parameters of the infinite-width kernels: the number
-// of hidden ReLU layers L, the weight and bias standard deviations, and the
-// number of leading layers that are not trained (the NTK output only; see
-// Fixed in the package documentation).
-type Params struct {
-	Depth     int     // L ≥ 1 hidden layers ("2-layer" in the paper is L = 1)
-	WeightStd float64 // σ_w > 0; the paper and neural-tangents use 1
-	BiasStd   float64 // σ_b ≥ 0; 0 means no bias
-	// Fixed is F, 0 ≤ F ≤ L: the first F weight layers (and their biases)
-	// are not trained, so the NTK output is Θ_F, the kernel of training the
-	// last L+1−F layers only. 0 is the NTK, L the NNGP. The NNGP output
-	// does not depend on it.
-	Fixed int
-}
-
-// DefaultParams returns the paper's kernel with L hidden layers: σ_w = 1,
-// σ_b = 0.
-func DefaultParams(depth int) Params { return Params{Depth: depth, WeightStd: 1} }
-
-// maxDepth bounds Depth: beyond it the kernel has long since converged to
-// its fixed point and a typo is more likely than intent.
+// maxDepth bounds Spec.Depth: beyond it the kernel has long since
+// converged to its fixed point and a typo is more likely than intent.
 const maxDepth = 1000
-
-// Validate reports whether p describes a kernel.
-func (p Params) Validate() error {
-	switch {
-	case p.Depth < 1 || p.Depth > maxDepth:
-		return fmt.Errorf("ntk: depth %d: want 1…%d hidden layers", p.Depth, maxDepth)
-	case !(p.WeightStd > 0) || math.IsInf(p.WeightStd, 0):
-		return fmt.Errorf("ntk: weight std %v: want a positive finite number", p.WeightStd)
-	case !(p.BiasStd >= 0) || math.IsInf(p.BiasStd, 0):
-		return fmt.Errorf("ntk: bias std %v: want a finite number ≥ 0", p.BiasStd)
-	}
-	return checkFixed(p.Fixed, p.Depth)
-}
 
 // checkFixed checks a number of fixed layers against the depth.
 func checkFixed(fixed, depth int) error {
@@ -94,11 +62,11 @@ type Options struct {
 	// Progress, if not nil, is called with the number of rows finished and
 	// the total, from one goroutine at a time, at most about 100 times.
 	Progress func(done, total int)
-	// Lower, for GramInto only, writes the lower triangle of the outputs
-	// (diagonal included) and leaves the strict upper triangle as it was,
-	// skipping the mirror: for consumers that read one triangle only, such
-	// as linalg.Cholesky and svm.KRRInPlace. The lower triangle is the
-	// same, bit for bit, as with the mirror.
+	// Lower, for FillGram (and Gram) only, writes the lower triangle of
+	// the kernel (diagonal included) and leaves the strict upper triangle
+	// as it was, skipping the mirror: for consumers that read one triangle
+	// only, such as linalg.Cholesky and svm.KRRInPlace. The lower triangle
+	// is the same, bit for bit, as with the mirror.
 	Lower bool
 	// NTKOnly, for GramLadder only, leaves out the NNGP matrices of depths
 	// 1 and more (returned as zero Matrix values): for a caller that
@@ -113,51 +81,10 @@ func (o Options) threads() int {
 	return linalg.Threads()
 }
 
-// NTK returns the infinite-width NTK Gram matrix Θ(X, X) of the rows of x.
-func NTK[T linalg.Float](x linalg.Matrix[T], p Params) (linalg.Matrix[T], error) {
-	k := linalg.New[T](x.Rows, x.Rows)
-	return k, GramInto(context.Background(), x, p, Options{}, k, linalg.Matrix[T]{})
-}
-
-// NNGP returns the infinite-width NNGP Gram matrix Σ(X, X) of the rows of x.
-func NNGP[T linalg.Float](x linalg.Matrix[T], p Params) (linalg.Matrix[T], error) {
-	k := linalg.New[T](x.Rows, x.Rows)
-	return k, GramInto(context.Background(), x, p, Options{}, linalg.Matrix[T]{}, k)
-}
-
-// Kernels returns both Gram matrices, Θ(X, X) and Σ(X, X), in one pass.
-func Kernels[T linalg.Float](x linalg.Matrix[T], p Params) (ntk, nngp linalg.Matrix[T], err error) {
-	ntk, nngp = linalg.New[T](x.Rows, x.Rows), linalg.New[T](x.Rows, x.Rows)
-	return ntk, nngp, GramInto(context.Background(), x, p, Options{}, ntk, nngp)
-}
-
-// CrossNTK returns the n*×n matrix Θ(Z, X) between the rows of z and x.
-func CrossNTK[T linalg.Float](z, x linalg.Matrix[T], p Params) (linalg.Matrix[T], error) {
-	k := linalg.New[T](z.Rows, x.Rows)
-	return k, CrossInto(context.Background(), z, x, p, Options{}, k, linalg.Matrix[T]{})
-}
-
-// CrossNNGP returns the n*×n matrix Σ(Z, X).
-func CrossNNGP[T linalg.Float](z, x linalg.Matrix[T], p Params) (linalg.Matrix[T], error) {
-	k := linalg.New[T](z.Rows, x.Rows)
-	return k, CrossInto(context.Background(), z, x, p, Options{}, linalg.Matrix[T]{}, k)
-}
-
 // errNoOutput is returned when neither output is given.
 var errNoOutput = errors.New("ntk: no output matrix given (want the NTK, the NNGP or both)")
 
-// GramInto writes Θ(X, X) into ntk and Σ(X, X) into nngp, each n×n for n
-// rows of x; either may be the zero Matrix to skip it (at least one must be
-// given). The result is exactly symmetric (only its lower triangle is
-// written with o.Lower). It returns an error for bad
-// parameters, shapes, or a non-finite x (naming the row), and ctx's error
-// if it is cancelled (the outputs are then incomplete). Its lower triangle
-// is, bit for bit, the union of GramRowsInto's bands.
-func GramInto[T linalg.Float](ctx context.Context, x linalg.Matrix[T], p Params, o Options, ntk, nngp linalg.Matrix[T]) error {
-	return gramBand(ctx, x, p, o, 0, x.Rows, ntk, nngp, !o.Lower)
-}
-
-// Tile shape of GramInto: a gramRows×gramCols tile (256 KiB of float64)
+// Tile shape of the Gram: a gramRows×gramCols tile (256 KiB of float64)
 // stays in L2 for its mirror, whose writes are then runs of gramRows
 // elements; tall tiles mirror about twice as fast as 64×256 ones here.
 const (
@@ -173,30 +100,28 @@ func seg[T linalg.Float](m linalg.Matrix[T], i, j0, j1 int) []T {
 	return m.Row(i)[j0:j1]
 }
 
-// CrossInto writes Θ(Z, X) into ntk and Σ(Z, X) into nngp, each z.Rows ×
-// x.Rows; either may be the zero Matrix to skip it. Errors as GramInto.
-// Each row depends on its own row of z and on x only, and the inner
-// products are formed in strips of linalg.GramStrip rows of z, so the rows
-// computed from z[r0:r1] alone, r0 a multiple of linalg.GramStrip, are bit
-// for bit those computed from all of z.
-func CrossInto[T linalg.Float](ctx context.Context, z, x linalg.Matrix[T], p Params, o Options, ntk, nngp linalg.Matrix[T]) error {
-	return crossInto(ctx, z, x, p, o, ntk, nngp, -1)
-}
-
-// crossInto is CrossInto; when diagOff ≥ 0, z is rows diagOff… of x and
-// the pairs (x_i, x_i) get the exact diagonal values, as GramInto gives them.
-func crossInto[T linalg.Float](ctx context.Context, z, x linalg.Matrix[T], p Params, o Options, ntk, nngp linalg.Matrix[T], diagOff int) error {
+// crossInto writes Θ(Z, X) of s's depth, σ's and fixed layers into ntk and
+// Σ(Z, X) into nngp, each z.Rows × x.Rows; either may be the zero Matrix
+// to skip it (at least one must be given). When diagOff ≥ 0, z is rows
+// diagOff… of x and the pairs (x_i, x_i) get the exact diagonal values, as
+// gramBand gives them. Each row depends on its own row of z and on x only,
+// and the inner products are formed in strips of linalg.GramStrip rows of
+// z, so the rows computed from z[r0:r1] alone, r0 a multiple of
+// linalg.GramStrip, are bit for bit those computed from all of z. It
+// returns an error for bad shapes or a non-finite input (naming the row),
+// and ctx's error if it is cancelled (the outputs are then incomplete).
+func crossInto[T linalg.Float](ctx context.Context, z, x linalg.Matrix[T], s Spec, o Options, ntk, nngp linalg.Matrix[T], diagOff int) error {
 	if z.Cols != x.Cols {
 		return fmt.Errorf("%w: ntk: Z has %d features, X has %d", linalg.ErrShape, z.Cols, x.Cols)
 	}
 	if err := checkFinite("Z", z); err != nil {
 		return err
 	}
-	outs, err := checkOutputs(p, x, z.Rows, x.Rows, ntk, nngp)
+	outs, err := checkOutputs(s, x, z.Rows, x.Rows, ntk, nngp)
 	if err != nil {
 		return err
 	}
-	pl := newPlan(p, x.Cols)
+	pl := newPlan(s, x.Cols)
 	cols := pl.layerNorms(rowSquares(x))
 	rows := pl.layerNorms(rowSquares(z))
 	g := outs[0]
@@ -224,30 +149,13 @@ func crossInto[T linalg.Float](ctx context.Context, z, x linalg.Matrix[T], p Par
 	})
 }
 
-// crossCols is the segment length of CrossInto.
+// crossCols is the segment length of crossInto.
 const crossCols = 1024
 
-// Diag returns the diagonals Θ(x_i, x_i) and Σ(x_i, x_i) for the rows of x,
-// by the diagonal recursion (the correlation is exactly 1): Σ^{h+1} =
-// σ_w²Σ^h/2 + σ_b², Θ^{h+1} = Σ^{h+1} + σ_w²Θ^h/2.
-func Diag[T linalg.Float](x linalg.Matrix[T], p Params) (ntk, nngp []T, err error) {
-	if err := p.Validate(); err != nil {
-		return nil, nil, err
-	}
-	if err := checkFinite("X", x); err != nil {
-		return nil, nil, err
-	}
-	pl := newPlan(p, x.Cols)
-	ln := pl.layerNorms(rowSquares(x))
-	ntk, nngp = make([]T, x.Rows), make([]T, x.Rows)
-	for i := range ntk {
-		ntk[i], nngp[i] = T(ln.diagNTK[i]), T(ln.diagNNGP[i])
-	}
-	return ntk, nngp, nil
-}
-
-func checkOutputs[T linalg.Float](p Params, x linalg.Matrix[T], m, n int, ntk, nngp linalg.Matrix[T]) ([]linalg.Matrix[T], error) {
-	if err := p.Validate(); err != nil {
+// checkOutputs checks s, x and the outputs (either may be the zero Matrix,
+// not both), each to be m×n, and returns the ones given.
+func checkOutputs[T linalg.Float](s Spec, x linalg.Matrix[T], m, n int, ntk, nngp linalg.Matrix[T]) ([]linalg.Matrix[T], error) {
+	if err := s.Validate(); err != nil {
 		return nil, err
 	}
 	if x.Cols == 0 {
@@ -374,18 +282,19 @@ func rowSquares[T linalg.Float](x linalg.Matrix[T]) []float64 {
 
 // plan holds the constants of one kernel computation.
 type plan struct {
-	p        Params
+	s        Spec
 	a        float64 // σ_w²/d: the first Dense layer applied to x·x'
 	sw2, sb2 float64
 }
 
-func newPlan(p Params, d int) *plan {
-	sw2 := p.WeightStd * p.WeightStd
-	return &plan{p: p, a: sw2 / float64(d), sw2: sw2, sb2: p.BiasStd * p.BiasStd}
+func newPlan(s Spec, d int) *plan {
+	sw2 := s.WeightStd * s.WeightStd
+	return &plan{s: s, a: sw2 / float64(d), sw2: sw2, sb2: s.BiasStd * s.BiasStd}
 }
 
 // layerNorms are, for a set of inputs, √Σ^h(x, x) and its reciprocal (0 for
-// a zero norm) at each ReLU layer h = 1…L, and the final diagonals.
+// a zero norm) at each ReLU layer h = 1…L, and the final diagonals (at
+// depth 0, the input kernel's).
 type layerNorms struct {
 	norm, inv         [][]float64 // [h-1][i]
 	diagNTK, diagNNGP []float64
@@ -395,7 +304,7 @@ type layerNorms struct {
 const tinyNorm = 1e-150
 
 func (pl *plan) layerNorms(sq []float64) *layerNorms {
-	L := pl.p.Depth
+	L := pl.s.Depth
 	ln := &layerNorms{norm: make([][]float64, L), inv: make([][]float64, L),
 		diagNTK: make([]float64, len(sq)), diagNNGP: make([]float64, len(sq))}
 	for h := range L {
@@ -412,7 +321,7 @@ func (pl *plan) layerNorms(sq []float64) *layerNorms {
 			}
 			sig = pl.sw2*(sig/2) + pl.sb2
 			th = sig + pl.sw2*(th/2)
-			if h+1 == pl.p.Fixed {
+			if h+1 == pl.s.Fixed {
 				th = sig // Θ_F starts at the first trained layer
 			}
 		}
@@ -463,6 +372,11 @@ func (pl *plan) chunks(ctx context.Context, o Options, nc, total int, fn func(c 
 // the column norms), and the results go to ntk and nngp (either may be
 // nil, and either may be g itself). diag ≥ 0 is the position of the pair
 // (x_i, x_i) in the segment, which gets the exact diagonal values.
+//
+// The recursion's first layer is the input kernel Σ¹ = Θ¹ = σ_w²·x·x'/d + σ_b²:
+// at depth 0 it is the result, otherwise ArcCosFirst64 forms it inside the
+// first arc-cosine step, and each further hidden layer is one
+// ArcCosLayer64 step.
 func processSeg[T linalg.Float](pl *plan, g, ntk, nngp []T, rows, cols *layerNorms, ri, j0, diag int, sc *scratch) {
 	n := len(g)
 	if n == 0 {
@@ -486,14 +400,23 @@ func processSeg[T linalg.Float](pl *plan, g, ntk, nngp []T, rows, cols *layerNor
 		th = grow(&sc.th, n)
 	}
 	cn, ci := cols.norm, cols.inv
-	asm.ArcCosFirst64(sig, th, in, pl.a, pl.sb2, rows.norm[0][ri], rows.inv[0][ri],
-		cn[0][j0:j0+n], ci[0][j0:j0+n], pl.sw2, pl.sb2)
-	if pl.p.Fixed == 1 {
+	L, F := pl.s.Depth, pl.s.Fixed
+	if L == 0 {
+		sig := sig[:n]
+		for j, v := range in {
+			sig[j] = math.FMA(pl.a, v, pl.sb2)
+		}
+		copy(th, sig)
+	} else {
+		asm.ArcCosFirst64(sig, th, in, pl.a, pl.sb2, rows.norm[0][ri], rows.inv[0][ri],
+			cn[0][j0:j0+n], ci[0][j0:j0+n], pl.sw2, pl.sb2)
+	}
+	if F == 1 {
 		copy(th, sig)
 	}
-	for h := 1; h < pl.p.Depth; h++ {
+	for h := 1; h < L; h++ {
 		asm.ArcCosLayer64(sig, th, rows.norm[h][ri], rows.inv[h][ri], cn[h][j0:j0+n], ci[h][j0:j0+n], pl.sw2, pl.sb2)
-		if h+1 == pl.p.Fixed {
+		if h+1 == F {
 			copy(th, sig) // Θ_F starts at the first trained layer
 		}
 	}

@@ -31,7 +31,7 @@ func randX(rng *rand.Rand, n, d int) linalg.Matrix[float64] {
 
 // refKernel is the arc-cosine recursion (see the package doc) step by step for one pair, with θ by atan2 as
 // neural-tangents writes it: an independent reference.
-func refKernel(x, y []float64, p Params) (ntk, nngp float64) {
+func refKernel(x, y []float64, p Spec) (ntk, nngp float64) {
 	d := float64(len(x))
 	var xy, xx, yy float64
 	for k := range x {
@@ -68,7 +68,7 @@ func TestClosedFormL1(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, tc := range []struct{ n, d int }{{7, 5}, {20, 784}, {9, 1}} {
 		x := randX(rng, tc.n, tc.d)
-		ntk, nngp, err := Kernels(x, DefaultParams(1))
+		ntk, nngp, err := kernels(x, DefaultSpec(1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,26 +111,26 @@ func TestClosedFormL1(t *testing.T) {
 
 func TestRecursionReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
-	for _, p := range []Params{
-		DefaultParams(1), DefaultParams(2), DefaultParams(5),
+	for _, p := range []Spec{
+		DefaultSpec(1), DefaultSpec(2), DefaultSpec(5),
 		{Depth: 3, WeightStd: 1.5, BiasStd: 0.3},
 		{Depth: 1, WeightStd: 0.7, BiasStd: 1},
 	} {
 		x := randX(rng, 10, 13)
 		z := randX(rng, 4, 13)
-		ntk, nngp, err := Kernels(x, p)
+		ntk, nngp, err := kernels(x, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cn, err := CrossNTK(z, x, p)
+		cn, err := crossOf(z, x, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cg, err := CrossNNGP(z, x, p)
+		cg, err := crossOf(z, x, nngpOf(p))
 		if err != nil {
 			t.Fatal(err)
 		}
-		dn, dg, err := Diag(x, p)
+		dn, dg, err := diags(x, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +175,7 @@ func TestDiagonalIdentities(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	x := randX(rng, 8, 11)
 	for L := 1; L <= 6; L++ {
-		ntk, nngp, err := Kernels(x, DefaultParams(L))
+		ntk, nngp, err := kernels(x, DefaultSpec(L))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -220,9 +220,9 @@ func cholesky(a linalg.Matrix[float64]) bool {
 // positive definite.
 func TestGramPSD(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
-	for _, p := range []Params{DefaultParams(1), DefaultParams(3), {Depth: 2, WeightStd: 2, BiasStd: 0.5}} {
+	for _, p := range []Spec{DefaultSpec(1), DefaultSpec(3), {Depth: 2, WeightStd: 2, BiasStd: 0.5}} {
 		x := randX(rng, 40, 6)
-		ntk, nngp, err := Kernels(x, p)
+		ntk, nngp, err := kernels(x, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -253,8 +253,8 @@ func TestGramPSD(t *testing.T) {
 func TestZeroNormNoNaN(t *testing.T) {
 	x := linalg.New[float64](3, 4)
 	x.Set(1, 2, 1)
-	for _, p := range []Params{DefaultParams(3), {Depth: 2, WeightStd: 1, BiasStd: 0.5}} {
-		ntk, nngp, err := Kernels(x, p)
+	for _, p := range []Spec{DefaultSpec(3), {Depth: 2, WeightStd: 1, BiasStd: 0.5}} {
+		ntk, nngp, err := kernels(x, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -281,12 +281,12 @@ func TestFloat32(t *testing.T) {
 		x32.Data[i] = float32(v)
 		x.Data[i] = float64(float32(v))
 	}
-	p := DefaultParams(2)
-	k64, err := NTK(x, p)
+	p := DefaultSpec(2)
+	k64, err := gramOf(x, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	k32, err := NTK(x32, p)
+	k32, err := gramOf(x32, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,35 +311,35 @@ func TestErrors(t *testing.T) {
 	bad.Set(2, 1, math.NaN())
 	ctx := context.Background()
 	for name, err := range map[string]error{
-		"depth 0":     GramInto(ctx, x, Params{Depth: 0, WeightStd: 1}, Options{}, linalg.New[float64](3, 3), linalg.Matrix[float64]{}),
-		"sigma_w 0":   GramInto(ctx, x, Params{Depth: 1}, Options{}, linalg.New[float64](3, 3), linalg.Matrix[float64]{}),
-		"sigma_b NaN": GramInto(ctx, x, Params{Depth: 1, WeightStd: 1, BiasStd: math.NaN()}, Options{}, linalg.New[float64](3, 3), linalg.Matrix[float64]{}),
-		"no output":   GramInto(ctx, x, DefaultParams(1), Options{}, linalg.Matrix[float64]{}, linalg.Matrix[float64]{}),
-		"wrong shape": GramInto(ctx, x, DefaultParams(1), Options{}, linalg.New[float64](3, 2), linalg.Matrix[float64]{}),
-		"NaN input":   GramInto(ctx, bad, DefaultParams(1), Options{}, linalg.New[float64](3, 3), linalg.Matrix[float64]{}),
-		"cross d":     CrossInto(ctx, linalg.New[float64](2, 3), x, DefaultParams(1), Options{}, linalg.New[float64](2, 3), linalg.Matrix[float64]{}),
-		"cross NaN":   CrossInto(ctx, bad, x, DefaultParams(1), Options{}, linalg.New[float64](3, 3), linalg.Matrix[float64]{}),
-		"no features": GramInto(ctx, linalg.New[float64](3, 0), DefaultParams(1), Options{}, linalg.New[float64](3, 3), linalg.Matrix[float64]{}),
+		"depth -1":    gramInto(ctx, x, Spec{Depth: -1, WeightStd: 1}, Options{}, linalg.New[float64](3, 3), linalg.Matrix[float64]{}),
+		"sigma_w 0":   gramInto(ctx, x, Spec{Depth: 1}, Options{}, linalg.New[float64](3, 3), linalg.Matrix[float64]{}),
+		"sigma_b NaN": gramInto(ctx, x, Spec{Depth: 1, WeightStd: 1, BiasStd: math.NaN()}, Options{}, linalg.New[float64](3, 3), linalg.Matrix[float64]{}),
+		"no output":   gramInto(ctx, x, DefaultSpec(1), Options{}, linalg.Matrix[float64]{}, linalg.Matrix[float64]{}),
+		"wrong shape": gramInto(ctx, x, DefaultSpec(1), Options{}, linalg.New[float64](3, 2), linalg.Matrix[float64]{}),
+		"NaN input":   gramInto(ctx, bad, DefaultSpec(1), Options{}, linalg.New[float64](3, 3), linalg.Matrix[float64]{}),
+		"cross d":     crossInto(ctx, linalg.New[float64](2, 3), x, DefaultSpec(1), Options{}, linalg.New[float64](2, 3), linalg.Matrix[float64]{}, -1),
+		"cross NaN":   crossInto(ctx, bad, x, DefaultSpec(1), Options{}, linalg.New[float64](3, 3), linalg.Matrix[float64]{}, -1),
+		"no features": gramInto(ctx, linalg.New[float64](3, 0), DefaultSpec(1), Options{}, linalg.New[float64](3, 3), linalg.Matrix[float64]{}),
 		"same outputs": func() error {
 			k := linalg.New[float64](3, 3)
-			return GramInto(ctx, x, DefaultParams(1), Options{}, k, k)
+			return gramInto(ctx, x, DefaultSpec(1), Options{}, k, k)
 		}(),
 		"output is X": func() error {
 			y := linalg.New[float64](3, 3)
-			return GramInto(ctx, y, DefaultParams(1), Options{}, linalg.Matrix[float64]{}, y)
+			return gramInto(ctx, y, DefaultSpec(1), Options{}, linalg.Matrix[float64]{}, y)
 		}(),
 	} {
 		if err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	err := GramInto(ctx, bad, DefaultParams(1), Options{}, linalg.New[float64](3, 3), linalg.Matrix[float64]{})
+	err := gramInto(ctx, bad, DefaultSpec(1), Options{}, linalg.New[float64](3, 3), linalg.Matrix[float64]{})
 	if err == nil || !contains(err.Error(), "row 2") {
 		t.Errorf("NaN input: error %v does not name row 2", err)
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if err := GramInto(cctx, x, DefaultParams(1), Options{}, linalg.New[float64](3, 3), linalg.Matrix[float64]{}); err == nil {
+	if err := gramInto(cctx, x, DefaultSpec(1), Options{}, linalg.New[float64](3, 3), linalg.Matrix[float64]{}); err == nil {
 		t.Error("cancelled context: no error")
 	}
 }
@@ -360,16 +360,16 @@ func TestGramTiles(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 13))
 	const n, d = 300, 7
 	x := randX(rng, n, d)
-	p := Params{Depth: 2, WeightStd: 1.1, BiasStd: 0.2}
-	ntk, nngp, err := Kernels(x, p)
+	p := Spec{Depth: 2, WeightStd: 1.1, BiasStd: 0.2}
+	ntk, nngp, err := kernels(x, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	only, err := NTK(x, p)
+	only, err := gramOf(x, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cross, err := CrossNTK(x, x, p)
+	cross, err := crossOf(x, x, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,7 +377,7 @@ func TestGramTiles(t *testing.T) {
 	for i, v := range x.Data {
 		x32.Data[i] = float32(v)
 	}
-	k32, err := NNGP(x32, p)
+	k32, err := gramOf(x32, nngpOf(p))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,8 +414,8 @@ func TestGramIntoLower(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 14))
 	const n, d = 300, 9
 	x := randX(rng, n, d)
-	p := Params{Depth: 2, WeightStd: 1.1, BiasStd: 0.2}
-	full, fullG, err := Kernels(x, p)
+	p := Spec{Depth: 2, WeightStd: 1.1, BiasStd: 0.2}
+	full, fullG, err := kernels(x, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -424,7 +424,7 @@ func TestGramIntoLower(t *testing.T) {
 	for i := range lo.Data {
 		lo.Data[i], loG.Data[i] = canary, canary
 	}
-	if err := GramInto(context.Background(), x, p, Options{Lower: true}, lo, loG); err != nil {
+	if err := gramInto(context.Background(), x, p, Options{Lower: true}, lo, loG); err != nil {
 		t.Fatal(err)
 	}
 	for i := range n {

@@ -78,7 +78,7 @@ func newShape[T linalg.Float](d, width, depth int, weightStd, biasStd float64) (
 	case float64(width)*(float64(d)+float64(width)*float64(depth-1)+1) > maxParams:
 		return nil, fmt.Errorf("ntk: network %d→%d×%d→1 has more than %d weights", d, width, depth, int64(maxParams))
 	}
-	if err := (Params{Depth: depth, WeightStd: weightStd, BiasStd: biasStd}).Validate(); err != nil {
+	if err := (Spec{Depth: depth, WeightStd: weightStd, BiasStd: biasStd}).Validate(); err != nil {
 		return nil, err
 	}
 	net := &Network[T]{D: d, Width: width, Depth: depth, WeightStd: weightStd, BiasStd: biasStd}
@@ -110,9 +110,11 @@ func (net *Network[T]) scale(l int) float64 {
 	return net.WeightStd / math.Sqrt(float64(in))
 }
 
-// Params returns the infinite-width kernel parameters of this architecture.
-func (net *Network[T]) Params() Params {
-	return Params{Depth: net.Depth, WeightStd: net.WeightStd, BiasStd: net.BiasStd}
+// Spec returns the infinite-width NTK of this architecture, every layer
+// trained, in the network's element type.
+func (net *Network[T]) Spec() Spec {
+	var zero T
+	return Spec{Kind: KindNTK, Depth: net.Depth, WeightStd: net.WeightStd, BiasStd: net.BiasStd, Float32: sizeOf(zero) == 4}
 }
 
 // Pass holds what a forward pass keeps for the backward pass: the input

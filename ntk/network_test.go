@@ -215,7 +215,7 @@ func TestEmpiricalNTKConvergence(t *testing.T) {
 		if L == 2 {
 			top = min(maxLog, 11) // W is m×m
 		}
-		want, err := NTK(x, Params{Depth: L, WeightStd: 1, BiasStd: 0.2})
+		want, err := gramOf(x, Spec{Depth: L, WeightStd: 1, BiasStd: 0.2})
 		if err != nil {
 			t.Fatal(err)
 		}

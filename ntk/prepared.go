@@ -7,8 +7,8 @@ import (
 	"github.com/ntksvm/ntksvm/linalg"
 )
 
-// Prepared is the kernel against a fixed set of points X, prepared once for
-// many blocks of rows K(Z, X): X is checked and its per-layer norms are
+// Prepared is the kernel of a Spec against a fixed set of points X,
+// prepared once for many blocks of rows K(Z, X): X is checked and its per-layer norms are
 // computed when it is made, so that a block costs its Z·Xᵀ product
 // and its recursion only. The solvers that compute kernel rows on demand
 // (an SMO's working-set rows, the blocks of a Nyström solver) call Into
@@ -18,16 +18,16 @@ import (
 // is safe for concurrent use.
 type Prepared[T linalg.Float] struct {
 	x    linalg.Matrix[T]
-	p    Params
+	s    Spec
 	pl   *plan
 	cols *layerNorms
 }
 
-// Prepare prepares the kernels against the rows of x with parameters p.
-// It returns an error for bad parameters, an x without features, or a
-// non-finite x (naming the row).
-func Prepare[T linalg.Float](x linalg.Matrix[T], p Params) (*Prepared[T], error) {
-	if err := p.Validate(); err != nil {
+// Prepare prepares the kernel of s against the rows of x. It returns an
+// error for a bad s, an x without features, or a non-finite x (naming the
+// row).
+func Prepare[T linalg.Float](x linalg.Matrix[T], s Spec) (*Prepared[T], error) {
+	if err := s.Validate(); err != nil {
 		return nil, err
 	}
 	if x.Cols == 0 {
@@ -36,30 +36,39 @@ func Prepare[T linalg.Float](x linalg.Matrix[T], p Params) (*Prepared[T], error)
 	if err := checkFinite("X", x); err != nil {
 		return nil, err
 	}
-	pl := newPlan(p, x.Cols)
-	return &Prepared[T]{x: x, p: p, pl: pl, cols: pl.layerNorms(rowSquares(x))}, nil
+	pl := newPlan(s, x.Cols)
+	return &Prepared[T]{x: x, s: s, pl: pl, cols: pl.layerNorms(rowSquares(x))}, nil
 }
 
 // Points returns the number of points of X (the columns of every block).
 func (c *Prepared[T]) Points() int { return c.x.Rows }
 
-// Diag returns the diagonals Θ(x_i, x_i) and Σ(x_i, x_i) of X in float64,
-// as Diag computes them (new slices).
-func (c *Prepared[T]) Diag() (ntk, nngp []float64) {
-	return append([]float64(nil), c.cols.diagNTK...), append([]float64(nil), c.cols.diagNNGP...)
+// Diag returns the diagonal K(x_i, x_i) of X in float64, as Diag computes
+// it (a new slice).
+func (c *Prepared[T]) Diag() []float64 {
+	if c.s.Kind == KindNNGP {
+		return append([]float64(nil), c.cols.diagNNGP...)
+	}
+	return append([]float64(nil), c.cols.diagNTK...)
 }
 
-// Into writes Θ(Z, X) into ntk and Σ(Z, X) into nngp, each z.Rows ×
-// Points(); either may be the zero Matrix to skip it. same, if not nil,
-// has one entry per row of z: same[i] = j ≥ 0 says that row i of z is the
-// point x_j itself, and the pair (z_i, x_j) gets the exact diagonal values
-// (as GramInto gives them, rather than the recursion's value at a
+// Into writes the kernel K(Z, X) into k, z.Rows × Points(). same, if not
+// nil, has one entry per row of z: same[i] = j ≥ 0 says that row i of z is
+// the point x_j itself, and the pair (z_i, x_j) gets the exact diagonal
+// value (as Gram gives it, rather than the recursion's value at a
 // correlation rounded near 1); −1 says nothing. Every row of the result
 // depends only on its row of z (and same[i]), never on the other rows of
-// the block or the thread count. Errors: shapes, a non-finite z, outputs
+// the block or the thread count. Errors: shapes, a non-finite z, k
 // sharing storage with the inputs, an entry of same out of range, and
-// ctx's error if it is cancelled (the outputs are then incomplete).
-func (c *Prepared[T]) Into(ctx context.Context, z linalg.Matrix[T], same []int, o Options, ntk, nngp linalg.Matrix[T]) error {
+// ctx's error if it is cancelled (k is then incomplete).
+func (c *Prepared[T]) Into(ctx context.Context, z linalg.Matrix[T], same []int, o Options, k linalg.Matrix[T]) error {
+	kn, kg := slots(c.s.Kind, k)
+	return c.into(ctx, z, same, o, kn, kg)
+}
+
+// into is Into writing Θ(Z, X) into ntk and Σ(Z, X) into nngp; either may
+// be the zero Matrix to skip it, not both.
+func (c *Prepared[T]) into(ctx context.Context, z linalg.Matrix[T], same []int, o Options, ntk, nngp linalg.Matrix[T]) error {
 	if z.Cols != c.x.Cols {
 		return fmt.Errorf("%w: ntk: Z has %d features, X has %d", linalg.ErrShape, z.Cols, c.x.Cols)
 	}

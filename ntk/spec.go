@@ -13,16 +13,20 @@ import (
 
 // Spec names an infinite-width kernel completely: which output (the NTK Θ
 // or the NNGP Σ), the depth and the weight and bias standard deviations of
-// the network it belongs to, and the element type its matrices are stored
-// in. It is the one description of a kernel that commands, model files and
-// experiments share; Gram, Cross and DiagOf compute it, FillGram, FillCross
-// and FillGramRows write it into storage the caller owns, and Blocks
-// computes it in row blocks under a memory cap. Its Kind picks the NTK or
-// the NNGP output in this package alone.
+// the network it belongs to, the number of its leading layers that are not
+// trained, and the element type its matrices are stored in. It is the one
+// description of a kernel in this package and the one that commands, model
+// files and experiments share: Gram, Cross and Diag compute it, FillGram,
+// FillCross and FillGramRows write it into storage the caller owns, Blocks
+// computes it in row blocks under a memory cap, and Prepare prepares it
+// against a fixed set of points. The element type of the matrices is the
+// type parameter of those functions; Float32 records it for a caller that
+// stores or reads the kernel.
 //
-// Depth 0 is the input kernel Σ¹ = σ_w²·x·x'/d + σ_b² (a network with no
-// hidden layer is linear, and its NTK and NNGP coincide). Depth L ≥ 1 is the
-// recursion of the package documentation with L hidden ReLU layers.
+// Depth L is the recursion of the package documentation with L hidden ReLU
+// layers, whose first layer is the input kernel Σ¹ = σ_w²·x·x'/d + σ_b²:
+// depth 0 is that input kernel alone (a network with no hidden layer is
+// linear, and its NTK and NNGP coincide).
 //
 // Fixed, for the NTK, is the number F of leading weight layers that are not
 // trained (Arora et al., ICLR 2020): the kernel Θ_F of training the last
@@ -40,29 +44,25 @@ type Spec struct {
 	Float32   bool    // matrices are stored as float32 (the recursion is float64)
 }
 
-// Params returns the depth, standard deviations and fixed layers as Params
-// (Depth ≥ 1).
-func (s Spec) Params() Params {
-	return Params{Depth: s.Depth, WeightStd: s.WeightStd, BiasStd: s.BiasStd, Fixed: s.Fixed}
-}
+// DefaultSpec returns the NTK of the paper's network with L hidden layers:
+// σ_w = 1, σ_b = 0, every layer trained, float64.
+func DefaultSpec(depth int) Spec { return Spec{Kind: KindNTK, Depth: depth, WeightStd: 1} }
 
 // Validate reports whether s describes a kernel.
 func (s Spec) Validate() error {
-	if s.Kind != KindNTK && s.Kind != KindNNGP {
+	switch {
+	case s.Kind != KindNTK && s.Kind != KindNNGP:
 		return fmt.Errorf("ntk: kernel kind %d: want ntk or nngp", int(s.Kind))
-	}
-	if s.Kind == KindNNGP && s.Fixed != 0 {
+	case s.Depth < 0 || s.Depth > maxDepth:
+		return fmt.Errorf("ntk: depth %d: want 0…%d hidden layers", s.Depth, maxDepth)
+	case !(s.WeightStd > 0) || math.IsInf(s.WeightStd, 0):
+		return fmt.Errorf("ntk: weight std %v: want a positive finite number", s.WeightStd)
+	case !(s.BiasStd >= 0) || math.IsInf(s.BiasStd, 0):
+		return fmt.Errorf("ntk: bias std %v: want a finite number ≥ 0", s.BiasStd)
+	case s.Kind == KindNNGP && s.Fixed != 0:
 		return fmt.Errorf("ntk: fixed layers %d with the nngp: fixed layers apply to the ntk (the nngp is the ntk with every layer fixed)", s.Fixed)
 	}
-	if err := checkFixed(s.Fixed, s.Depth); err != nil {
-		return err
-	}
-	if s.Depth == 0 {
-		p := s.Params()
-		p.Depth = 1
-		return p.Validate()
-	}
-	return s.Params().Validate()
+	return checkFixed(s.Fixed, s.Depth)
 }
 
 // Type returns the element type of the kernel's matrices, "float32" or
@@ -147,58 +147,48 @@ func Cross[T linalg.Float](ctx context.Context, s Spec, z, x linalg.Matrix[T], o
 // FillGram writes the kernel matrix K(X, X) of s into k (x.Rows×x.Rows),
 // for a caller that owns the storage (a buffer reused between blocks, or
 // the first half of a float64 matrix that is widened afterwards). Its
-// values are those of Gram, bit for bit; errors as GramInto.
+// values are those of Gram, bit for bit, and exactly symmetric; with
+// o.Lower only the lower triangle (diagonal included) is written. Its
+// lower triangle is, bit for bit, the union of FillGramRows' bands. It
+// returns an error for a bad s, bad shapes, an x without features or with
+// a NaN or an infinity (naming the row), and ctx's error if it is
+// cancelled (k is then incomplete).
 func FillGram[T linalg.Float](ctx context.Context, s Spec, x linalg.Matrix[T], o Options, k linalg.Matrix[T]) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	if s.Depth > 0 {
-		kn, kg := slots(s.Kind, k)
-		return GramInto(ctx, x, s.Params(), o, kn, kg)
-	}
-	if k.Rows != x.Rows || k.Cols != x.Rows {
-		return fmt.Errorf("%w: ntk: the Gram of %d rows into a %d×%d matrix", linalg.ErrShape, x.Rows, k.Rows, k.Cols)
-	}
-	if err := checkFinite("X", x); err != nil {
-		return err
-	}
-	if err := linalg.SyrkLowerContext(ctx, 1, x, 0, k); err != nil {
-		return err
-	}
-	inputKernel(s, k, x.Cols, true)
-	exactDiag(s, k, x, 0)
-	linalg.MirrorLower(k, 0, k.Rows, 0, k.Cols)
-	if o.Progress != nil {
-		o.Progress(x.Rows, x.Rows)
-	}
-	return nil
+	kn, kg := slots(s.Kind, k)
+	return gramBand(ctx, x, s, o, 0, x.Rows, kn, kg, !o.Lower)
 }
 
 // FillCross writes the kernel matrix K(Z, X) of s into k (z.Rows×x.Rows).
-// Its values are those of Cross, bit for bit; errors as CrossInto.
+// Its values are those of Cross, bit for bit. Each row depends on its own
+// row of z and on x only, and the inner products are formed in strips of
+// linalg.GramStrip rows of z, so the rows computed from z[r0:r1] alone, r0
+// a multiple of linalg.GramStrip, are bit for bit those computed from all
+// of z. Errors as FillGram's.
 func FillCross[T linalg.Float](ctx context.Context, s Spec, z, x linalg.Matrix[T], o Options, k linalg.Matrix[T]) error {
 	return fillRows(ctx, s, z, x, k, o, -1)
 }
 
-// FillGramRows writes rows r0…r1−1 of the Gram K(X, X) of s into k, as
-// GramRowsInto writes them (k is (r1−r0)×r1, row i−r0 holding columns
-// 0…i of row i; r0 a multiple of linalg.GramStrip). For depth ≥ 1 the
-// values are, bit for bit, those of the same rows of Gram; the input
-// kernel (depth 0) is computed as a cross kernel of the rows with the exact
-// diagonal, equal to Gram's to rounding.
+// FillGramRows writes rows r0…r1−1 of the lower triangle of the Gram
+// K(X, X) of s into k: k is (r1−r0)×r1, its row i−r0 holding row i of the
+// Gram in columns 0…i; the elements above the diagonal are left as they
+// were. Only rows 0…r1−1 of x are read. r0 must be a multiple of
+// linalg.GramStrip. The values are, bit for bit, those of the same rows of
+// Gram (for any thread count, on the same kernel set), so a Gram too large
+// for one machine can be computed as bands by separate processes and
+// assembled by mirroring their lower triangles. Errors as FillGram's.
 func FillGramRows[T linalg.Float](ctx context.Context, s Spec, x linalg.Matrix[T], o Options, r0, r1 int, k linalg.Matrix[T]) error {
 	if err := s.Validate(); err != nil {
 		return err
-	}
-	if s.Depth > 0 {
-		kn, kg := slots(s.Kind, k)
-		return GramRowsInto(ctx, x, s.Params(), o, r0, r1, kn, kg)
 	}
 	if r0 < 0 || r0 > r1 || r1 > x.Rows || r0%linalg.GramStrip != 0 {
 		return fmt.Errorf("%w: ntk: Gram rows [%d, %d) of %d (the start must be a multiple of %d)",
 			linalg.ErrShape, r0, r1, x.Rows, linalg.GramStrip)
 	}
-	return fillRows(ctx, s, x.Slice(r0, r1, 0, x.Cols), x.Slice(0, r1, 0, x.Cols), k, o, r0)
+	kn, kg := slots(s.Kind, k)
+	return gramBand(ctx, x, s, o, r0, r1, kn, kg, false)
 }
 
 // fillRows writes K(Z, X) of s into k; when diagOff ≥ 0, z is rows
@@ -207,68 +197,34 @@ func fillRows[T linalg.Float](ctx context.Context, s Spec, z, x, k linalg.Matrix
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	if s.Depth > 0 {
-		kn, kg := slots(s.Kind, k)
-		return crossInto(ctx, z, x, s.Params(), o, kn, kg, diagOff)
-	}
-	if z.Cols != x.Cols {
-		return fmt.Errorf("%w: ntk: Z has %d features, X has %d", linalg.ErrShape, z.Cols, x.Cols)
-	}
-	for _, m := range []struct {
-		name string
-		m    linalg.Matrix[T]
-	}{{"Z", z}, {"X", x}} {
-		if err := checkFinite(m.name, m.m); err != nil {
-			return err
-		}
-	}
-	if err := linalg.CrossGramContext(ctx, z, x, k); err != nil {
-		return err
-	}
-	inputKernel(s, k, x.Cols, false)
-	if diagOff >= 0 {
-		exactDiag(s, k, z, diagOff)
-	}
-	if o.Progress != nil {
-		o.Progress(z.Rows, z.Rows)
-	}
-	return ctx.Err()
+	kn, kg := slots(s.Kind, k)
+	return crossInto(ctx, z, x, s, o, kn, kg, diagOff)
 }
 
-// exactDiag sets k(i, row0+i) to the input kernel of row i of z from its
-// squared norm, as DiagOf gives it.
-func exactDiag[T linalg.Float](s Spec, k, z linalg.Matrix[T], row0 int) {
-	a, b := s.WeightStd*s.WeightStd/float64(z.Cols), s.BiasStd*s.BiasStd
-	for i, sq := range rowSquares(z) {
-		k.Set(i, row0+i, T(math.FMA(a, sq, b)))
-	}
-}
-
-// DiagOf returns the diagonal K(x_i, x_i) of s for the rows of x.
-func DiagOf[T linalg.Float](s Spec, x linalg.Matrix[T]) ([]T, error) {
+// Diag returns the diagonal K(x_i, x_i) of s for the rows of x, by the
+// diagonal recursion (the correlation is exactly 1): Σ^{h+1} = σ_w²Σ^h/2 +
+// σ_b², Θ^{h+1} = Σ^{h+1} + σ_w²Θ^h/2. Gram's diagonal is these values.
+func Diag[T linalg.Float](s Spec, x linalg.Matrix[T]) ([]T, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if s.Depth == 0 {
-		if err := checkFinite("X", x); err != nil {
-			return nil, err
-		}
-		a, b := s.WeightStd*s.WeightStd/float64(x.Cols), s.BiasStd*s.BiasStd
-		d := make([]T, x.Rows)
-		for i, sq := range rowSquares(x) {
-			d[i] = T(math.FMA(a, sq, b))
-		}
-		return d, nil
+	if err := checkFinite("X", x); err != nil {
+		return nil, err
 	}
-	ntk, nngp, err := Diag(x, s.Params())
+	ln := newPlan(s, x.Cols).layerNorms(rowSquares(x))
+	src := ln.diagNTK
 	if s.Kind == KindNNGP {
-		return nngp, err
+		src = ln.diagNNGP
 	}
-	return ntk, err
+	d := make([]T, x.Rows)
+	for i, v := range src {
+		d[i] = T(v)
+	}
+	return d, nil
 }
 
 // slots returns k as the output slot of kind and the zero Matrix for the
-// other one, as GramInto and CrossInto take them: the one place where a
+// other one, as the recursion's functions take them: the one place where a
 // Spec's kind picks the NTK or the NNGP output.
 func slots[T linalg.Float](kind Kind, k linalg.Matrix[T]) (ntk, nngp linalg.Matrix[T]) {
 	if kind == KindNNGP {
@@ -277,25 +233,11 @@ func slots[T linalg.Float](kind Kind, k linalg.Matrix[T]) (ntk, nngp linalg.Matr
 	return k, linalg.Matrix[T]{}
 }
 
-// inputKernel maps the inner products in k to σ_w²·k/d + σ_b² (the lower
-// triangle only when lower), rounding once from float64.
-func inputKernel[T linalg.Float](s Spec, k linalg.Matrix[T], d int, lower bool) {
-	a, b := s.WeightStd*s.WeightStd/float64(d), s.BiasStd*s.BiasStd
-	for i := range k.Rows {
-		row := k.Row(i)
-		if lower {
-			row = row[:i+1]
-		}
-		for j, v := range row {
-			row[j] = T(math.FMA(a, float64(v), b))
-		}
-	}
-}
-
 // GramLadder computes, in one pass of the recursion, the Gram matrices of
-// every depth 0…p.Depth of the kernels with p's standard deviations: ntk[h]
-// and nngp[h] are Θ and Σ of the network with h hidden layers (ntk[0] and
-// nngp[0] are the same matrix, the input kernel). With p.Fixed = F > 0,
+// every depth 0…s.Depth of the kernels with s's standard deviations (s's
+// kind and element type do not matter): ntk[h] and nngp[h] are Θ and Σ of
+// the network with h hidden layers (ntk[0] and nngp[0] are the same
+// matrix, the input kernel). With s.Fixed = F > 0,
 // ntk[h] is Θ_F of depth h for h ≥ F and the zero Matrix for h < F (no
 // network has more fixed layers than layers); nngp is unchanged. Each
 // matrix equals, bit for bit, what Gram returns for that depth (and F).
@@ -303,14 +245,14 @@ func inputKernel[T linalg.Float](s Spec, k linalg.Matrix[T], d int, lower bool) 
 // each layer's arc-cosine step are computed once for all depths. With
 // o.NTKOnly, nngp[h] is the zero Matrix for h ≥ 1, and for h = 0 too when
 // F > 0.
-func GramLadder(ctx context.Context, x linalg.Matrix[float64], p Params, o Options) (ntk, nngp []linalg.Matrix[float64], err error) {
-	if err := p.Validate(); err != nil {
+func GramLadder(ctx context.Context, x linalg.Matrix[float64], s Spec, o Options) (ntk, nngp []linalg.Matrix[float64], err error) {
+	if err := s.Validate(); err != nil {
 		return nil, nil, err
 	}
 	if err := checkFinite("X", x); err != nil {
 		return nil, nil, err
 	}
-	n, L, F := x.Rows, p.Depth, p.Fixed
+	n, L, F := x.Rows, s.Depth, s.Fixed
 	g := linalg.New[float64](n, n)
 	if err := linalg.SyrkLowerContext(ctx, 1, x, 0, g); err != nil {
 		return nil, nil, err
@@ -327,7 +269,7 @@ func GramLadder(ctx context.Context, x linalg.Matrix[float64], p Params, o Optio
 			ntk[h] = linalg.New[float64](n, n)
 		}
 	}
-	pl := newPlan(p, x.Cols)
+	pl := newPlan(s, x.Cols)
 	sq := rowSquares(x)
 	cols := pl.layerNorms(sq)
 	diagN, diagS := ladderDiag(pl, sq)
@@ -339,12 +281,15 @@ func GramLadder(ctx context.Context, x linalg.Matrix[float64], p Params, o Optio
 		for i := i0; i < i1; i++ {
 			in := g.Row(i)[:i+1]
 			sig, th := grow(&sc.sig, i+1), grow(&sc.th, i+1)
-			var row0 []float64
-			if nngp[0].Rows > 0 {
-				row0 = nngp[0].Row(i)[:i+1]
+			if nngp[0].Rows > 0 { // the first layer, the input kernel
+				row0 := nngp[0].Row(i)[:i+1]
 				for j, v := range in {
 					row0[j] = math.FMA(pl.a, v, pl.sb2)
 				}
+				row0[i] = diagS[0][i]
+			}
+			if L == 0 {
+				continue
 			}
 			asm.ArcCosFirst64(sig, th, in, pl.a, pl.sb2, cols.norm[0][i], cols.inv[0][i],
 				cols.norm[0][:i+1], cols.inv[0][:i+1], pl.sw2, pl.sb2)
@@ -364,9 +309,6 @@ func GramLadder(ctx context.Context, x linalg.Matrix[float64], p Params, o Optio
 					break
 				}
 				asm.ArcCosLayer64(sig, th, cols.norm[h][i], cols.inv[h][i], cols.norm[h][:i+1], cols.inv[h][:i+1], pl.sw2, pl.sb2)
-			}
-			if row0 != nil {
-				row0[i] = diagS[0][i]
 			}
 		}
 		return i1 - i0
@@ -407,7 +349,7 @@ func GramLadder(ctx context.Context, x linalg.Matrix[float64], p Params, o Optio
 // depths ≥ F) and Σ at every depth 0…L by the diagonal recursion, formed
 // as layerNorms forms them.
 func ladderDiag(pl *plan, sq []float64) (ntk, nngp [][]float64) {
-	L := pl.p.Depth
+	L := pl.s.Depth
 	ntk, nngp = make([][]float64, L+1), make([][]float64, L+1)
 	for h := range L + 1 {
 		ntk[h], nngp[h] = make([]float64, len(sq)), make([]float64, len(sq))
@@ -419,7 +361,7 @@ func ladderDiag(pl *plan, sq []float64) (ntk, nngp [][]float64) {
 		for h := 1; h <= L; h++ {
 			sig = pl.sw2*(sig/2) + pl.sb2
 			th = sig + pl.sw2*(th/2)
-			if h == pl.p.Fixed {
+			if h == pl.s.Fixed {
 				th = sig
 			}
 			ntk[h][i], nngp[h][i] = th, sig

@@ -23,9 +23,9 @@ func TestGramLadderEqualsGram(t *testing.T) {
 	for _, tc := range []struct {
 		n, d, depth int
 		sw, sb      float64
-	}{{1, 3, 1, 1, 0}, {37, 5, 4, math.Sqrt2, 0}, {300, 17, 3, 1.3, 0.4}} {
+	}{{1, 3, 1, 1, 0}, {37, 5, 4, math.Sqrt2, 0}, {300, 17, 3, 1.3, 0.4}, {37, 5, 0, 1.3, 0.4}} {
 		x := randMatrix(tc.n, tc.d, uint64(tc.n))
-		p := Params{Depth: tc.depth, WeightStd: tc.sw, BiasStd: tc.sb}
+		p := Spec{Depth: tc.depth, WeightStd: tc.sw, BiasStd: tc.sb}
 		ntks, nngps, err := GramLadder(context.Background(), x, p, Options{Threads: 2})
 		if err != nil {
 			t.Fatal(err)
@@ -56,7 +56,7 @@ func TestGramLadderEqualsGram(t *testing.T) {
 func TestGramLadderNTKOnly(t *testing.T) {
 	x := randMatrix(41, 6, 7)
 	for _, fixed := range []int{0, 2} {
-		p := Params{Depth: 4, WeightStd: math.Sqrt2, BiasStd: 0.5, Fixed: fixed}
+		p := Spec{Depth: 4, WeightStd: math.Sqrt2, BiasStd: 0.5, Fixed: fixed}
 		full, _, err := GramLadder(context.Background(), x, p, Options{Threads: 2})
 		if err != nil {
 			t.Fatal(err)
@@ -101,7 +101,7 @@ func TestSpecCrossAndDiag(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := DiagOf(s, x)
+		d, err := Diag(s, x)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -37,15 +37,15 @@ func certifyKernel(ctx context.Context, e *env, f *certifyFlags) (certifier, *ce
 	if m.Kernel.Kind != ntk.KindNTK {
 		return nil, nil, "", fmt.Errorf("%s: kernel %q: certify bounds NTK machines only", f.model, m.Kernel.Kind)
 	}
-	p := m.Kernel.Params()
-	if err := p.Validate(); err != nil {
-		return nil, nil, "", fmt.Errorf("%s: %w", f.model, err)
+	if m.Kernel.Depth < 1 {
+		return nil, nil, "", fmt.Errorf("%s: kernel of depth 0: certify bounds the NTK of networks with 1 or more hidden layers", f.model)
 	}
+	p := m.Kernel
 	train, ds, err := certifyLoad(e, f.data, f.cls, m)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	km := ibp.KernelMachine{X: train, Alpha: m.Alpha, Bias: m.Bias, Params: p}
+	km := ibp.KernelMachine{X: train, Alpha: m.Alpha, Bias: m.Bias, Kernel: m.Kernel}
 	c, err := ibp.NewKernel(ctx, km, ds.x, ibp.KernelOptions{Tight: f.tight, Clip: f.clip})
 	if err != nil {
 		return nil, nil, "", err

@@ -54,11 +54,14 @@ func (k *kernelFlags) spec() (ntk.Spec, error) {
 	s := ntk.Spec{Kind: kind, Depth: k.depth, Fixed: k.fixed, WeightStd: k.sigmaW, BiasStd: k.sigmaB, Float32: k.precision == "float32"}
 	// The commands compute kernels of networks with at least one hidden
 	// layer (depth 0, the input kernel, is a choice of "ntksvm cv" only).
-	if err := s.Params().Validate(); err != nil {
-		return ntk.Spec{}, usageError("%v", strings.TrimPrefix(err.Error(), "ntk: "))
+	if s.Depth == 0 {
+		return ntk.Spec{}, usageError("depth 0: want 1 or more hidden layers (the input kernel, depth 0, is a choice of \"ntksvm cv\")")
 	}
 	if err := s.Validate(); err != nil {
-		return ntk.Spec{}, usageError("--fixed: %v", strings.TrimPrefix(err.Error(), "ntk: "))
+		if s.Fixed != 0 && strings.Contains(err.Error(), "fixed layers") {
+			return ntk.Spec{}, usageError("--fixed: %v", strings.TrimPrefix(err.Error(), "ntk: "))
+		}
+		return ntk.Spec{}, usageError("%v", strings.TrimPrefix(err.Error(), "ntk: "))
 	}
 	if k.precision != "float64" && k.precision != "float32" {
 		return ntk.Spec{}, usageError("--precision %q: want float64 or float32", k.precision)

@@ -39,22 +39,25 @@ func TestKernelCommand(t *testing.T) {
 	for i, v := range z.Data {
 		z64.Data[i] = float64(v)
 	}
-	p := ntk.Params{Depth: 2, WeightStd: 1.5, BiasStd: 0.1}
+	ctx := t.Context()
+	p := ntk.Spec{Depth: 2, WeightStd: 1.5, BiasStd: 0.1}
 	pf := p
 	pf.Fixed = 1
+	g := p
+	g.Kind = ntk.KindNNGP
 	for _, tc := range []struct {
 		args []string
 		want func() (linalg.Matrix[float64], error)
 		tol  float64
 	}{
-		{nil, func() (linalg.Matrix[float64], error) { return ntk.NTK(x, p) }, 1e-12},
-		{[]string{"--mem-cap", "400B"}, func() (linalg.Matrix[float64], error) { return ntk.NTK(x, p) }, 1e-12},
-		{[]string{"--kind", "nngp"}, func() (linalg.Matrix[float64], error) { return ntk.NNGP(x, p) }, 1e-12},
-		{[]string{"--test", zp}, func() (linalg.Matrix[float64], error) { return ntk.CrossNTK(z64, x, p) }, 1e-12},
-		{[]string{"--test", zp, "--float32", "--kind", "nngp"}, func() (linalg.Matrix[float64], error) { return ntk.CrossNNGP(z64, x, p) }, 1e-5},
-		{[]string{"--fixed", "1"}, func() (linalg.Matrix[float64], error) { return ntk.NTK(x, pf) }, 0},
-		{[]string{"--fixed", "1", "--mem-cap", "400B", "--test", zp}, func() (linalg.Matrix[float64], error) { return ntk.CrossNTK(z64, x, pf) }, 1e-12},
-		{[]string{"--fixed", "2"}, func() (linalg.Matrix[float64], error) { return ntk.NNGP(x, p) }, 0},
+		{nil, func() (linalg.Matrix[float64], error) { return ntk.Gram(ctx, p, x, ntk.Options{}) }, 1e-12},
+		{[]string{"--mem-cap", "400B"}, func() (linalg.Matrix[float64], error) { return ntk.Gram(ctx, p, x, ntk.Options{}) }, 1e-12},
+		{[]string{"--kind", "nngp"}, func() (linalg.Matrix[float64], error) { return ntk.Gram(ctx, g, x, ntk.Options{}) }, 1e-12},
+		{[]string{"--test", zp}, func() (linalg.Matrix[float64], error) { return ntk.Cross(ctx, p, z64, x, ntk.Options{}) }, 1e-12},
+		{[]string{"--test", zp, "--float32", "--kind", "nngp"}, func() (linalg.Matrix[float64], error) { return ntk.Cross(ctx, g, z64, x, ntk.Options{}) }, 1e-5},
+		{[]string{"--fixed", "1"}, func() (linalg.Matrix[float64], error) { return ntk.Gram(ctx, pf, x, ntk.Options{}) }, 0},
+		{[]string{"--fixed", "1", "--mem-cap", "400B", "--test", zp}, func() (linalg.Matrix[float64], error) { return ntk.Cross(ctx, pf, z64, x, ntk.Options{}) }, 1e-12},
+		{[]string{"--fixed", "2"}, func() (linalg.Matrix[float64], error) { return ntk.Gram(ctx, g, x, ntk.Options{}) }, 0},
 	} {
 		out := filepath.Join(dir, "K.npy")
 		args := append([]string{"kernel", "--train", xp, "--depth", "2", "--weight-std", "1.5", "--bias-std", "0.1", "--out", out}, tc.args...)

@@ -162,7 +162,7 @@ func TestTrainExactMatchesPackage(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	k, err := ntk.NTK(x, ntk.DefaultParams(2))
+	k, err := ntk.Gram(t.Context(), ntk.DefaultSpec(2), x, ntk.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

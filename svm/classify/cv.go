@@ -454,7 +454,7 @@ func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, classes 
 						return nil, err
 					}
 					ntks, nngps = []linalg.Matrix[float64]{k}, []linalg.Matrix[float64]{k}
-				} else if ntks, nngps, err = ntk.GramLadder(ctx, x, ntk.Params{Depth: deepest[f], WeightStd: o.weightStd(), BiasStd: bs, Fixed: f},
+				} else if ntks, nngps, err = ntk.GramLadder(ctx, x, ntk.Spec{Depth: deepest[f], WeightStd: o.weightStd(), BiasStd: bs, Fixed: f},
 					ntk.Options{Threads: o.Threads, NTKOnly: !wantsNNGP(kernels, f)}); err != nil {
 					return nil, err
 				}

@@ -106,7 +106,7 @@ func fitOnDemand[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, 
 		return &multi{scheme: sch, classes: nclass, units: units}, nil
 	}
 	runtime.GC() // the pairs' Grams are garbage: let the cache have their memory
-	k, err := ondemand.NewNTK[T](ctx, x, spec.Params(), spec.Kind, plan.Cache)
+	k, err := ondemand.NewNTK[T](ctx, x, spec, plan.Cache)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func fitFalkon[T linalg.Float](ctx context.Context, plan Plan, spec ntk.Spec, xs
 		}
 	}
 	x := linalg.Convert[T](xs)
-	k, err := falkon.NewNTK(x, spec.Params(), spec.Kind)
+	k, err := falkon.NewNTK(x, spec)
 	if err != nil {
 		return nil, err
 	}

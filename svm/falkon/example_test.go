@@ -25,7 +25,7 @@ func ExampleFit() {
 		y.Set(i, 0, math.Sin(2*a))
 		y.Set(i, 1, math.Cos(3*a))
 	}
-	k, err := falkon.NewNTK(x, ntk.Params{Depth: 2, WeightStd: 1, BiasStd: 0.5}, ntk.KindNTK)
+	k, err := falkon.NewNTK(x, ntk.Spec{Depth: 2, WeightStd: 1, BiasStd: 0.5})
 	if err != nil {
 		log.Fatal(err)
 	}

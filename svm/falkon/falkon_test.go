@@ -51,20 +51,20 @@ func TestEqualsKRR(t *testing.T) {
 	ctx := context.Background()
 	x, y := data(300, 20, 3, 1)
 	// The NTK, and the NTK with its first layer fixed (the kernel of
-	// every block is the one of the Params).
+	// every block is the one of the Spec).
 	for _, fixed := range []int{0, 1} {
-		p := ntk.Params{Depth: 2, WeightStd: 1, BiasStd: 0.2, Fixed: fixed}
+		p := ntk.Spec{Depth: 2, WeightStd: 1, BiasStd: 0.2, Fixed: fixed}
 		equalsKRR(t, ctx, x, y, p)
 	}
 }
 
-func equalsKRR(t *testing.T, ctx context.Context, x, y linalg.Matrix[float64], p ntk.Params) {
+func equalsKRR(t *testing.T, ctx context.Context, x, y linalg.Matrix[float64], p ntk.Spec) {
 	t.Helper()
-	k, err := NewNTK(x, p, ntk.KindNTK)
+	k, err := NewNTK(x, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gram, err := ntk.NTK(x, p)
+	gram, err := ntk.Gram(ctx, p, x, ntk.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,12 +96,12 @@ func equalsKRR(t *testing.T, ctx context.Context, x, y linalg.Matrix[float64], p
 func TestNystrom(t *testing.T) {
 	ctx := context.Background()
 	x, y := data(400, 12, 2, 2)
-	p := ntk.DefaultParams(1)
-	k, err := NewNTK(x, p, ntk.KindNTK)
+	p := ntk.DefaultSpec(1)
+	k, err := NewNTK(x, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gram, err := ntk.NTK(x, p)
+	gram, err := ntk.Gram(ctx, p, x, ntk.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestNystrom(t *testing.T) {
 func TestDeterministic(t *testing.T) {
 	ctx := context.Background()
 	x, y := data(1500, 30, 3, 4)
-	k, err := NewNTK(x, ntk.DefaultParams(2), ntk.KindNTK)
+	k, err := NewNTK(x, ntk.DefaultSpec(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestDeterministic(t *testing.T) {
 func TestErrors(t *testing.T) {
 	ctx := context.Background()
 	x, y := data(20, 3, 1, 5)
-	k, err := NewNTK(x, ntk.DefaultParams(1), ntk.KindNTK)
+	k, err := NewNTK(x, ntk.DefaultSpec(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestErrors(t *testing.T) {
 	if _, err := Fit(cctx, k, y, Config{M: 5, Shift: 1}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
-	if _, err := NewNTK(x, ntk.DefaultParams(1), ntk.Kind(9)); err == nil {
+	if _, err := NewNTK(x, ntk.Spec{Kind: ntk.Kind(9), Depth: 1, WeightStd: 1}); err == nil {
 		t.Error("unknown kind accepted")
 	}
 }
@@ -257,7 +257,7 @@ func column(m linalg.Matrix[float64], j int) []float64 {
 func TestStoreBlocks(t *testing.T) {
 	ctx := context.Background()
 	x, y := data(500, 10, 2, 6)
-	k, err := NewNTK(x, ntk.DefaultParams(1), ntk.KindNTK)
+	k, err := NewNTK(x, ntk.DefaultSpec(1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,34 +8,25 @@ import (
 	"github.com/ntksvm/ntksvm/ntk"
 )
 
-// NTK is the Kernel of the infinite-width NTK or NNGP (ntk.Params) over
+// NTK is the Kernel of an infinite-width NTK or NNGP (ntk.Spec) over
 // training inputs X of type T (float32 inputs get a float32 Gram product
 // and a float64 recursion, as in package ntk). Blocks are computed by
 // ntk.Prepared against the gathered centres, with the exact diagonal for a
 // point against itself.
 type NTK[T linalg.Float] struct {
 	x    linalg.Matrix[T]
-	p    ntk.Params
-	kind ntk.Kind
+	s    ntk.Spec
 	diag []float64
 }
 
-// NewNTK returns the kernel of kind with parameters p over the rows of x
-// (referred to, not copied). Errors: those of ntk.Prepare, and an
-// unknown kind.
-func NewNTK[T linalg.Float](x linalg.Matrix[T], p ntk.Params, kind ntk.Kind) (*NTK[T], error) {
-	if kind != ntk.KindNTK && kind != ntk.KindNNGP {
-		return nil, fmt.Errorf("falkon: unknown kernel kind %v", kind)
-	}
-	c, err := ntk.Prepare(x, p)
+// NewNTK returns the kernel s over the rows of x (referred to, not
+// copied). Errors: those of ntk.Prepare.
+func NewNTK[T linalg.Float](x linalg.Matrix[T], s ntk.Spec) (*NTK[T], error) {
+	c, err := ntk.Prepare(x, s)
 	if err != nil {
 		return nil, err
 	}
-	dn, ds := c.Diag()
-	if kind == ntk.KindNNGP {
-		dn = ds
-	}
-	return &NTK[T]{x: x, p: p, kind: kind, diag: dn}, nil
+	return &NTK[T]{x: x, s: s, diag: c.Diag()}, nil
 }
 
 // Len implements Kernel.
@@ -59,7 +50,7 @@ func (k *NTK[T]) Centre(cols []int) (Blocks, error) {
 		pos[r] = j
 		copy(c.Row(j), k.x.Row(r))
 	}
-	cr, err := ntk.Prepare(c, k.p)
+	cr, err := ntk.Prepare(c, k.s)
 	if err != nil {
 		return nil, err
 	}
@@ -122,13 +113,7 @@ func (b *NTKBlocks[T]) into(ctx context.Context, z linalg.Matrix[T], same []int,
 		b.out = grow(b.out, dst.Rows*dst.Cols)
 		out = linalg.Matrix[T]{Rows: dst.Rows, Cols: dst.Cols, Stride: dst.Cols, Data: b.out}
 	}
-	var err error
-	if b.k.kind == ntk.KindNTK {
-		err = b.cross.Into(ctx, z, same, ntk.Options{}, out, linalg.Matrix[T]{})
-	} else {
-		err = b.cross.Into(ctx, z, same, ntk.Options{}, linalg.Matrix[T]{}, out)
-	}
-	if err != nil || direct {
+	if err := b.cross.Into(ctx, z, same, ntk.Options{}, out); err != nil || direct {
 		return err
 	}
 	for i := range dst.Rows {

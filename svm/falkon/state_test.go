@@ -19,7 +19,7 @@ import (
 // float32 (computed, on resume, by the first pass over them).
 func TestResume(t *testing.T) {
 	x, y := data(600, 10, 3, 11)
-	k, err := NewNTK(x, ntk.DefaultParams(2), ntk.KindNTK)
+	k, err := NewNTK(x, ntk.DefaultSpec(2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func bitsEqual(a, b []float64) bool {
 func TestResumeRefused(t *testing.T) {
 	ctx := context.Background()
 	x, y := data(300, 6, 2, 12)
-	k, err := NewNTK(x, ntk.DefaultParams(1), ntk.KindNTK)
+	k, err := NewNTK(x, ntk.DefaultSpec(1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -347,7 +347,7 @@ func checkNetwork[T linalg.Float](net *ntk.Network[T]) error {
 	if net.Depth < 1 || net.Width < 1 || net.D < 1 || len(net.W) != net.Depth+1 {
 		return inputErr("network of depth %d, width %d, %d inputs with %d weight matrices", net.Depth, net.Width, net.D, len(net.W))
 	}
-	if err := net.Params().Validate(); err != nil {
+	if err := net.Spec().Validate(); err != nil {
 		return fmt.Errorf("%w: %v", svm.ErrInput, err)
 	}
 	if (net.BiasStd != 0) != (net.B != nil) || (net.B != nil && len(net.B) != net.Depth+1) {

@@ -322,11 +322,11 @@ func gapRunBatch(t *testing.T, loss svm.Loss, reg Regularization, obj svm.Object
 	if err != nil {
 		t.Fatal(err)
 	}
-	kAn, err := ntk.NTK(x, net.Params())
+	kAn, err := ntk.Gram(context.Background(), net.Spec(), x, ntk.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	kAnT, err := ntk.CrossNTK(xt, x, net.Params())
+	kAnT, err := ntk.Cross(context.Background(), net.Spec(), xt, x, ntk.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

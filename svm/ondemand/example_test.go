@@ -31,9 +31,9 @@ func ExampleNewNTK() {
 		}
 	}
 	ctx := context.Background()
-	p := ntk.DefaultParams(2)
+	p := ntk.DefaultSpec(2)
 	cfg := svm.DualConfig{Loss: svm.Hinge, Lambda: 0.01, Bias: true, Tol: 1e-10}
-	k, err := ondemand.NewNTK[float32](ctx, x, p, ntk.KindNTK,
+	k, err := ondemand.NewNTK[float32](ctx, x, p,
 		ondemand.Config{CacheBytes: 8 * ondemand.RowBytes[float32](40), BlockRows: 8})
 	if err != nil {
 		log.Fatal(err)
@@ -42,7 +42,7 @@ func ExampleNewNTK() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	g, err := ntk.NTK(x, p)
+	g, err := ntk.Gram(ctx, p, x, ntk.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -11,11 +11,11 @@
 //
 // A Matrix is made from a RowFunc, which writes the kernel rows K[rows, :]
 // of the n training points, and the diagonal K_ii (read at every step of an
-// SMO, so it is kept). NewNTK builds both for the NTK or NNGP of
-// ntk.Params over training inputs X (ntk.Prepared: X's norms prepared once,
-// the diagonal pairs exact, as in the dense Gram):
+// SMO, so it is kept). NewNTK builds both for the kernel of an ntk.Spec
+// (an NTK or NNGP) over training inputs X (ntk.Prepared: X's norms
+// prepared once, the diagonal pairs exact, as in the dense Gram):
 //
-//	k, err := ondemand.NewNTK[float32](ctx, x, ntk.DefaultParams(1), ntk.KindNTK,
+//	k, err := ondemand.NewNTK[float32](ctx, x, ntk.DefaultSpec(1),
 //		ondemand.Config{CacheBytes: 1 << 30})
 //	res, err := svm.SolveDual(ctx, k, y, svm.DualConfig{Loss: svm.Hinge, Lambda: 0.064, Bias: true})
 //
@@ -578,36 +578,30 @@ func (m *Matrix[T]) insert(i int) int32 {
 	return s
 }
 
-// NewNTK returns the on-demand Gram of kind (the NTK or the NNGP) with
-// parameters p over the rows of x, stored as S (float32 halves the cache's
+// NewNTK returns the on-demand Gram of the kernel s over the rows of x,
+// stored as S (float32 halves the cache's
 // bytes per row; rows are computed in x's type, the recursion in float64,
 // and rounded once). The diagonal and the rows' diagonal elements are the
 // exact ones of the dense Gram (ntk.Prepared). x is referred to, not copied.
 // Errors: those of ntk.Prepare and New.
-func NewNTK[S, T linalg.Float](ctx context.Context, x linalg.Matrix[T], p ntk.Params, kind ntk.Kind, cfg Config) (*Matrix[S], error) {
-	f, diag, err := NTKRows[S](x, p, kind)
+func NewNTK[S, T linalg.Float](ctx context.Context, x linalg.Matrix[T], s ntk.Spec, cfg Config) (*Matrix[S], error) {
+	f, diag, err := NTKRows[S](x, s)
 	if err != nil {
 		return nil, err
 	}
 	return New(ctx, x.Rows, diag, f, cfg)
 }
 
-// NTKRows returns the RowFunc of the Gram of kind over the rows of x,
-// stored as S, and its diagonal (see NewNTK). The function gathers the
+// NTKRows returns the RowFunc of the Gram of s over the rows of x, stored
+// as S, and its diagonal (see NewNTK). The function gathers the
 // requested rows of x and calls ntk.Prepared.Into; it keeps scratch space
 // between calls and must not be called concurrently.
-func NTKRows[S, T linalg.Float](x linalg.Matrix[T], p ntk.Params, kind ntk.Kind) (RowFunc[S], []float64, error) {
-	if kind != ntk.KindNTK && kind != ntk.KindNNGP {
-		return nil, nil, fmt.Errorf("ondemand: unknown kernel kind %v", kind)
-	}
-	c, err := ntk.Prepare(x, p)
+func NTKRows[S, T linalg.Float](x linalg.Matrix[T], s ntk.Spec) (RowFunc[S], []float64, error) {
+	c, err := ntk.Prepare(x, s)
 	if err != nil {
 		return nil, nil, err
 	}
-	diag, dnngp := c.Diag()
-	if kind == ntk.KindNNGP {
-		diag = dnngp
-	}
+	diag := c.Diag()
 	var z, tmp []T
 	f := func(ctx context.Context, rows []int, dst linalg.Matrix[S]) error {
 		if dst.Rows != len(rows) || dst.Cols != x.Rows {
@@ -627,13 +621,7 @@ func NTKRows[S, T linalg.Float](x linalg.Matrix[T], p ntk.Params, kind ntk.Kind)
 			}
 			out = linalg.Matrix[T]{Rows: len(rows), Cols: x.Rows, Stride: x.Rows, Data: tmp[:len(rows)*x.Rows]}
 		}
-		var err error
-		if kind == ntk.KindNTK {
-			err = c.Into(ctx, zm, rows, ntk.Options{}, out, linalg.Matrix[T]{})
-		} else {
-			err = c.Into(ctx, zm, rows, ntk.Options{}, linalg.Matrix[T]{}, out)
-		}
-		if err != nil || direct {
+		if err := c.Into(ctx, zm, rows, ntk.Options{}, out); err != nil || direct {
 			return err
 		}
 		for k := range rows {

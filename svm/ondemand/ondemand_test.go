@@ -37,7 +37,7 @@ func points(n, d int, seed uint64) (linalg.Matrix[float64], []float64) {
 }
 
 // TestMatchesDense checks every method against the dense Gram of
-// ntk.GramInto (to rounding: the products are computed in another order),
+// ntk.Gram (to rounding: the products are computed in another order),
 // and that a tiny cache and small blocks give the same bits as a cache
 // holding every row.
 func TestMatchesDense(t *testing.T) {
@@ -50,22 +50,16 @@ func TestMatchesDense(t *testing.T) {
 		fixed int
 	}{{ntk.KindNTK, 0}, {ntk.KindNNGP, 0}, {ntk.KindNTK, 1}} {
 		kind := tc.kind
-		p := ntk.Params{Depth: 2, WeightStd: 1.2, BiasStd: 0.1, Fixed: tc.fixed}
-		var dense linalg.Matrix[float64]
-		var err error
-		if kind == ntk.KindNTK {
-			dense, err = ntk.NTK(x, p)
-		} else {
-			dense, err = ntk.NNGP(x, p)
-		}
+		p := ntk.Spec{Kind: kind, Depth: 2, WeightStd: 1.2, BiasStd: 0.1, Fixed: tc.fixed}
+		dense, err := ntk.Gram(ctx, p, x, ntk.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		big, err := NewNTK[float64](ctx, x, p, kind, Config{CacheBytes: RowBytes[float64](n) * int64(n)})
+		big, err := NewNTK[float64](ctx, x, p, Config{CacheBytes: RowBytes[float64](n) * int64(n)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		small, err := NewNTK[float64](ctx, x, p, kind, Config{CacheBytes: 3 * RowBytes[float64](n), BlockRows: 7})
+		small, err := NewNTK[float64](ctx, x, p, Config{CacheBytes: 3 * RowBytes[float64](n), BlockRows: 7})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,8 +188,8 @@ func TestSolveDual(t *testing.T) {
 	ctx := context.Background()
 	x, y := points(500, 30, 3)
 	n := x.Rows
-	p := ntk.DefaultParams(1)
-	dense, err := ntk.NTK(x, p)
+	p := ntk.DefaultSpec(1)
+	dense, err := ntk.Gram(ctx, p, x, ntk.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +215,7 @@ func TestSolveDual(t *testing.T) {
 			var got [2]*svm.DualResult
 			for k, threads := range []int{1, 2} {
 				linalg.SetThreads(threads)
-				m, err := NewNTK[float64](ctx, x, p, ntk.KindNTK, Config{CacheBytes: int64(n/10) * RowBytes[float64](n), BlockRows: 64})
+				m, err := NewNTK[float64](ctx, x, p, Config{CacheBytes: int64(n/10) * RowBytes[float64](n), BlockRows: 64})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -254,12 +248,12 @@ func TestSolveDual(t *testing.T) {
 func TestFloat32Storage(t *testing.T) {
 	ctx := context.Background()
 	x, _ := points(200, 10, 4)
-	p := ntk.DefaultParams(2)
-	m64, err := NewNTK[float64](ctx, x, p, ntk.KindNTK, Config{})
+	p := ntk.DefaultSpec(2)
+	m64, err := NewNTK[float64](ctx, x, p, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m32, err := NewNTK[float32](ctx, x, p, ntk.KindNTK, Config{CacheBytes: 4 * RowBytes[float32](200)})
+	m32, err := NewNTK[float32](ctx, x, p, Config{CacheBytes: 4 * RowBytes[float32](200)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,10 +297,10 @@ func TestErrors(t *testing.T) {
 	}
 	x := linalg.New[float64](3, 2)
 	x.Set(1, 1, math.Inf(1))
-	if _, err := NewNTK[float32](ctx, x, ntk.DefaultParams(1), ntk.KindNTK, Config{}); err == nil || !strings.Contains(err.Error(), "row 1") {
+	if _, err := NewNTK[float32](ctx, x, ntk.DefaultSpec(1), Config{}); err == nil || !strings.Contains(err.Error(), "row 1") {
 		t.Errorf("infinite input: %v", err)
 	}
-	if _, err := NewNTK[float32](ctx, linalg.New[float64](3, 2), ntk.DefaultParams(1), ntk.Kind(7), Config{}); err == nil {
+	if _, err := NewNTK[float32](ctx, linalg.New[float64](3, 2), ntk.Spec{Kind: ntk.Kind(7), Depth: 1, WeightStd: 1}, Config{}); err == nil {
 		t.Error("unknown kind accepted")
 	}
 }
@@ -316,7 +310,7 @@ func TestErrors(t *testing.T) {
 func TestCancel(t *testing.T) {
 	x, y := points(100, 5, 5)
 	ctx, cancel := context.WithCancel(context.Background())
-	m, err := NewNTK[float64](ctx, x, ntk.DefaultParams(1), ntk.KindNTK, Config{})
+	m, err := NewNTK[float64](ctx, x, ntk.DefaultSpec(1), Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func summarize(recs []*Record) Summary {
 
 // Assemble verifies every block of m in dir and writes the whole kernel
 // into dst (m.Rows() × m.Train.N): for the Gram, the blocks' lower
-// triangles mirrored onto the upper one, as ntk.GramInto mirrors them.
+// triangles mirrored onto the upper one, as ntk.FillGram mirrors them.
 func Assemble[T linalg.Float](dir string, m *Manifest, dst linalg.Matrix[T]) (Summary, error) {
 	recs, err := VerifyAll(dir, m)
 	if err != nil {

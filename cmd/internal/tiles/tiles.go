@@ -23,8 +23,8 @@
 // The Gram K(X, X) is split into bands of rows of its lower triangle, each
 // holding about the same number of entries (the band of rows [r0, r1) has
 // r1(r1+1)/2 − r0(r0+1)/2), with band edges on multiples of
-// linalg.GramStrip so that ntk.GramRowsInto gives each band's values bit for
-// bit as ntk.GramInto does. A band is stored as an (r1−r0)×r1 matrix whose
+// linalg.GramStrip so that ntk.FillGramRows gives each band's values bit for
+// bit as ntk.FillGram does. A band is stored as an (r1−r0)×r1 matrix whose
 // strict upper triangle is zero. The cross kernel K(Z, X) is split into
 // bands of rows of Z of equal size.
 //

@@ -138,7 +138,6 @@ func computeAll[T linalg.Float](t *testing.T, dir string, spec ntk.Spec, x linal
 // the kernel of one process.
 func TestRoundTrip(t *testing.T) {
 	x, z := randInputs(1, 3*Unit+57, 20), randInputs(2, 2*Unit+9, 20)
-	p := ntk.Params{Depth: 2, WeightStd: 1.1, BiasStd: 0.2}
 	for _, tc := range []struct {
 		spec  ntk.Spec
 		cross bool
@@ -150,14 +149,14 @@ func TestRoundTrip(t *testing.T) {
 		{ntk.Spec{Kind: ntk.KindNTK, Depth: 2, WeightStd: 1.1, BiasStd: 0.2}, true, 3},
 	} {
 		if tc.spec.Float32 {
-			roundTrip[float32](t, tc.spec, p, x, z, tc.cross, tc.tiles)
+			roundTrip[float32](t, tc.spec, x, z, tc.cross, tc.tiles)
 		} else {
-			roundTrip[float64](t, tc.spec, p, x, z, tc.cross, tc.tiles)
+			roundTrip[float64](t, tc.spec, x, z, tc.cross, tc.tiles)
 		}
 	}
 }
 
-func roundTrip[T linalg.Float](t *testing.T, spec ntk.Spec, p ntk.Params, x, z linalg.Matrix[float64], cross bool, tiles int) {
+func roundTrip[T linalg.Float](t *testing.T, spec ntk.Spec, x, z linalg.Matrix[float64], cross bool, tiles int) {
 	dir := t.TempDir()
 	var want linalg.Matrix[T]
 	var err error

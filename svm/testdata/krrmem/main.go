@@ -49,7 +49,7 @@ func main() {
 	t0 := time.Now()
 	k := linalg.New[float64](n, n)
 	o := ntk.Options{Lower: *mode == "inplace"}
-	if err := ntk.GramInto(ctx, train.X, ntk.DefaultParams(1), o, k, linalg.Matrix[float64]{}); err != nil {
+	if err := ntk.FillGram(ctx, ntk.DefaultSpec(1), train.X, o, k); err != nil {
 		log.Fatal(err)
 	}
 	if *release {

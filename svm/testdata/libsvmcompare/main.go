@@ -73,7 +73,7 @@ func writeGram(dir string, depth int, text bool) error {
 	if err != nil {
 		return err
 	}
-	k, err := ntk.NTK(train.X, ntk.DefaultParams(depth))
+	k, err := ntk.Gram(context.Background(), ntk.DefaultSpec(depth), train.X, ntk.Options{})
 	if err != nil {
 		return err
 	}

@@ -50,7 +50,7 @@ type NtkRow struct {
 	Ratio       float64 `json:"ratio"`
 }
 
-// Ntk is "ntksvm bench ntk": the infinite-width NTK Gram (ntk.GramInto:
+// Ntk is "ntksvm bench ntk": the infinite-width NTK Gram (ntk.FillGram:
 // GEMM and arc-cosine recursion) against the bare Gram GEMM X·Xᵀ of the
 // same run.
 type Ntk struct {
@@ -121,14 +121,14 @@ func ntkBench[T linalg.Float](ctx context.Context, env Env, b *Ntk) error {
 	linalg.SetThreads(b.Threads)
 	defer linalg.SetThreads(old)
 	k := linalg.New[T](n, n)
-	p := ntk.DefaultParams(b.Depth)
+	p := ntk.DefaultSpec(b.Depth)
 	var ferr error
 	gemm, secs, err := pairedMedians(ctx, b.Runs, func() {
 		if err := linalg.Gram(x, k); err != nil && ferr == nil {
 			ferr = err
 		}
 	}, func() {
-		if err := ntk.GramInto(ctx, x, p, ntk.Options{Threads: b.Threads}, k, linalg.Matrix[T]{}); err != nil && ferr == nil {
+		if err := ntk.FillGram(ctx, p, x, ntk.Options{Threads: b.Threads}, k); err != nil && ferr == nil {
 			ferr = err
 		}
 	})

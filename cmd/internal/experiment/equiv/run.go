@@ -345,14 +345,14 @@ func (e *experiment[T]) models() []string {
 // between the test and training points (computed once, in float64).
 func (e *experiment[T]) analytic() (linalg.Matrix[float64], linalg.Matrix[float64], error) {
 	if e.kNTK.Rows == 0 {
-		p := ntk.DefaultParams(e.cfg.Depth)
-		k, err := ntk.NTK(e.ds.x, p)
+		p := ntk.DefaultSpec(e.cfg.Depth)
+		k, err := ntk.Gram(context.Background(), p, e.ds.x, ntk.Options{})
 		if err != nil {
 			return k, k, err
 		}
 		var kt linalg.Matrix[float64]
 		if e.ds.xt.Rows > 0 {
-			if kt, err = ntk.CrossNTK(e.ds.xt, e.ds.x, p); err != nil {
+			if kt, err = ntk.Cross(context.Background(), p, e.ds.xt, e.ds.x, ntk.Options{}); err != nil {
 				return k, kt, err
 			}
 		}

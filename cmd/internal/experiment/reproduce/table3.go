@@ -88,7 +88,7 @@ type kernelCert struct {
 // test points and runs the authors' radius search (robust_svm.py) on idx
 // (nil: all; onlyRight: the correctly classified ones among them).
 func certifyKernel(ctx context.Context, env *Env, train, test *mnist.Task[float64], alpha []float64, idx []int, onlyRight bool) (*kernelCert, error) {
-	c, err := ibp.NewKernel(ctx, ibp.KernelMachine{X: train.X, Alpha: alpha, Params: paperKernel.Params()}, test.X, ibp.KernelOptions{})
+	c, err := ibp.NewKernel(ctx, ibp.KernelMachine{X: train.X, Alpha: alpha, Kernel: paperKernel}, test.X, ibp.KernelOptions{})
 	if err != nil {
 		return nil, err
 	}

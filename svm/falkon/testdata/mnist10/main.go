@@ -83,7 +83,7 @@ func main() {
 	if !*storeFlag {
 		store = 0
 	}
-	k, err := falkon.NewNTK(x, ntk.DefaultParams(*depth), ntk.KindNTK)
+	k, err := falkon.NewNTK(x, ntk.DefaultSpec(*depth))
 	if err != nil {
 		log.Fatal(err)
 	}

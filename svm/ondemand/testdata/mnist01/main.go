@@ -45,7 +45,7 @@ func main() {
 	y := make([]float64, len(train.Y))
 	copy(y, train.Y)
 	ctx := context.Background()
-	p := ntk.DefaultParams(*depth)
+	p := ntk.DefaultSpec(*depth)
 	cfg := svm.DualConfig{Loss: svm.Hinge, Lambda: *lambda, Bias: *bias, Tol: *gap}
 	out := map[string]any{"mode": *mode, "n": train.X.Rows, "lambda": *lambda, "depth": *depth, "threads": linalg.Threads()}
 	t0 := time.Now()
@@ -53,7 +53,7 @@ func main() {
 	var stats func() ondemand.Stats
 	switch *mode {
 	case "dense":
-		g, err := ntk.NTK(train.X, p)
+		g, err := ntk.Gram(ctx, p, train.X, ntk.Options{})
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -63,13 +63,13 @@ func main() {
 		oc := ondemand.Config{CacheBytes: *cacheMB << 20}
 		switch *store {
 		case "float32":
-			m, err := ondemand.NewNTK[float32](ctx, train.X, p, ntk.KindNTK, oc)
+			m, err := ondemand.NewNTK[float32](ctx, train.X, p, oc)
 			if err != nil {
 				log.Fatal(err)
 			}
 			k, stats = m, m.Stats
 		case "float64":
-			m, err := ondemand.NewNTK[float64](ctx, train.X, p, ntk.KindNTK, oc)
+			m, err := ondemand.NewNTK[float64](ctx, train.X, p, oc)
 			if err != nil {
 				log.Fatal(err)
 			}

@@ -54,8 +54,8 @@ func (k *kernelFlags) spec() (ntk.Spec, error) {
 	s := ntk.Spec{Kind: kind, Depth: k.depth, Fixed: k.fixed, WeightStd: k.sigmaW, BiasStd: k.sigmaB, Float32: k.precision == "float32"}
 	// The commands compute kernels of networks with at least one hidden
 	// layer (depth 0, the input kernel, is a choice of "ntksvm cv" only).
-	if s.Depth == 0 {
-		return ntk.Spec{}, usageError("depth 0: want 1 or more hidden layers (the input kernel, depth 0, is a choice of \"ntksvm cv\")")
+	if s.Depth < 1 {
+		return ntk.Spec{}, usageError("--depth %d: want 1 or more hidden layers (the input kernel, depth 0, is a choice of \"ntksvm cv\")", s.Depth)
 	}
 	if err := s.Validate(); err != nil {
 		if s.Fixed != 0 && strings.Contains(err.Error(), "fixed layers") {

@@ -286,7 +286,7 @@ func gramsAt(ctx context.Context, xs linalg.Matrix[float64], g Grid, bs float64,
 				return nil, err
 			}
 			ntks, nngps = []linalg.Matrix[float64]{k}, []linalg.Matrix[float64]{k}
-		} else if ntks, nngps, err = ntk.GramLadder(ctx, xs, ntk.Params{Depth: depth, WeightStd: o.weightStd(), BiasStd: bs, Fixed: f},
+		} else if ntks, nngps, err = ntk.GramLadder(ctx, xs, ntk.Spec{Depth: depth, WeightStd: o.weightStd(), BiasStd: bs, Fixed: f},
 			ntk.Options{Threads: o.Threads}); err != nil {
 			return nil, err
 		}

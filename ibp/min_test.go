@@ -54,7 +54,7 @@ func TestMinKernels(t *testing.T) {
 	z := randMatrix(rng, 30, 40)
 	var parts []Certifier
 	for range 3 {
-		km := randMachine(rng, 200, 40, ntk.DefaultParams(1))
+		km := randMachine(rng, 200, 40, ntk.DefaultSpec(1))
 		km.Bias = 2 // mostly positive outputs
 		c, err := NewKernel(context.Background(), km, z, KernelOptions{})
 		if err != nil {
@@ -96,7 +96,7 @@ func TestMinKernels(t *testing.T) {
 		}
 	}
 	// Off the paper's case for one part, no step is inferred.
-	km := randMachine(rng, 50, 40, ntk.Params{Depth: 2, WeightStd: 1})
+	km := randMachine(rng, 50, 40, ntk.Spec{Depth: 2, WeightStd: 1})
 	deep, err := NewKernel(context.Background(), km, z, KernelOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -49,13 +49,13 @@ func TestKernelPreprocess(t *testing.T) {
 		{"unit", Preprocess{UnitNorm: true}},
 		{"standardise+unit", Preprocess{Mean: mean, Scale: scale, UnitNorm: true}},
 	} {
-		for _, p := range []ntk.Params{{Depth: 1, WeightStd: math.Sqrt2}, {Depth: 2, WeightStd: math.Sqrt2, BiasStd: 0.5}, {Depth: 3, WeightStd: 1, BiasStd: 1}} {
+		for _, p := range []ntk.Spec{{Depth: 1, WeightStd: math.Sqrt2}, {Depth: 2, WeightStd: math.Sqrt2, BiasStd: 0.5}, {Depth: 3, WeightStd: 1, BiasStd: 1}} {
 			for _, norm := range []Norm{Linf, L2} {
 				for _, o := range []KernelOptions{{}, {Tight: true}, {Clip: true}, {Tight: true, Clip: true}} {
 					name := fmt.Sprintf("%s/L=%d,sb=%g/%v/tight=%v,clip=%v", in.name, p.Depth, p.BiasStd, norm, o.Tight, o.Clip)
 					t.Run(name, func(t *testing.T) {
 						raw := randMatrix(rng, n, d)
-						km := KernelMachine{X: mapRows(raw, in.pre.Mean, in.pre.Scale, in.pre.UnitNorm), Alpha: make([]float64, n), Bias: 0.3, Params: p}
+						km := KernelMachine{X: mapRows(raw, in.pre.Mean, in.pre.Scale, in.pre.UnitNorm), Alpha: make([]float64, n), Bias: 0.3, Kernel: p}
 						for i := range km.Alpha {
 							km.Alpha[i] = rng.NormFloat64()
 						}
@@ -77,7 +77,7 @@ func TestKernelPreprocess(t *testing.T) {
 							radii = []float64{0, 0.01, 0.1, 0.5, 3}
 						}
 						zk := mapRows(z, in.pre.Mean, in.pre.Scale, in.pre.UnitNorm)
-						want, err := ntk.CrossNTK(zk, km.X, p)
+						want, err := ntk.Cross(context.Background(), p, zk, km.X, ntk.Options{})
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -93,7 +93,7 @@ func TestKernelPreprocess(t *testing.T) {
 									t.Fatalf("point %d r=%g: fast path %v, general %v", i, r, iv, ivg)
 								}
 								xs := Sample(rng, z.Row(i), b, samples, o.Clip)
-								th, err := ntk.CrossNTK(mapRows(xs, in.pre.Mean, in.pre.Scale, in.pre.UnitNorm), km.X, p)
+								th, err := ntk.Cross(context.Background(), p, mapRows(xs, in.pre.Mean, in.pre.Scale, in.pre.UnitNorm), km.X, ntk.Options{})
 								if err != nil {
 									t.Fatal(err)
 								}
@@ -123,7 +123,7 @@ func TestKernelPreprocess(t *testing.T) {
 // gives the bounds of no map, to the last bit.
 func TestPreprocessIdentity(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
-	km := randMachine(rng, 50, 10, ntk.DefaultParams(1))
+	km := randMachine(rng, 50, 10, ntk.DefaultSpec(1))
 	z := randMatrix(rng, 3, 10)
 	for _, o := range []KernelOptions{{}, {Tight: true}, {Clip: true}} {
 		a, err := NewKernel(context.Background(), km, z, o)
@@ -170,7 +170,7 @@ func TestOnSphere(t *testing.T) {
 
 func TestPreprocessErrors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
-	km := randMachine(rng, 10, 3, ntk.DefaultParams(1))
+	km := randMachine(rng, 10, 3, ntk.DefaultSpec(1))
 	z := randMatrix(rng, 2, 3)
 	for _, pre := range []Preprocess{
 		{Mean: []float64{0, 0}, Scale: []float64{1, 1}},
@@ -199,7 +199,7 @@ func TestGeometryPreprocess(t *testing.T) {
 		mean[j] = rng.Float64()
 		scale[j] = math.Pow(10, 2*rng.Float64()-1)
 	}
-	km := randMachine(rng, 5, d, ntk.DefaultParams(1))
+	km := randMachine(rng, 5, d, ntk.DefaultSpec(1))
 	for _, pre := range []Preprocess{{Mean: mean, Scale: scale}, {UnitNorm: true}, {Mean: mean, Scale: scale, UnitNorm: true}} {
 		for _, o := range []KernelOptions{{}, {Tight: true}, {Clip: true}, {Tight: true, Clip: true}} {
 			z := randMatrix(rng, 4, d)

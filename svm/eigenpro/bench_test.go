@@ -28,7 +28,7 @@ func BenchmarkBlock(b *testing.B) {
 		z := x.Slice(0, shape.m, 0, d)
 		out := linalg.New[float32](shape.m, shape.n)
 		for _, depth := range []int{1, 2, 3} {
-			p, err := ntk.Prepare(x, ntk.DefaultParams(depth))
+			p, err := ntk.Prepare(x, ntk.DefaultSpec(depth))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -40,7 +40,7 @@ func BenchmarkBlock(b *testing.B) {
 						b.Fatal(err)
 					}
 					t1 := time.Now()
-					if err := p.Into(context.Background(), z, nil, ntk.Options{}, out, linalg.Matrix[float32]{}); err != nil {
+					if err := p.Into(context.Background(), z, nil, ntk.Options{}, out); err != nil {
 						b.Fatal(err)
 					}
 					tg, tk = tg+t1.Sub(t0), tk+time.Since(t1)

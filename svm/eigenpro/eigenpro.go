@@ -324,15 +324,11 @@ func Fit(ctx context.Context, x linalg.Matrix[float32], y linalg.Matrix[float64]
 			return nil, fmt.Errorf("%w: %d points with %d outputs in the checkpoint, %d with %d here", ErrResume, cfg.Resume.N, cfg.Resume.Outputs, n, k)
 		}
 	}
-	prep, err := ntk.Prepare(x, spec.Params())
+	prep, err := ntk.Prepare(x, spec)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInput, err)
 	}
-	diagNTK, diagNNGP := prep.Diag()
-	diag := diagNTK
-	if spec.Kind == ntk.KindNNGP {
-		diag = diagNNGP
-	}
+	diag := prep.Diag()
 	e := &epro{x: x, y: y, spec: spec, prep: prep, diag: diag, n: n, d: d, k: k, shift: cfg.Shift}
 	pc, err := e.precondition(ctx, s, cfg, maxBatch)
 	if err != nil {
@@ -373,10 +369,7 @@ type epro struct {
 // into writes K(z, X) (z.Rows×n, float32) into dst through the prepared
 // kernel; same is as ntk.Prepared.Into's.
 func (e *epro) into(ctx context.Context, z linalg.Matrix[float32], same []int, dst linalg.Matrix[float32]) error {
-	if e.spec.Kind == ntk.KindNNGP {
-		return e.prep.Into(ctx, z, same, ntk.Options{}, linalg.Matrix[float32]{}, dst)
-	}
-	return e.prep.Into(ctx, z, same, ntk.Options{}, dst, linalg.Matrix[float32]{})
+	return e.prep.Into(ctx, z, same, ntk.Options{}, dst)
 }
 
 // gather copies the rows idx of x into buf (len(idx)×d).
@@ -680,7 +673,7 @@ func (md *Model) Predict(ctx context.Context, z linalg.Matrix[float32], blockRow
 	if md.Alpha.Rows != md.X.Rows {
 		return linalg.Matrix[float64]{}, inputErr("%d coefficients for %d training points", md.Alpha.Rows, md.X.Rows)
 	}
-	prep, err := ntk.Prepare(md.X, md.Spec.Params())
+	prep, err := ntk.Prepare(md.X, md.Spec)
 	if err != nil {
 		return linalg.Matrix[float64]{}, err
 	}

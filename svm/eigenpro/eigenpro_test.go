@@ -76,7 +76,7 @@ func exactKRR(t *testing.T, x linalg.Matrix[float32], y linalg.Matrix[float64], 
 
 func meanDiag(t *testing.T, x linalg.Matrix[float32], spec ntk.Spec) float64 {
 	t.Helper()
-	d, err := ntk.DiagOf(spec, x)
+	d, err := ntk.Diag(spec, x)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func (e *epro) precondition(ctx context.Context, s int, cfg Config, maxBatch int
 		pc.pos[p] = t
 	}
 	xs := gather(e.x, pc.sub, make([]float32, s*e.d))
-	ps, err := ntk.Prepare(xs, e.spec.Params())
+	ps, err := ntk.Prepare(xs, e.spec)
 	if err != nil {
 		return nil, err
 	}
@@ -60,12 +60,7 @@ func (e *epro) precondition(ctx context.Context, s int, cfg Config, maxBatch int
 	for i := range same {
 		same[i] = i
 	}
-	if e.spec.Kind == ntk.KindNNGP {
-		err = ps.Into(ctx, xs, same, ntk.Options{}, linalg.Matrix[float32]{}, ks32)
-	} else {
-		err = ps.Into(ctx, xs, same, ntk.Options{}, ks32, linalg.Matrix[float32]{})
-	}
-	if err != nil {
+	if err := ps.Into(ctx, xs, same, ntk.Options{}, ks32); err != nil {
 		return nil, err
 	}
 	ks := linalg.New[float64](s, s)

@@ -174,7 +174,7 @@ type machines struct {
 	m       *svm.Model
 	ovo     bool
 	classes int
-	params  ntk.Params
+	kernel  ntk.Spec
 	input   *ibp.Preprocess
 	nu      int
 	// one-vs-rest: the output of each class's machine
@@ -188,7 +188,7 @@ func newMachines(m *svm.Model) (*machines, error) {
 	if k.Kind != ntk.KindNTK || k.Fixed != 0 || k.Depth < 1 {
 		return nil, fmt.Errorf("%w: %v: the bounds are for the NTK of depth ≥ 1 trained in every layer (not the NNGP, fixed layers or depth 0)", ErrKernel, k)
 	}
-	mc := &machines{m: m, ovo: m.Scheme != "ovr", classes: len(m.Classes), params: k.Params(), nu: len(m.Outputs)}
+	mc := &machines{m: m, ovo: m.Scheme != "ovr", classes: len(m.Classes), kernel: k, nu: len(m.Outputs)}
 	if s := m.Scaling; s != nil {
 		mc.input = &ibp.Preprocess{Mean: s.Mean, Scale: s.Scale, UnitNorm: s.UnitNorm}
 	}
@@ -230,7 +230,7 @@ func (mc *machines) margins(a int) (kms []ibp.KernelMachine, rival []int) {
 			alpha := make([]float64, n)
 			col(mc.of[a], 1, alpha)
 			col(mc.of[j], -1, alpha)
-			kms = append(kms, ibp.KernelMachine{X: m.X, Alpha: alpha, Bias: m.Outputs[mc.of[a]].Bias - m.Outputs[mc.of[j]].Bias, Params: mc.params})
+			kms = append(kms, ibp.KernelMachine{X: m.X, Alpha: alpha, Bias: m.Outputs[mc.of[a]].Bias - m.Outputs[mc.of[j]].Bias, Kernel: mc.kernel})
 			rival = append(rival, j)
 		}
 		return kms, rival
@@ -246,7 +246,7 @@ func (mc *machines) margins(a int) (kms []ibp.KernelMachine, rival []int) {
 		}
 		alpha := make([]float64, n)
 		col(u, sign, alpha)
-		kms = append(kms, ibp.KernelMachine{X: m.X, Alpha: alpha, Bias: sign * out.Bias, Params: mc.params})
+		kms = append(kms, ibp.KernelMachine{X: m.X, Alpha: alpha, Bias: sign * out.Bias, Kernel: mc.kernel})
 		rival = append(rival, j)
 	}
 	return kms, rival

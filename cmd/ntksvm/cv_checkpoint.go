@@ -32,7 +32,7 @@ type checkpointFlags struct {
 
 func (k *checkpointFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&k.path, "checkpoint", "", "keep the progress of a fit at scale (past --mem) in `FILE`: written after the first "+
-		"finished sub-problem or CG iteration, then at most every 30 s, and on Ctrl-C; removed once the fit is done and the model written")
+		"finished sub-problem, CG iteration or EigenPro epoch, then at most every 30 s, and on Ctrl-C; removed once the fit is done and the model written")
 	fs.BoolVar(&k.resume, "resume", false, "continue the fit at scale from --checkpoint FILE (same data and flags but --threads; "+
 		"without --mem, with the interrupted run's budget); a checkpoint of another fit is refused, naming what differs")
 }
@@ -91,8 +91,11 @@ func (k *checkpointFlags) wire(e *env, o *classify.Options, route classify.Route
 
 // describeState says how far the fit of s got.
 func describeState(s *classify.ScaleState) string {
-	if s.Route() == classify.RouteFalkon {
+	switch s.Route() {
+	case classify.RouteFalkon:
 		return fmt.Sprintf("Falkon at CG iteration %d", s.Done)
+	case classify.RouteEigenPro:
+		return fmt.Sprintf("EigenPro after epoch %d of %d", s.Done, s.Total)
 	}
 	return fmt.Sprintf("%d of %d sub-problems done", s.Done, s.Total)
 }

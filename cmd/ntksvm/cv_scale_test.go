@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -83,6 +84,13 @@ func TestCVEigenPro(t *testing.T) {
 	code, pout, stderr := runProcess(t, "predict", "--model", model, "--data", test)
 	if code != 0 || got == "" || acc.FindString(pout) != got {
 		t.Errorf("predict exit %d, %q %s; cv said %q", code, acc.FindString(pout), stderr, got)
+	}
+	// Checkpointed after every epoch; the finished fit removes the
+	// checkpoint once its model is written.
+	ckPath := filepath.Join(dir, "ep.ck")
+	code, _, stderr = runProcess(t, append(point, "--solver", "eigenpro", "--epochs", "2", "--checkpoint", ckPath, "--out", filepath.Join(dir, "ep2.model"))...)
+	if _, err := os.Stat(ckPath); code != 0 || !os.IsNotExist(err) {
+		t.Fatalf("eigenpro with --checkpoint: exit %d (checkpoint left: %v), %s", code, err == nil, stderr)
 	}
 	for _, tc := range []struct {
 		name string

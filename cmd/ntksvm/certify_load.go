@@ -118,6 +118,9 @@ func certifyLoad(e *env, d dataFlags, cls classFlags, m *svm.Model) (train linal
 		if err != nil {
 			return train, nil, err
 		}
+		if err := cls.checkNamed(s, "the network"); err != nil {
+			return train, nil, err
+		}
 		if p, _, err = cls.binary(s, nil); err != nil {
 			return train, nil, err
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"strconv"
 	"strings"
 
 	"github.com/ntksvm/ntksvm/svm/dataset"
@@ -106,4 +107,21 @@ func (c *classFlags) forMachine(regress bool, train, test *dataset.Dataset) (tr,
 		}
 	}
 	return tr, newPoints(test, yt), nil
+}
+
+// checkNamed refuses, for a binary model or network that does not record
+// which class it labels +1 (what names it), data of named classes without
+// --positive or --classes: guessing could invert every label. Numeric
+// classes (−1/1, 0/1) read as the ±1 of the paper's data.
+func (c *classFlags) checkNamed(d *dataset.Dataset, what string) error {
+	if c.on() || !d.Labelled() {
+		return nil
+	}
+	for _, name := range d.Classes {
+		if _, err := strconv.ParseFloat(name, 64); err != nil {
+			return usageError("%s has named classes (%s) and %s does not record which one is +1: give --positive CLASS (or the --classes a,b it was trained with)",
+				d.Name, strings.Join(d.Classes, ", "), what)
+		}
+	}
+	return nil
 }

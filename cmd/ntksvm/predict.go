@@ -104,6 +104,9 @@ func openForModel(e *env, d dataFlags, cls classFlags, m *svm.Model, loss svm.Lo
 	if s.D() != m.Train.D {
 		return nil, fmt.Errorf("%s has %d features, the model was trained on %d", s.Name, s.D(), m.Train.D)
 	}
+	if err := cls.checkNamed(s, "the model"); err != nil {
+		return nil, err
+	}
 	ds, _, err := cls.forMachine(!loss.Classification(), s, nil)
 	if err != nil {
 		return nil, err

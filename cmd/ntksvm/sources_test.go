@@ -16,6 +16,7 @@ type source struct {
 	name, spec string
 	labelled   bool     // has labels
 	multi      bool     // more than two classes
+	pos        string   // the positive class of a binary task on named classes
 	extra      []string // flags every command takes with it
 }
 
@@ -58,8 +59,8 @@ func testSources(t *testing.T, dir string) []source {
 		t.Fatal(err)
 	}
 	return []source{
-		{"iris.csv", iris, true, true, nil}, {"two.csv", two, true, false, nil}, {"two.arff", arff, true, false, nil},
-		{"two.libsvm", lib, true, false, nil}, {"X.npy,y.npy", xp + "," + yp, true, false, nil}, {"X.npy", xp, false, false, nil},
+		{"iris.csv", iris, true, true, "setosa", nil}, {"two.csv", two, true, false, "dog", nil}, {"two.arff", arff, true, false, "dog", nil},
+		{"two.libsvm", lib, true, false, "", nil}, {"X.npy,y.npy", xp + "," + yp, true, false, "", nil}, {"X.npy", xp, false, false, "", nil},
 	}
 }
 
@@ -69,21 +70,26 @@ func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // should, through the one data layer, and refuses the rest with a message
 // naming why: inputs without labels where labels are needed, more than two
 // classes where a binary task is needed (naming --positive and
-// --classes); and a bad file gets the same message from every command.
+// --classes), a binary model on named classes without --positive (it
+// does not record which is +1); and a bad file gets the same message from
+// every command.
 func TestEverySource(t *testing.T) {
 	dir := t.TempDir()
 	mdir := fakeMNISTSized(t, 20, 10, 3, 5)
 	sources := append(testSources(t, dir),
-		source{"mnist01", "mnist01", true, false, []string{"--mnist-dir", mdir, "--allow-noncanonical"}},
-		source{"mnist", "mnist", true, false, []string{"--mnist-dir", mdir}})
+		source{"mnist01", "mnist01", true, false, "", []string{"--mnist-dir", mdir, "--allow-noncanonical"}},
+		source{"mnist", "mnist", true, false, "", []string{"--mnist-dir", mdir}})
 	quick := []string{"--depth", "1", "--sigma-b", "0", "--C", "1", "--folds", "2"}
 	for _, s := range sources {
 		t.Run(s.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			model := filepath.Join(t.TempDir(), "m.model")
-			binary := []string{}
-			if s.multi {
-				binary = []string{"--positive", "setosa"}
+			binary, first := []string{}, []string{}
+			if s.pos != "" {
+				binary = []string{"--positive", s.pos}
+			}
+			if !s.multi {
+				first = binary // the first model is binary too
 			}
 			type run struct {
 				args []string
@@ -105,8 +111,8 @@ func TestEverySource(t *testing.T) {
 			}
 			if s.labelled {
 				runs = append(runs,
-					run{[]string{"predict", "--model", model, "--data", s.spec}, 0, ""},
-					run{[]string{"certify", "--model", model, "--data", s.spec, "--points", "2"}, 0, ""},
+					run{append([]string{"predict", "--model", model, "--data", s.spec}, first...), 0, ""},
+					run{append([]string{"certify", "--model", model, "--data", s.spec, "--points", "2"}, first...), 0, ""},
 					run{append([]string{"train", "--data", s.spec, "--lambda", "0.1", "--out", model}, binary...), 0, ""},
 					run{append([]string{"certify", "--model", model, "--data", s.spec, "--points", "2"}, binary...), 0, ""},
 					run{append([]string{"predict", "--model", model, "--data", s.spec}, binary...), 0, ""},
@@ -120,10 +126,13 @@ func TestEverySource(t *testing.T) {
 					{"certify", "--model", model, "--data", s.spec},
 					{"train", "--data", s.spec, "--machine", "logistic", "--solver", "subgradient", "--out", model},
 				} {
-					runs = append(runs, run{cmd, 2, "give --positive CLASS (that class +1, the rest −1) or --classes a,b"})
+					runs = append(runs, run{cmd, 2, "give --positive CLASS"})
 				}
 				runs = append(runs, run{[]string{"train", "--data", s.spec, "--classes", "setosa,virginica", "--out", model}, 0, ""},
 					run{[]string{"certify", "--model", model, "--data", s.spec, "--classes", "setosa,virginica", "--points", "2"}, 0, ""})
+			}
+			if s.pos != "" && !s.multi {
+				runs = append(runs, run{[]string{"predict", "--model", model, "--data", s.spec}, 2, "does not record which one is +1"})
 			}
 			for _, r := range runs {
 				code, _, stderr := runCLI(t, append(r.args, s.extra...)...)

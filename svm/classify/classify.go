@@ -270,8 +270,7 @@ func (c *Classifier) fitWith(ctx context.Context, x linalg.Matrix[float64], y []
 		return err
 	}
 	g := o.grid()
-	k0 := g.Kernels()[0]
-	point := Point{Kind: k0.Kind, Depth: k0.Depth, Fixed: k0.Fixed, BiasStd: g.BiasStds[0], C: g.Cs[0], ClassWeight: g.classWeights()[0]}
+	point := Point{Spec: o.spec(g.Kernels()[0], g.BiasStds[0]), C: g.Cs[0], ClassWeight: g.classWeights()[0]}
 	c.CV = nil
 	if g.Size() > 1 {
 		if plan.Route != RouteDense {
@@ -296,7 +295,7 @@ func (c *Classifier) fitWith(ctx context.Context, x linalg.Matrix[float64], y []
 func (c *Classifier) fitPoint(ctx context.Context, plan Plan, point Point, xs linalg.Matrix[float64], y []int, classes []string, ck *scaleCk) error {
 	o := &c.opts
 	c.Classes, c.C, c.ClassWeight = classes, point.C, point.ClassWeight
-	c.Kernel = point.Spec(o.weightStd(), o.Float32)
+	c.Kernel = point.Spec
 	cw, err := point.ClassWeight.weights(classes, y, identity(len(y)))
 	if err != nil {
 		return err

@@ -197,7 +197,7 @@ func TestClassWeightGridAxis(t *testing.T) {
 			train = append(train, i)
 		}
 	}
-	k, err := ntk.Gram(ctx, Point{Kind: ntk.KindNTK, Depth: 1}.Spec(math.Sqrt2, false), d.X, ntk.Options{})
+	k, err := ntk.Gram(ctx, ntk.Spec{Kind: ntk.KindNTK, Depth: 1, WeightStd: math.Sqrt2}, d.X, ntk.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package classify
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -171,29 +172,92 @@ func (s Selection) String() string {
 	return "1se"
 }
 
-// Point is one grid point.
+// Point is one grid point: the kernel (its σ_w and storage type those of
+// the Options), C and the class weighting.
 type Point struct {
-	Kind        ntk.Kind    `json:"-"`
+	ntk.Spec
+	C           float64
+	ClassWeight ClassWeight
+}
+
+// spec returns the kernel k of the grid with σ_b = biasStd, and o's σ_w
+// and storage type.
+func (o *Options) spec(k GridKernel, biasStd float64) ntk.Spec {
+	return ntk.Spec{Kind: k.Kind, Depth: k.Depth, Fixed: k.Fixed, WeightStd: o.weightStd(), BiasStd: biasStd, Float32: o.Float32}
+}
+
+// pointJSON is a Point's JSON form: {"depth", "fixed", "sigma_b", "c",
+// "class_weight"}, "fixed" and "class_weight" omitted when empty. The
+// kernel's kind is its Score's "kernel"; σ_w and the storage type, the
+// options', are not written.
+type pointJSON struct {
 	Depth       int         `json:"depth"`
-	Fixed       int         `json:"fixed,omitempty"` // leading layers not trained (the NTK)
+	Fixed       int         `json:"fixed,omitempty"`
 	BiasStd     float64     `json:"sigma_b"`
 	C           float64     `json:"c"`
 	ClassWeight ClassWeight `json:"class_weight,omitempty"`
 }
 
-// Spec returns the kernel of p with σ_w and the storage type given.
-func (p Point) Spec(weightStd float64, float32 bool) ntk.Spec {
-	return ntk.Spec{Kind: p.Kind, Depth: p.Depth, Fixed: p.Fixed, WeightStd: weightStd, BiasStd: p.BiasStd, Float32: float32}
+func (p Point) toJSON() pointJSON {
+	return pointJSON{Depth: p.Depth, Fixed: p.Fixed, BiasStd: p.BiasStd, C: p.C, ClassWeight: p.ClassWeight}
+}
+
+func (j pointJSON) point(kind ntk.Kind) Point {
+	return Point{Spec: ntk.Spec{Kind: kind, Depth: j.Depth, Fixed: j.Fixed, BiasStd: j.BiasStd}, C: j.C, ClassWeight: j.ClassWeight}
+}
+
+// MarshalJSON writes p in its JSON form (see Score), rather than as the
+// embedded ntk.Spec would write itself.
+func (p Point) MarshalJSON() ([]byte, error) { return json.Marshal(p.toJSON()) }
+
+// UnmarshalJSON reads p from its JSON form (the kind is the NTK).
+func (p *Point) UnmarshalJSON(b []byte) error {
+	var j pointJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*p = j.point(ntk.KindNTK)
+	return nil
 }
 
 // Score is a grid point's cross-validated accuracy: the mean and the
-// population standard deviation over the folds (and repeats).
+// population standard deviation over the folds (and repeats). Its JSON
+// form is the point's fields, then "kernel" (the kind's name), "mean",
+// "std" and "folds".
 type Score struct {
 	Point
+	KindName string
+	Mean     float64
+	Std      float64
+	Folds    []float64
+}
+
+// scoreJSON is Score's JSON form.
+type scoreJSON struct {
+	pointJSON
 	KindName string    `json:"kernel"`
 	Mean     float64   `json:"mean"`
 	Std      float64   `json:"std"`
 	Folds    []float64 `json:"folds"`
+}
+
+// MarshalJSON writes s in its JSON form.
+func (s Score) MarshalJSON() ([]byte, error) {
+	return json.Marshal(scoreJSON{pointJSON: s.Point.toJSON(), KindName: s.KindName, Mean: s.Mean, Std: s.Std, Folds: s.Folds})
+}
+
+// UnmarshalJSON reads s from its JSON form.
+func (s *Score) UnmarshalJSON(b []byte) error {
+	var j scoreJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	kind, err := ntk.ParseKind(j.KindName)
+	if err != nil {
+		return err
+	}
+	*s = Score{Point: j.pointJSON.point(kind), KindName: j.KindName, Mean: j.Mean, Std: j.Std, Folds: j.Folds}
+	return nil
 }
 
 // CVResult is the table of a cross-validation and the point it chose.
@@ -437,8 +501,7 @@ func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, classes 
 	for _, bs := range g.BiasStds {
 		if o.Float32 || (o.MaxBytes > 0 && ladder > o.MaxBytes) || len(kernels) == 1 {
 			for ki, k := range kernels {
-				spec := Point{Kind: k.Kind, Depth: k.Depth, Fixed: k.Fixed, BiasStd: bs}.Spec(o.weightStd(), o.Float32)
-				acc, err := cvKernel(ctx, spec, x, y, classes, folds, nfold, o)
+				acc, err := cvKernel(ctx, o.spec(k, bs), x, y, classes, folds, nfold, o)
 				if err != nil {
 					return nil, err
 				}
@@ -484,7 +547,7 @@ func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, classes 
 				for ci, c := range g.Cs {
 					a := accs[ki][wi*len(g.Cs)+ci]
 					mean, std := MeanStd(a)
-					res.Scores = append(res.Scores, Score{Point: Point{Kind: k.Kind, Depth: k.Depth, Fixed: k.Fixed, BiasStd: bs, C: c, ClassWeight: w},
+					res.Scores = append(res.Scores, Score{Point: Point{Spec: o.spec(k, bs), C: c, ClassWeight: w},
 						KindName: k.Kind.String(), Mean: mean, Std: std, Folds: a})
 				}
 			}

@@ -164,7 +164,7 @@ func (c *Classifier) PlanCV(d *dataset.Dataset) (*CVPlan, error) {
 	}
 	for _, bs := range g.BiasStds {
 		for _, k := range g.Kernels() {
-			p.Kernels = append(p.Kernels, Point{Kind: k.Kind, Depth: k.Depth, Fixed: k.Fixed, BiasStd: bs}.Spec(o.weightStd(), o.Float32))
+			p.Kernels = append(p.Kernels, o.spec(k, bs))
 		}
 	}
 	for k := range p.Kernels {
@@ -489,7 +489,7 @@ func (c *Classifier) Combine(p *CVPlan, results []CVCellResult) (*CVResult, erro
 			for ci, cv := range g.Cs {
 				a := acc[k][wi*nc+ci]
 				mean, std := MeanStd(a)
-				res.Scores = append(res.Scores, Score{Point: Point{Kind: spec.Kind, Depth: spec.Depth, Fixed: spec.Fixed, BiasStd: spec.BiasStd, C: cv, ClassWeight: w},
+				res.Scores = append(res.Scores, Score{Point: Point{Spec: spec, C: cv, ClassWeight: w},
 					KindName: spec.Kind.String(), Mean: mean, Std: std, Folds: a})
 			}
 		}

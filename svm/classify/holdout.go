@@ -52,9 +52,9 @@ func (c *Classifier) holdoutSearch(ctx context.Context, xs linalg.Matrix[float64
 		for _, k := range g.Kernels() {
 			for _, w := range g.classWeights() {
 				for _, cv := range g.Cs {
-					p := Point{Kind: k.Kind, Depth: k.Depth, Fixed: k.Fixed, BiasStd: bs, C: cv, ClassWeight: w}
+					p := Point{Spec: o.spec(k, bs), C: cv, ClassWeight: w}
 					o.report(ScaleProgress{Stage: "validation", Done: i, Total: g.Size(),
-						Detail: fmt.Sprintf("%v, C %g, class weight %s, %d training and %d validation examples", p.Spec(o.weightStd(), o.Float32), cv, w, len(tr), len(va))})
+						Detail: fmt.Sprintf("%v, C %g, class weight %s, %d training and %d validation examples", p.Spec, cv, w, len(tr), len(va))})
 					acc, err := holdoutScore(ctx, &sub, p, xt, yt, xv, yv, classes)
 					if err != nil {
 						return nil, err

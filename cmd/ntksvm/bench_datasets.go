@@ -7,6 +7,7 @@ import (
 
 	"github.com/ntksvm/ntksvm/cmd/internal/experiment/bench"
 	"github.com/ntksvm/ntksvm/cmd/internal/experiment/benchdata"
+	"github.com/ntksvm/ntksvm/internal/testhold"
 )
 
 const benchDatasetsUsage = "DIR [--names a,b] [--own-folds] [--csv F] [--json F] [grid flags]\n" +
@@ -52,7 +53,7 @@ func runBenchDatasets(ctx context.Context, e *env, args []string) error {
 	if err := checkOutputs(append(outPath("--csv", *csvOut), outPath("--json", *jsonOut)...), df.inputs()...); err != nil {
 		return err
 	}
-	rows, err := benchRows(ctx, e, cfg, &df)
+	rows, err := benchRows(testhold.Context(ctx, "bench"), e, cfg, &df)
 	if err != nil {
 		return err
 	}

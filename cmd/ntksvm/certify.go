@@ -10,6 +10,7 @@ import (
 	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
 	"github.com/ntksvm/ntksvm/ibp"
 	"github.com/ntksvm/ntksvm/internal/outpath"
+	"github.com/ntksvm/ntksvm/internal/testhold"
 )
 
 // "ntksvm certify" computes robustness certificates (paper §4.2, Tables 2
@@ -170,7 +171,7 @@ func runCertify(ctx context.Context, e *env, args []string) error {
 	sec := time.Since(t1).Seconds()
 	var bad []ibp.Violation
 	if f.verify > 0 {
-		if bad, err = ibp.VerifyContext(ctx, c, c, c.Point, rs, f.normV, f.verify, f.clip, f.seed); err != nil {
+		if bad, err = ibp.VerifyContext(testhold.Context(ctx, "verify"), c, c, c.Point, rs, f.normV, f.verify, f.clip, f.seed); err != nil {
 			return err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
+	"github.com/ntksvm/ntksvm/internal/testhold"
 	"github.com/ntksvm/ntksvm/svm/classify"
 	data "github.com/ntksvm/ntksvm/svm/dataset"
 )
@@ -86,7 +87,7 @@ func fitCV(ctx context.Context, e *env, o classify.Options, sf *scaleFlags, ck *
 	}
 	c := classify.New(o)
 	fmt.Fprintln(e.stderr, sf.intro(o, train))
-	err := c.FitDataset(ctx, train)
+	err := c.FitDataset(testhold.Context(ctx, "cv"), train)
 	sf.done()
 	if err != nil {
 		return ck.stopped(e, sf.explain(err))

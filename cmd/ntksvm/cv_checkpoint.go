@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ntksvm/ntksvm/internal/checkpoint"
+	"github.com/ntksvm/ntksvm/internal/testhold"
 	"github.com/ntksvm/ntksvm/svm/classify"
 )
 
@@ -28,6 +29,7 @@ type checkpointFlags struct {
 	last   *classify.ScaleState // the fit's latest state
 	saved  *classify.ScaleState // the state path holds
 	when   time.Time            // when path was last written
+	ctx    context.Context      // the command's, for the test hook of save
 }
 
 func (k *checkpointFlags) add(fs *flag.FlagSet) {
@@ -82,6 +84,7 @@ func (k *checkpointFlags) wire(e *env, o *classify.Options, route classify.Route
 		return
 	}
 	o.Checkpoint = k.save
+	k.ctx = e.ctx
 	if k.state != nil {
 		o.Resume = k.state
 		k.saved = k.state
@@ -101,13 +104,18 @@ func describeState(s *classify.ScaleState) string {
 }
 
 // save is the fit's Checkpoint: it keeps the state and writes it when
-// due.
+// due. A test can hold the process once the first is written (testhold's
+// phase "checkpoint").
 func (k *checkpointFlags) save(s *classify.ScaleState) error {
 	k.last = s
 	if !k.when.IsZero() && time.Since(k.when) < checkpointEvery {
 		return nil
 	}
-	return k.write()
+	if err := k.write(); err != nil {
+		return err
+	}
+	testhold.Context(k.ctx, "checkpoint").Err()
+	return nil
 }
 
 // write writes the latest state atomically. It is not abandoned on an

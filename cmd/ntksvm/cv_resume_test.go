@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ntksvm/ntksvm/internal/testhold"
 )
 
 // writeBlobs writes a CSV of n points of d features in k classes, class
@@ -118,12 +120,14 @@ func TestCVResume(t *testing.T) {
 	}
 }
 
-// interruptAtCheckpoint runs "ntksvm args…", sends it SIGINT as soon as
-// the checkpoint file appears, and returns its stderr after checking that
-// it exited 130.
+// interruptAtCheckpoint runs "ntksvm args…", held (testhold) once its
+// first checkpoint is written, sends it SIGINT there, and returns its
+// stderr after checking that it exited 130.
 func interruptAtCheckpoint(t *testing.T, args []string, ck string) string {
 	t.Helper()
 	cmd := binaryCmd(args)
+	marker := filepath.Join(t.TempDir(), "held")
+	cmd.Env = append(cmd.Env, testhold.Env+"=checkpoint="+marker)
 	var e lockedBuffer
 	cmd.Stderr = &e
 	if err := cmd.Start(); err != nil {
@@ -131,20 +135,9 @@ func interruptAtCheckpoint(t *testing.T, args []string, ck string) string {
 	}
 	exited := make(chan struct{})
 	go func() { cmd.Wait(); close(exited) }()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if _, err := os.Stat(ck); err == nil {
-			break
-		}
-		select {
-		case <-exited:
-			t.Fatalf("finished before the first checkpoint: %s", e.String())
-		case <-time.After(2 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("no checkpoint in 60 s")
-		}
+	waitHeld(t, cmd, exited, marker, &e)
+	if _, err := os.Stat(ck); err != nil {
+		t.Errorf("held after the first checkpoint, but: %v", err)
 	}
 	cmd.Process.Signal(syscall.SIGINT)
 	select {

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
+	"github.com/ntksvm/ntksvm/internal/testhold"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/ntk"
 )
@@ -23,7 +24,7 @@ func kernelProgress(e *env, what string, rows int) (ntk.Options, func()) {
 func gram[T linalg.Float](ctx context.Context, e *env, what string, s ntk.Spec, x linalg.Matrix[float64]) (linalg.Matrix[T], error) {
 	o, done := kernelProgress(e, what, x.Rows)
 	defer done()
-	return ntk.Gram(ctx, s, linalg.Convert[T](x), o)
+	return ntk.Gram(testhold.Context(ctx, "gram"), s, linalg.Convert[T](x), o)
 }
 
 // checkFinite returns an error naming the first non-finite output: the

@@ -13,6 +13,7 @@ import (
 	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
 	"github.com/ntksvm/ntksvm/internal/atomicfile"
 	"github.com/ntksvm/ntksvm/internal/membudget"
+	"github.com/ntksvm/ntksvm/internal/testhold"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/ntk"
@@ -181,7 +182,7 @@ func writeKernelNpy[T linalg.Float](ctx context.Context, path string, s ntk.Spec
 			f.Abort() // after Commit, nothing to abort
 		}
 	}()
-	err := ntk.Blocks(ctx, s, z, x, o, capBytes, func(i0 int, k linalg.Matrix[T]) error {
+	err := ntk.Blocks(testhold.Context(ctx, "kernel"), s, z, x, o, capBytes, func(i0 int, k linalg.Matrix[T]) error {
 		if err := ntk.CheckKernel(k, i0); err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
 	"github.com/ntksvm/ntksvm/internal/outpath"
+	"github.com/ntksvm/ntksvm/internal/testhold"
 	"github.com/ntksvm/ntksvm/linalg"
 	"github.com/ntksvm/ntksvm/linalg/npy"
 	"github.com/ntksvm/ntksvm/svm"
@@ -75,7 +76,7 @@ func predictBinary(ctx context.Context, e *env, d dataFlags, cls classFlags, mod
 	t0 := time.Now()
 	pred := make([]float64, ds.X.Rows)
 	o, done := kernelProgress(e, "kernel rows", ds.X.Rows)
-	err = svm.PredictKernel(ctx, m.KernelMachine(), pred, m.Kernel, ds.X, x, o, predictMemory)
+	err = svm.PredictKernel(testhold.Context(ctx, "predict"), m.KernelMachine(), pred, m.Kernel, ds.X, x, o, predictMemory)
 	done()
 	if err == nil {
 		err = checkFinite(ds.Name, pred)

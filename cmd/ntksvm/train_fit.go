@@ -10,6 +10,7 @@ import (
 
 	"github.com/ntksvm/ntksvm/cmd/internal/present/output"
 	"github.com/ntksvm/ntksvm/cmd/internal/present/progress"
+	"github.com/ntksvm/ntksvm/internal/testhold"
 	"github.com/ntksvm/ntksvm/svm"
 )
 
@@ -121,7 +122,7 @@ func (f *trainFlags) fit(ctx context.Context, e *env, k, testK svm.KernelMatrix)
 			return nil
 		}
 	}
-	res, err := svm.Fit(ctx, k, f.trainSet.Y, f.cfg, hooks)
+	res, err := svm.Fit(testhold.Context(ctx, "fit"), k, f.trainSet.Y, f.cfg, hooks)
 	status.End()
 	if errors.Is(err, svm.ErrDiverged) {
 		return nil, fmt.Errorf("%w; lower --lr", err)

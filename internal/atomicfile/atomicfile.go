@@ -24,6 +24,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ntksvm/ntksvm/internal/testhold"
 )
 
 // StaleAge is how old (by modification time) a temporary file of this
@@ -389,7 +391,7 @@ func WriteFileContext(ctx context.Context, path string, private bool, write func
 	}
 	var w io.Writer = namedWriter{f}
 	if ctx.Done() != nil {
-		w = ctxWriter{ctx, w}
+		w = ctxWriter{testhold.Context(ctx, "write"), w}
 	}
 	if err := write(w); err != nil {
 		return err
@@ -398,11 +400,12 @@ func WriteFileContext(ctx context.Context, path string, private bool, write func
 }
 
 // WriterContext returns a writer to the file that fails every write once
-// ctx is done and reports a failed write under the file's path (not the
+// ctx is done (a test can hold it at its first write: testhold's phase
+// "write") and reports a failed write under the file's path (not the
 // temporary file's name): for writers that create the file themselves
 // and then CommitContext.
 func (f *File) WriterContext(ctx context.Context) io.Writer {
-	return ctxWriter{ctx, namedWriter{f}}
+	return ctxWriter{testhold.Context(ctx, "write"), namedWriter{f}}
 }
 
 // namedWriter reports a failed write (a full disk, an I/O error) under

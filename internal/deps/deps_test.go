@@ -123,6 +123,8 @@ type listed struct {
 	ImportPath string
 	Imports    []string
 	Error      *struct{ Err string }
+	Dir        string   // TestStages
+	GoFiles    []string // TestStages
 }
 
 func TestDependencies(t *testing.T) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -46,6 +47,7 @@ func runBenchDatasets(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	o.Warn = func(w string) { fmt.Fprintln(e.stderr, "warning:", w) }
 	cfg := benchdata.Config{Dir: dir, Options: o, OwnFolds: *ownFolds, Progress: bench.DatasetProgress(e.stderr)}
 	if *names != "" {
 		cfg.Names = strings.Split(*names, ",")

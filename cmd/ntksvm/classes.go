@@ -79,6 +79,16 @@ func runFileInfo(e *env, args []string) error {
 	for _, c := range in.Classes {
 		fmt.Fprintf(w, "  %-20s %6d (%.1f%%)\n", c.Name, c.Count, 100*float64(c.Count)/float64(in.Rows))
 	}
+	var small []string
+	for _, c := range in.Classes {
+		if c.Count < classify.DefaultFolds {
+			small = append(small, fmt.Sprintf("%s (%d)", c.Name, c.Count))
+		}
+	}
+	if len(small) > 0 {
+		fmt.Fprintf(w, "classes with fewer examples than cv's %d folds (cv warns and goes on, counting their validation examples as errors in the folds that lack them in training): %s\n",
+			classify.DefaultFolds, strings.Join(small, ", "))
+	}
 	if len(in.Constant) > 0 {
 		fmt.Fprintf(w, "constant columns (no information): %s\n", strings.Join(in.Constant, ", "))
 	}

@@ -49,6 +49,7 @@ func runCV(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	o.Probability = *prob
+	o.Warn = func(w string) { fmt.Fprintln(e.stderr, "warning:", w) }
 	if err := df.check("--data", df.data); err != nil {
 		return err
 	}
@@ -121,7 +122,7 @@ func addMachineFlags(fs *flag.FlagSet) *machineFlags {
 	m := &machineFlags{}
 	fs.StringVar(&m.machine, "machine", "svm", "binary machine: svm (C-SVC), svm2 (squared hinge) or krr (multi-output ridge); a regression: svr (ε-SVR, its default) or krr")
 	fs.StringVar(&m.scheme, "multiclass", "ovo", "multi-class scheme for svm and svm2: ovo (one-vs-one voting) or ovr (one-vs-rest)")
-	fs.IntVar(&m.folds, "folds", 4, "folds of stratified cross-validation (≥ 2)")
+	fs.IntVar(&m.folds, "folds", classify.DefaultFolds, "folds of stratified cross-validation (≥ 2)")
 	fs.StringVar(&m.sel, "select", "1se", "rule: 1se (simplest within one standard error of the best) or best")
 	fs.Uint64Var(&m.seed, "seed", 0, "seed of the fold assignment")
 	fs.IntVar(&m.repeats, "repeats", 1, "repeat the cross-validation with new folds (seed, seed+1, …) and pool the scores")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -70,7 +71,7 @@ func TestCVBadInput(t *testing.T) {
 		{"ragged", []string{"--data", file("ragged.csv", "a,b,y\n1,2,x\n3,4,y\n5,z\n")}, "line 4 has 2 fields, the first line has 3"},
 		{"non-numeric", []string{"--data", file("nonnum.csv", "a,b,y\n1,2,x\n3,four,y\n")}, `line 3, column 2 ("b"): "four" is not a finite number`},
 		{"single class", []string{"--data", file("one.csv", "a,b,y\n1,2,x\n3,4,x\n5,6,x\n")}, "needs two or more"},
-		{"few per class", []string{"--data", file("few.csv", "a,y\n1,x\n2,x\n3,x\n4,x\n5,y\n6,y\n")}, `class "y" has 2 examples, fewer than the 4 folds`},
+		{"fewer rows than folds", []string{"--data", file("few.csv", "a,y\n1,x\n2,y\n3,x\n")}, "3 examples, fewer than the 4 folds"},
 		{"empty", []string{"--data", file("empty.csv", "")}, "no data rows"},
 		{"no label column", []string{"--data", good, "--label", "class"}, `no column is named "class"`},
 		{"duplicate header", []string{"--data", file("dup.csv", "a,a,y\n1,2,x\n")}, `columns 1 and 2 have the same name "a"`},
@@ -175,5 +176,70 @@ func TestCVUnitNorm(t *testing.T) {
 		if got := acc.FindString(stdout); got != cvAcc {
 			t.Errorf("predict %s says %q, cv said %q", filepath.Base(data), got, cvAcc)
 		}
+	}
+}
+
+// TestSmallClassesGoOn (issue 44, "a class with two examples stopped cv
+// and bench datasets"): a class of two examples and one of one, fewer
+// than the 4 folds, are each named in a warning with their count, and cv
+// and bench datasets go on and finish; data info lists them.
+func TestSmallClassesGoOn(t *testing.T) {
+	dir := t.TempDir()
+	rows := func(n int) string {
+		b, err := os.ReadFile(writeTable(t, dir, "t.csv", n, 3, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	table := rows(60) + "0.1,0.2,0.3,rare2\n0.2,0.1,0.3,rare2\n0.3,0.3,0.1,rare1\n"
+	train := filepath.Join(dir, "small.csv")
+	if err := os.WriteFile(train, []byte(table), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	warnings := []string{`warning: class "rare2" has 2 examples, fewer than the 4 folds`, `warning: class "rare1" has 1 example, fewer than the 4 folds`}
+	code, _, stderr := runProcess(t, "cv", "--data", train, "--depth", "1", "--C", "1,10", "--out", filepath.Join(dir, "m.model"))
+	if code != 0 {
+		t.Fatalf("cv: exit %d: %s", code, stderr)
+	}
+	for _, w := range warnings {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("cv: stderr lacks %q:\n%s", w, stderr)
+		}
+	}
+	code, stdout, _ := runProcess(t, "data", "info", train)
+	if code != 0 || !strings.Contains(stdout, "fewer examples than cv's 4 folds") || !strings.Contains(stdout, "rare1 (1), rare2 (2)") {
+		t.Errorf("data info: exit %d, %q", code, stdout)
+	}
+	// bench datasets: the same table, its small classes in the training
+	// split.
+	bench := t.TempDir()
+	n := 63
+	var tr, te []int
+	for i := range n {
+		if i%4 == 3 && i < 60 {
+			te = append(te, i)
+		} else {
+			tr = append(tr, i)
+		}
+	}
+	sp, err := json.Marshal(map[string]any{"dataset": "small", "files": []string{"small.csv"}, "n_rows": n,
+		"splits": []map[string][]int{{"train": tr, "test": te}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(bench, "small.csv"), []byte(table), 0o644)
+	os.WriteFile(filepath.Join(bench, "small.splits.json"), sp, 0o644)
+	code, stdout, stderr = runProcess(t, "bench", "datasets", bench, "--depth", "1", "--C", "1,10")
+	if code != 0 {
+		t.Fatalf("bench datasets: exit %d: %s", code, stderr)
+	}
+	for _, w := range warnings {
+		if w = strings.Replace(w, "warning: ", "warning: small, split 0: ", 1); !strings.Contains(stderr, w) {
+			t.Errorf("bench datasets: stderr lacks %q:\n%s", w, stderr)
+		}
+	}
+	if !strings.Contains(stdout, "small") {
+		t.Errorf("bench datasets: no row for the dataset:\n%s", stdout)
 	}
 }

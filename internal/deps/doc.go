@@ -1,6 +1,9 @@
 // Package deps holds no code: its test, deps_test.go, states the layering of
 // this module's packages as a table of the imports each package may use, and
-// fails when an import breaks it or when a package is missing from the table.
+// fails when an import breaks it or when a package is missing from the table;
+// stages_test.go checks that make test's stages reach every package that
+// needs them (the race detector for those that start goroutines, every
+// kernel set and arm64 for those that call the asm kernels).
 //
 // The layers, lowest first:
 //

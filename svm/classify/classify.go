@@ -62,7 +62,7 @@ type Options struct {
 	// DefaultGrid (Grid{Fixed: true}: DefaultGrid with the fixed-layer
 	// NTKs). A grid of one point is fitted without cross-validation.
 	Grid  Grid
-	Folds int // k of k-fold cross-validation; 0 means 4
+	Folds int // k of k-fold cross-validation; 0 means DefaultFolds
 	// Repeats runs the cross-validation this many times with folds drawn
 	// from Seed, Seed+1, …, and scores each point over all of them (0 or
 	// 1: once). It steadies the choice on small data.
@@ -125,6 +125,9 @@ type Options struct {
 	AtScale bool
 	// Progress, if not nil, is called as a fit at scale advances.
 	Progress func(ScaleProgress)
+	// Warn, if not nil, is told what the fit works around, one line each
+	// (a class with fewer examples than folds: SmallClasses).
+	Warn func(string)
 	// Checkpoint, if not nil, is called with the progress of the fit at
 	// scale (the refit of the chosen grid point; cross-validation and the
 	// fits on a validation split are not checkpointed) after every
@@ -180,9 +183,19 @@ func (o *Options) threads() int {
 	return runtime.GOMAXPROCS(0)
 }
 
+// warn passes msg to Warn, if set.
+func (o *Options) warn(msg string) {
+	if o.Warn != nil {
+		o.Warn(msg)
+	}
+}
+
+// DefaultFolds is k of k-fold cross-validation when Options.Folds is 0.
+const DefaultFolds = 4
+
 func (o *Options) folds() int {
 	if o.Folds == 0 {
-		return 4
+		return DefaultFolds
 	}
 	return o.Folds
 }
@@ -382,7 +395,12 @@ func (c *Classifier) crossValidate(ctx context.Context, xs linalg.Matrix[float64
 	}
 	var all *CVResult
 	for r := range max(o.Repeats, 1) {
-		folds, err := StratifiedFolds(y, len(classes), o.folds(), o.Seed+uint64(r), classes)
+		if r == 0 {
+			for _, w := range SmallClasses(y, len(classes), o.folds(), classes) {
+				o.warn(w)
+			}
+		}
+		folds, err := StratifiedFolds(y, len(classes), o.folds(), o.Seed+uint64(r))
 		if err != nil {
 			return nil, err
 		}

@@ -95,7 +95,7 @@ func TestVoting(t *testing.T) {
 
 func TestStratifiedFolds(t *testing.T) {
 	y := []int{0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2}
-	f, err := StratifiedFolds(y, 3, 4, 7, nil)
+	f, err := StratifiedFolds(y, 3, 4, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,8 +110,83 @@ func TestStratifiedFolds(t *testing.T) {
 			t.Errorf("class %d spread over folds as %v", c, count)
 		}
 	}
-	if _, err := StratifiedFolds([]int{0, 0, 0, 1, 1}, 2, 3, 0, []string{"x", "y"}); err == nil || !strings.Contains(err.Error(), `class "y" has 2 examples, fewer than the 3 folds`) {
-		t.Errorf("small class: %v", err)
+	// Classes smaller than the folds are placed as they can be: each of
+	// their examples in a fold of its own.
+	small := []int{0, 0, 0, 0, 1, 1, 2}
+	f, err = StratifiedFolds(small, 3, 3, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f[4] == f[5] {
+		t.Errorf("the two examples of class 1 share fold %d", f[4])
+	}
+	w := SmallClasses(small, 3, 3, []string{"x", "y", "z"})
+	want := []string{`class "y" has 2 examples, fewer than the 3 folds`, `class "z" has 1 example, fewer than the 3 folds`}
+	if len(w) != len(want) {
+		t.Fatalf("warnings %q, want %q", w, want)
+	}
+	for i := range w {
+		if !strings.HasPrefix(w[i], want[i]) {
+			t.Errorf("warning %q, want %q…", w[i], want[i])
+		}
+	}
+}
+
+// TestSmallClasses: a class with fewer examples than folds (two, one)
+// is warned of by name and count and the cross-validation goes on, for
+// every machine and scheme; a fit whose training part lacks a class
+// never predicts it (its validation examples count as errors), and the
+// units with the class's side empty decide for the other side.
+func TestSmallClasses(t *testing.T) {
+	x, labels := blobs(3, 20, 4, 21)
+	xs := linalg.New[float64](x.Rows+3, x.Cols)
+	copy(xs.Data, x.Data)
+	for i := x.Rows; i < xs.Rows; i++ {
+		copy(xs.Row(i), x.Row(i-x.Rows)) // near class a's points
+	}
+	labels = append(labels, "d", "d", "e")
+	grid := Grid{Kinds: []ntk.Kind{ntk.KindNTK}, Depths: []int{1}, BiasStds: []float64{0}, Cs: []float64{1, 10}}
+	for _, o := range []Options{{Grid: grid}, {Grid: grid, Scheme: OneVsRest}, {Grid: grid, Machine: KRR}, {Grid: grid, Machine: SVM2}} {
+		var warned []string
+		o.Warn = func(s string) { warned = append(warned, s) }
+		c := New(o)
+		if err := c.Fit(context.Background(), xs, labels); err != nil {
+			t.Fatalf("%v %v: %v", o.Machine, o.Scheme, err)
+		}
+		if len(warned) != 2 || !strings.Contains(warned[0], `class "d" has 2 examples, fewer than the 4 folds`) ||
+			!strings.Contains(warned[1], `class "e" has 1 example, fewer than the 4 folds`) {
+			t.Errorf("%v %v: warnings %q", o.Machine, o.Scheme, warned)
+		}
+	}
+	// A fold without class e (4) and d (3) in its training part.
+	k, err := ntk.Gram(context.Background(), ntk.Spec{Depth: 1, WeightStd: 1}, xs, ntk.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := make([]int, len(labels))
+	for i, l := range labels {
+		y[i] = int(l[0] - 'a')
+	}
+	train := identity(x.Rows)
+	val := []int{0, 20, 40, x.Rows, x.Rows + 1, x.Rows + 2}
+	for _, m := range []struct {
+		m Machine
+		s Scheme
+	}{{SVM, OneVsOne}, {SVM, OneVsRest}, {KRR, OneVsRest}} {
+		mm, err := fitMulti(context.Background(), k, train, y, 5, m.m, m.s, 1, 1, nil, 0, nil, nil)
+		if err != nil {
+			t.Fatalf("%v %v: %v", m.m, m.s, err)
+		}
+		dec, votes := make([]float64, len(mm.units)), make([]int, 5)
+		for _, i := range val {
+			decide(mm, dec, k.Row(i))
+			if got := mm.class(dec, votes); got >= 3 {
+				t.Errorf("%v %v: point %d predicted as class %d, which the training part lacks", m.m, m.s, i, got)
+			}
+		}
+		if acc := accuracy(mm, k, val, y, 5, linalg.Matrix[float64]{}); acc > 0.5+1e-12 {
+			t.Errorf("%v %v: accuracy %g on 3 points of the classes seen and 3 of the classes missing, want ≤ 0.5", m.m, m.s, acc)
+		}
 	}
 }
 
@@ -256,7 +331,7 @@ func TestFitErrors(t *testing.T) {
 		want   string
 	}{
 		{"one class", one, Options{}, "needs two or more"},
-		{"few per class", labels, Options{Folds: 8}, "fewer than the 8 folds"},
+		{"fewer examples than folds", labels, Options{Folds: 13}, "12 examples, fewer than the 13 folds"},
 		{"bad grid", labels, Options{Grid: Grid{Kinds: []ntk.Kind{ntk.KindNTK}, Depths: []int{1}, BiasStds: []float64{0}, Cs: []float64{-1}}}, "C -1"},
 		{"label count", labels[:3], Options{}, "3 labels for 12 examples"},
 	} {

@@ -271,11 +271,17 @@ type CVResult struct {
 // StratifiedFolds assigns each example to one of k folds so that every
 // class is spread over the folds as evenly as it can be: the examples of
 // each class, shuffled with the seed, are dealt to the folds in turn,
-// continuing where the previous class stopped. It fails when a class has
-// fewer than k examples.
-func StratifiedFolds(y []int, nclass, k int, seed uint64, classes []string) ([]int, error) {
+// continuing where the previous class stopped. A class of fewer than k
+// examples is in some folds only (SmallClasses names them); the training
+// part of the others then lacks it, and cross-validation counts its
+// validation examples there as errors (see fitMulti). It fails when there
+// are fewer examples than folds.
+func StratifiedFolds(y []int, nclass, k int, seed uint64) ([]int, error) {
 	if k < 2 {
 		return nil, fmt.Errorf("classify: %d folds: want at least 2", k)
+	}
+	if len(y) < k {
+		return nil, fmt.Errorf("classify: %d examples, fewer than the %d folds: a fold would validate nothing", len(y), k)
 	}
 	byClass := make([][]int, nclass)
 	for i, c := range y {
@@ -284,14 +290,7 @@ func StratifiedFolds(y []int, nclass, k int, seed uint64, classes []string) ([]i
 	fold := make([]int, len(y))
 	r := rng.SplitMix64(seed)
 	next := 0
-	for c, idx := range byClass {
-		if len(idx) < k {
-			name := fmt.Sprint(c)
-			if classes != nil {
-				name = fmt.Sprintf("%q", classes[c])
-			}
-			return nil, fmt.Errorf("classify: class %s has %d examples, fewer than the %d folds", name, len(idx), k)
-		}
+	for _, idx := range byClass {
 		for i := len(idx) - 1; i > 0; i-- {
 			j := int(rng.Below(&r, uint64(i+1)))
 			idx[i], idx[j] = idx[j], idx[i]
@@ -302,6 +301,33 @@ func StratifiedFolds(y []int, nclass, k int, seed uint64, classes []string) ([]i
 		}
 	}
 	return fold, nil
+}
+
+// SmallClasses returns a warning for each class of y (nclass classes,
+// named by classes when not nil) with fewer examples than k folds: the
+// folds that lack it in their training part cannot predict it, so its
+// validation examples there count as errors.
+func SmallClasses(y []int, nclass, k int, classes []string) []string {
+	count := make([]int, nclass)
+	for _, c := range y {
+		count[c]++
+	}
+	var w []string
+	for c, n := range count {
+		if n >= k {
+			continue
+		}
+		name := fmt.Sprint(c)
+		if classes != nil {
+			name = fmt.Sprintf("%q", classes[c])
+		}
+		ex := "examples"
+		if n == 1 {
+			ex = "example"
+		}
+		w = append(w, fmt.Sprintf("class %s has %d %s, fewer than the %d folds: the folds whose training part lacks it count its validation examples as errors", name, n, ex, k))
+	}
+	return w
 }
 
 // crossValidate scores every class weighting and C of the grid on the

@@ -147,8 +147,11 @@ func (c *Classifier) PlanCV(d *dataset.Dataset) (*CVPlan, error) {
 		p.folds = [][]int{o.FoldOf}
 	} else {
 		p.nfold = o.folds()
+		for _, w := range SmallClasses(d.Y, nclass, p.nfold, d.Classes) {
+			o.warn(w)
+		}
 		for r := range max(o.Repeats, 1) {
-			f, err := StratifiedFolds(d.Y, nclass, p.nfold, o.Seed+uint64(r), d.Classes)
+			f, err := StratifiedFolds(d.Y, nclass, p.nfold, o.Seed+uint64(r))
 			if err != nil {
 				return nil, err
 			}

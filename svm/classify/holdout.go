@@ -20,9 +20,23 @@ import (
 func (c *Classifier) holdoutSearch(ctx context.Context, xs linalg.Matrix[float64], y []int, classes []string) (*CVResult, error) {
 	o := &c.opts
 	k := max(2, int(math.Round(1/o.Holdout)))
-	folds, err := StratifiedFolds(y, len(classes), k, o.Seed, classes)
+	folds, err := StratifiedFolds(y, len(classes), k, o.Seed)
 	if err != nil {
 		return nil, err
+	}
+	// Every class keeps an example in the training part: a class dealt to
+	// the validation fold alone (fewer examples than k) is moved to the
+	// next fold, so the fits on the rest know every class.
+	inTrain := make([]bool, len(classes))
+	for i, f := range folds {
+		if f != 0 {
+			inTrain[y[i]] = true
+		}
+	}
+	for i, f := range folds {
+		if f == 0 && !inTrain[y[i]] {
+			folds[i] = 1
+		}
 	}
 	var tr, va []int
 	for i, f := range folds {

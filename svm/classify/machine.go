@@ -269,11 +269,29 @@ func mergeSorted(a, b []int) []int {
 // u.idx with the weight w[t] of C (w nil: all 1).
 func fitUnit(ctx context.Context, kv svm.KernelMatrix, u *unit, y []int, m Machine, c float64, init, ka, w []float64) error {
 	yb := make([]float64, len(u.idx))
+	npos := 0
 	for i, t := range u.idx {
 		yb[i] = -1
 		if y[t] == u.pos {
 			yb[i] = 1
+			npos++
 		}
+	}
+	if npos == 0 || npos == len(yb) {
+		// A side without a training example (a class with fewer examples
+		// than folds, in a fold that lacks it): the unit decides for the
+		// side it has, as a machine never shown a class does at
+		// prediction, and one-vs-rest never picks the missing class.
+		u.idx, u.alpha, u.points, u.dual, u.ka, u.kernel = nil, nil, nil, nil, nil, nil
+		switch {
+		case npos > 0:
+			u.bias = 1
+		case u.neg < 0:
+			u.bias = math.Inf(-1)
+		default:
+			u.bias = -1
+		}
+		return nil
 	}
 	loss := svm.Hinge
 	if m == SVM2 {
@@ -325,8 +343,16 @@ func fitKRR[T linalg.Float](ctx context.Context, k linalg.Matrix[T], train, y []
 	if err := linalg.SolveSPDContext(ctx, a, b); err != nil {
 		return nil, fmt.Errorf("classify: kernel ridge regression: %w", err)
 	}
+	present := make([]bool, nclass)
+	for _, i := range train {
+		present[y[i]] = true
+	}
 	units := make([]unit, nclass)
 	for cl := range units {
+		if !present[cl] { // see fitUnit
+			units[cl] = unit{pos: cl, neg: -1, bias: math.Inf(-1)}
+			continue
+		}
 		units[cl] = unit{pos: cl, neg: -1, idx: train, alpha: make([]float64, n)}
 		for r := range n {
 			units[cl].alpha[r] = b.At(r, cl)

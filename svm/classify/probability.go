@@ -44,7 +44,7 @@ func fitProbability[T linalg.Float](ctx context.Context, k linalg.Matrix[T], y [
 		return nil, fmt.Errorf("classify: probabilities need 2 or more examples of every class for their cross-validation; class %q has %d",
 			classes[slices.Index(count, smallest)], smallest)
 	}
-	folds, err := StratifiedFolds(y, nclass, nf, o.Seed^probSeed, classes)
+	folds, err := StratifiedFolds(y, nclass, nf, o.Seed^probSeed)
 	if err != nil {
 		return nil, err
 	}

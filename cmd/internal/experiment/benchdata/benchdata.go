@@ -106,6 +106,9 @@ func runOne(ctx context.Context, cfg Config, name string) (Row, error) {
 		}
 		o := cfg.Options
 		o.Seed = uint64(s.Seed)
+		if warn := cfg.Options.Warn; warn != nil {
+			o.Warn = func(w string) { warn(fmt.Sprintf("%s, split %d: %s", name, k, w)) }
+		}
 		if cfg.OwnFolds && s.CVFold != nil {
 			o.FoldOf = s.CVFold
 		}

@@ -7,7 +7,7 @@ ASMPKGS := ./asm ./linalg ./ntk ./svm ./svm/classify ./cmd/internal/experiment/b
 # Packages that start goroutines (go statements, time.AfterFunc): their
 # tests also run under the race detector. internal/deps's TestStages checks
 # both lists against the sources.
-RACEPKGS := ./linalg ./linalg/npy ./ntk ./svm ./svm/classify ./svm/regress ./svm/dataset ./ibp ./mnist \
+RACEPKGS := ./linalg ./linalg/npy ./ntk ./svm ./svm/classify ./svm/regress ./svm/dataset ./svm/eigenpro ./ibp ./mnist \
 	./cmd/internal/experiment/bench ./cmd/internal/present/progress ./cmd/ntksvm
 BIN     := bin
 QEMU    ?= qemu-aarch64-static

@@ -86,7 +86,8 @@ var errNoOutput = errors.New("ntk: no output matrix given (want the NTK, the NNG
 
 // Tile shape of the Gram: a gramRows×gramCols tile (256 KiB of float64)
 // stays in L2 for its mirror, whose writes are then runs of gramRows
-// elements; tall tiles mirror about twice as fast as 64×256 ones here.
+// elements; tall tiles mirror faster than wide ones (docs/performance.md,
+// "Packing").
 const (
 	gramRows = 256
 	gramCols = 128

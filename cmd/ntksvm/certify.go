@@ -70,6 +70,19 @@ func (f *certifyFlags) add(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&f.out, "out", "", "write index,label,prediction,delta per point to this CSV file (a multi-class model: row,class,radius_linf,radius_l2,reason)")
 }
 
+// checkFirst validates the output and --threads before anything is read,
+// the model file included.
+func (f *certifyFlags) checkFirst() error {
+	ins := append(inputs("--data", f.data.data), outpath.Path{Flag: "--model", Path: f.model}, outpath.Path{Flag: "--net", Path: f.net}, outpath.Path{Flag: "--net0", Path: f.net0})
+	if err := checkOutputs(outPath("--out", f.out), ins...); err != nil {
+		return err
+	}
+	if f.threads < 0 {
+		return usageError("--threads %d: want ≥ 0 (0: GOMAXPROCS)", f.threads)
+	}
+	return nil
+}
+
 // check validates the flags before any work.
 func (f *certifyFlags) check() error {
 	var err error
@@ -82,12 +95,8 @@ func (f *certifyFlags) check() error {
 	if err := f.data.check("--data", f.data.data); err != nil {
 		return err
 	}
-	ins := append(inputs("--data", f.data.data), outpath.Path{Flag: "--model", Path: f.model}, outpath.Path{Flag: "--net", Path: f.net}, outpath.Path{Flag: "--net0", Path: f.net0})
-	if err := checkOutputs(outPath("--out", f.out), ins...); err != nil {
+	if err := f.checkFirst(); err != nil {
 		return err
-	}
-	if f.threads < 0 {
-		return usageError("--threads %d: want ≥ 0 (0: GOMAXPROCS)", f.threads)
 	}
 	if f.model != "" && (f.net0 != "" || f.initSeed >= 0) {
 		return usageError("--net0 and --init-seed go with --net")
@@ -137,6 +146,9 @@ func runCertify(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "certify", "(--model MODEL | --net DIR|FILE.npz [--net0 P | --init-seed S]) [--data D] [flags]")
 	f.add(fs, e)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := f.checkFirst(); err != nil {
 		return err
 	}
 	if f.model != "" {

@@ -112,6 +112,7 @@ func runMain(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "ntksvm: unknown command %q; run \"ntksvm help\"\n", args[0])
 		return 2
 	}
+	limitToAddressSpace()
 	if avail, ok := availableMemory(); ok {
 		// No reader allocates an array its file declares beyond this.
 		defer npy.SetReadLimit(npy.SetReadLimit(int64(min(avail, math.MaxInt64))))

@@ -7,10 +7,10 @@ import (
 	"syscall"
 )
 
-// addressSpaceRoom returns the bytes of address space left under
+// AddressSpaceRoom returns the bytes of address space left under
 // RLIMIT_AS (ulimit -v): the limit less the process's virtual size from
 // /proc/self/statm; false when there is no limit.
-func addressSpaceRoom() (uint64, bool) {
+func AddressSpaceRoom() (uint64, bool) {
 	var r syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &r); err != nil || r.Cur == ^uint64(0) {
 		return 0, false

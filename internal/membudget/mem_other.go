@@ -2,5 +2,6 @@
 
 package membudget
 
-// addressSpaceRoom reports no address-space limit outside Linux.
-func addressSpaceRoom() (uint64, bool) { return 0, false }
+// AddressSpaceRoom reports no address-space limit outside Linux.
+// AddressSpaceRoom reports no limit where RLIMIT_AS is not read.
+func AddressSpaceRoom() (uint64, bool) { return 0, false }

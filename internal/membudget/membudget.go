@@ -37,7 +37,7 @@ func Available() (uint64, bool) {
 			avail, ok = room, true
 		}
 	}
-	if room, limited := addressSpaceRoom(); limited && (!ok || room < avail) {
+	if room, limited := AddressSpaceRoom(); limited && (!ok || room < avail) {
 		avail, ok = room, true
 	}
 	if l := debug.SetMemoryLimit(-1); l < math.MaxInt64 && (!ok || uint64(l) < avail) {

@@ -4,7 +4,9 @@
 // directory, is synced, and is renamed over the target, and the directory
 // is synced where the system allows it. A failed or abandoned write
 // removes its temporary file; one left by a killed process is removed by
-// a later write into the same directory once it is StaleAge old.
+// the next write of the same file once that process is gone (the name
+// holds its process ID and its machine), and by any later write into the
+// same directory once it is StaleAge old.
 //
 // Only a regular file, a new name, or a symbolic link to either is
 // written: a device, a named pipe or a socket at the path is refused
@@ -209,15 +211,16 @@ var tmpCount atomic.Uint64
 // with permission perm (less the umask).
 func createTemp(target string, perm os.FileMode) (*os.File, error) {
 	dir, base := filepath.Split(target)
-	if len(base) > NameMax-40 { // room for the dot and the suffix
-		cut := NameMax - 40
+	if len(base) > NameMax-60 { // room for the dot and the suffix (at most 5+7+1+10+1+20 bytes)
+		cut := NameMax - 60
 		for cut > 0 && !utf8.RuneStart(base[cut]) {
 			cut--
 		}
 		base = base[:cut]
 	}
 	for {
-		suffix := strconv.FormatUint(uint64(os.Getpid())<<32^uint64(time.Now().UnixNano())^tmpCount.Add(1)<<20, 10)
+		suffix := strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(uint64(machineID), 10) + "-" +
+			strconv.FormatUint(uint64(time.Now().UnixNano())^tmpCount.Add(1)<<20, 10)
 		name := filepath.Join(dir, "."+base+tmpMarker+suffix)
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, os.ErrExist) {
@@ -228,18 +231,68 @@ func createTemp(target string, perm os.FileMode) (*os.File, error) {
 }
 
 // IsTemp reports whether name (a base name) has the form of this
-// package's temporary files: a dot, a name, ".tmp-" and decimal digits.
+// package's temporary files: a dot, a name, ".tmp-" and decimal digits,
+// in groups joined by "-" (the process ID, the machine and a random part).
 func IsTemp(name string) bool {
 	i := strings.LastIndex(name, tmpMarker)
-	if !strings.HasPrefix(name, ".") || i < 1 || i+len(tmpMarker) == len(name) {
+	if !strings.HasPrefix(name, ".") || i < 1 {
 		return false
 	}
-	for _, c := range name[i+len(tmpMarker):] {
-		if c < '0' || c > '9' {
+	for _, g := range strings.Split(name[i+len(tmpMarker):], "-") {
+		if g == "" || strings.Trim(g, "0123456789") != "" {
 			return false
 		}
 	}
 	return true
+}
+
+// tempMaker returns the process ID in the temporary name name and
+// whether that process ran on this machine (since its last boot): false
+// for another machine's file, or one of the earlier form without them.
+func tempMaker(name string) (pid int, here bool) {
+	i := strings.LastIndex(name, tmpMarker)
+	if i < 0 {
+		return 0, false
+	}
+	g := strings.Split(name[i+len(tmpMarker):], "-")
+	if len(g) != 3 || g[1] != strconv.FormatUint(uint64(machineID), 10) {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(g[0])
+	return pid, err == nil && pid > 0
+}
+
+// SweepOrphans removes the temporary files of this package for target
+// (its directory and base name) that were made on this machine by a
+// process that is gone, and were last modified before the process now
+// holding that process ID (if any) started: those of a killed run of the
+// same output. It returns the names removed; errors are ignored.
+func SweepOrphans(target string) []string {
+	dir, base := filepath.Split(target)
+	ents, err := os.ReadDir(filepath.Clean(dir))
+	if err != nil {
+		return nil
+	}
+	var removed []string
+	for _, e := range ents {
+		name := e.Name()
+		if !e.Type().IsRegular() || !IsTemp(name) || !strings.HasPrefix(name, "."+base+tmpMarker) {
+			continue
+		}
+		pid, here := tempMaker(name)
+		if !here || pid == os.Getpid() {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || !processGone(pid, fi.ModTime()) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if os.Remove(p) == nil {
+			removed = append(removed, p)
+		}
+	}
+	return removed
 }
 
 // SweepStale removes the temporary files of this package in dir that
@@ -279,6 +332,7 @@ func Create(path string) (*File, error) {
 		return nil, err
 	}
 	SweepStale(filepath.Dir(target), StaleAge)
+	SweepOrphans(target)
 	mode := os.FileMode(0)
 	perm := os.FileMode(0o666) // less the umask, by the system
 	if fi != nil {

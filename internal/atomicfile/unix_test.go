@@ -6,7 +6,10 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -181,9 +184,46 @@ func TestSweepStale(t *testing.T) {
 	}
 }
 
+// TestSweepOrphans: the next write of a file removes the temporary file
+// of it left by a process of this machine that is gone (a killed run),
+// and keeps those of a live process, of another machine, of the earlier
+// name form, and of other files.
+func TestSweepOrphans(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "K.npy")
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Skip("no true command:", err)
+	}
+	here := strconv.FormatUint(uint64(machineID), 10)
+	name := func(file string, pid int, machine string) string {
+		return filepath.Join(dir, "."+file+tmpMarker+strconv.Itoa(pid)+"-"+machine+"-12345")
+	}
+	orphan := name("K.npy", dead.Process.Pid, here)
+	live := name("K.npy", os.Getppid(), here)
+	elsewhere := name("K.npy", dead.Process.Pid, here+"1")
+	old := filepath.Join(dir, ".K.npy.tmp-123456")
+	other := name("L.npy", dead.Process.Pid, here)
+	for _, p := range []string{orphan, live, elsewhere, old, other} {
+		os.WriteFile(p, []byte("x"), 0o600)
+	}
+	if err := WriteFile(target, writeString("k")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(orphan); !os.IsNotExist(err) && runtime.GOOS == "linux" {
+		t.Error("the temporary file of a process that is gone was kept")
+	}
+	for _, p := range []string{live, elsewhere, old, other} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s was removed", filepath.Base(p))
+		}
+	}
+}
+
 func TestIsTemp(t *testing.T) {
 	for name, want := range map[string]bool{
 		".a.tmp-1": true, ".a.b.tmp-0123": true, "a.tmp-1": false, ".a.tmp-": false, ".a.tmp-1x": false, ".tmp-1": false,
+		".a.tmp-12-34-56": true, ".a.tmp-12--56": false, ".a.tmp-12-": false,
 	} {
 		if IsTemp(name) != want {
 			t.Errorf("IsTemp(%q) = %v", name, !want)

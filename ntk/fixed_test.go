@@ -121,7 +121,7 @@ func TestFixedReference(t *testing.T) {
 				continue
 			}
 			// The ladder of F: every depth ≥ F bit for bit as Gram.
-			ntks, nngps, err := GramLadder(ctx, x, s, Options{Threads: 2})
+			ntks, nngps, err := gramLadder(ctx, x, s, Options{Threads: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -278,7 +278,7 @@ func TestFixedEnds(t *testing.T) {
 			if tc.f32 {
 				continue
 			}
-			ntks, _, err := GramLadder(ctx, x, s, Options{})
+			ntks, _, err := gramLadder(ctx, x, s, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -307,7 +307,7 @@ func TestFixedInvalid(t *testing.T) {
 		_, errs["Cross"] = Cross(ctx, s, x, x, Options{})
 		_, errs["Diag"] = Diag(s, x)
 		errs["Blocks"] = Blocks(ctx, s, nil, x, Options{}, 0, func(int, linalg.Matrix[float64]) error { return nil })
-		_, _, errs["GramLadder"] = GramLadder(ctx, x, s, Options{})
+		_, _, errs["GramLadder"] = gramLadder(ctx, x, s, Options{})
 		_, errs["Prepare"] = Prepare(x, s)
 		for name, err := range errs {
 			if err == nil || !strings.Contains(err.Error(), "fixed layers") {

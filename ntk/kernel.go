@@ -69,8 +69,8 @@ type Options struct {
 	// is the same, bit for bit, as with the mirror.
 	Lower bool
 	// NTKOnly, for GramLadder only, leaves out the NNGP matrices of depths
-	// 1 and more (returned as zero Matrix values): for a caller that
-	// selects among NTKs only, it saves their memory and their mirroring.
+	// 1 and more: for a caller that selects among NTKs only, it saves
+	// their memory and their mirroring.
 	NTKOnly bool
 }
 

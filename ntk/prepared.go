@@ -46,10 +46,7 @@ func (c *Prepared[T]) Points() int { return c.x.Rows }
 // Diag returns the diagonal K(x_i, x_i) of X in float64, as Diag computes
 // it (a new slice).
 func (c *Prepared[T]) Diag() []float64 {
-	if c.s.Kind == KindNNGP {
-		return append([]float64(nil), c.cols.diagNNGP...)
-	}
-	return append([]float64(nil), c.cols.diagNTK...)
+	return append([]float64(nil), pick(c.s.Kind, c.cols.diagNTK, c.cols.diagNNGP)...)
 }
 
 // Into writes the kernel K(Z, X) into k, z.Rows × Points(). same, if not

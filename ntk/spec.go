@@ -212,10 +212,7 @@ func Diag[T linalg.Float](s Spec, x linalg.Matrix[T]) ([]T, error) {
 		return nil, err
 	}
 	ln := newPlan(s, x.Cols).layerNorms(rowSquares(x))
-	src := ln.diagNTK
-	if s.Kind == KindNNGP {
-		src = ln.diagNNGP
-	}
+	src := pick(s.Kind, ln.diagNTK, ln.diagNNGP)
 	d := make([]T, x.Rows)
 	for i, v := range src {
 		d[i] = T(v)
@@ -223,29 +220,73 @@ func Diag[T linalg.Float](s Spec, x linalg.Matrix[T]) ([]T, error) {
 	return d, nil
 }
 
-// slots returns k as the output slot of kind and the zero Matrix for the
-// other one, as the recursion's functions take them: the one place where a
-// Spec's kind picks the NTK or the NNGP output.
-func slots[T linalg.Float](kind Kind, k linalg.Matrix[T]) (ntk, nngp linalg.Matrix[T]) {
+// pick returns the one of ntk and nngp that kind selects: the one place
+// where a Spec's kind picks the NTK or the NNGP (an output, a diagonal, a
+// matrix of a Ladder).
+func pick[V any](kind Kind, ntk, nngp V) V {
 	if kind == KindNNGP {
-		return linalg.Matrix[T]{}, k
+		return nngp
 	}
-	return k, linalg.Matrix[T]{}
+	return ntk
 }
 
-// GramLadder computes, in one pass of the recursion, the Gram matrices of
-// every depth 0…s.Depth of the kernels with s's standard deviations (s's
-// kind and element type do not matter): ntk[h] and nngp[h] are Θ and Σ of
-// the network with h hidden layers (ntk[0] and nngp[0] are the same
-// matrix, the input kernel). With s.Fixed = F > 0,
-// ntk[h] is Θ_F of depth h for h ≥ F and the zero Matrix for h < F (no
-// network has more fixed layers than layers); nngp is unchanged. Each
-// matrix equals, bit for bit, what Gram returns for that depth (and F).
-// Model selection over the depth uses it: the pairs' inner products and
-// each layer's arc-cosine step are computed once for all depths. With
-// o.NTKOnly, nngp[h] is the zero Matrix for h ≥ 1, and for h = 0 too when
-// F > 0.
-func GramLadder(ctx context.Context, x linalg.Matrix[float64], s Spec, o Options) (ntk, nngp []linalg.Matrix[float64], err error) {
+// slots returns k as the output slot of kind and the zero Matrix for the
+// other one, as the recursion's functions take them.
+func slots[T linalg.Float](kind Kind, k linalg.Matrix[T]) (ntk, nngp linalg.Matrix[T]) {
+	var none linalg.Matrix[T]
+	return pick(kind, k, none), pick(kind, none, k)
+}
+
+// Ladder is the Gram matrices of one σ_w, σ_b and number of fixed layers
+// F at every depth 0…L, of the NTK (Θ_F from depth F on) and of the NNGP,
+// as GramLadder computes them in one pass; Gram returns the one a Spec
+// names. Model selection over the depth uses it: the pairs' inner products
+// and each layer's arc-cosine step are computed once for all depths.
+type Ladder struct {
+	s         Spec                     // the deepest NTK: L, σ_w, σ_b and F
+	ntk, nngp []linalg.Matrix[float64] // by depth; zero where not computed
+}
+
+// GramLadder computes, in one pass of the recursion, the Ladder of s: the
+// Gram matrices of every kernel with s's standard deviations and a depth
+// 0…s.Depth, the NTKs with s's fixed layers F (so of a depth ≥ F) and the
+// NNGPs (s's kind and element type are not used). Each matrix equals, bit
+// for bit, what Gram returns for its Spec. With o.NTKOnly the NNGPs of
+// depths 1 and more are left out.
+func GramLadder(ctx context.Context, x linalg.Matrix[float64], s Spec, o Options) (*Ladder, error) {
+	ntk, nngp, err := gramLadder(ctx, x, s, o)
+	if err != nil {
+		return nil, err
+	}
+	return &Ladder{s: s, ntk: ntk, nngp: nngp}, nil
+}
+
+// Gram returns the Gram matrix of s, one of l's (the matrix itself, not a
+// copy): s must have l's σ_w and σ_b, a depth up to l's and, for the NTK,
+// l's fixed layers; the NNGPs of depth ≥ 1 are not in a ladder computed
+// with Options.NTKOnly. s's element type is not used (the matrices are
+// float64).
+func (l *Ladder) Gram(s Spec) (linalg.Matrix[float64], error) {
+	if err := s.Validate(); err != nil {
+		return linalg.Matrix[float64]{}, err
+	}
+	if s.WeightStd != l.s.WeightStd || s.BiasStd != l.s.BiasStd || s.Depth > l.s.Depth || (s.Kind == KindNTK && s.Fixed != l.s.Fixed) {
+		return linalg.Matrix[float64]{}, fmt.Errorf("ntk: %v is not in the ladder of depth %d, σ_w=%g, σ_b=%g, %d fixed layers", s, l.s.Depth, l.s.WeightStd, l.s.BiasStd, l.s.Fixed)
+	}
+	m := pick(s.Kind, l.ntk, l.nngp)[s.Depth]
+	if m.Data == nil {
+		return linalg.Matrix[float64]{}, fmt.Errorf("ntk: %v is not in the ladder (computed for the NTKs only)", s)
+	}
+	return m, nil
+}
+
+// gramLadder computes the matrices of the Ladder of s: ntk[h] and nngp[h]
+// are Θ and Σ of the network with h hidden layers (ntk[0] and nngp[0] are
+// the same matrix, the input kernel). With s.Fixed = F > 0, ntk[h] is Θ_F
+// of depth h for h ≥ F and the zero Matrix for h < F (no network has more
+// fixed layers than layers); nngp is unchanged. With o.NTKOnly, nngp[h] is
+// the zero Matrix for h ≥ 1, and for h = 0 too when F > 0.
+func gramLadder(ctx context.Context, x linalg.Matrix[float64], s Spec, o Options) (ntk, nngp []linalg.Matrix[float64], err error) {
 	if err := s.Validate(); err != nil {
 		return nil, nil, err
 	}

@@ -19,6 +19,8 @@ func randMatrix(rows, cols int, seed uint64) linalg.Matrix[float64] {
 	return m
 }
 
+// TestGramLadderEqualsGram: every kernel of a Ladder (depth 0 included)
+// is, bit for bit, the Gram of its Spec.
 func TestGramLadderEqualsGram(t *testing.T) {
 	for _, tc := range []struct {
 		n, d, depth int
@@ -26,7 +28,7 @@ func TestGramLadderEqualsGram(t *testing.T) {
 	}{{1, 3, 1, 1, 0}, {37, 5, 4, math.Sqrt2, 0}, {300, 17, 3, 1.3, 0.4}, {37, 5, 0, 1.3, 0.4}} {
 		x := randMatrix(tc.n, tc.d, uint64(tc.n))
 		p := Spec{Depth: tc.depth, WeightStd: tc.sw, BiasStd: tc.sb}
-		ntks, nngps, err := GramLadder(context.Background(), x, p, Options{Threads: 2})
+		l, err := GramLadder(context.Background(), x, p, Options{Threads: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,9 +39,9 @@ func TestGramLadderEqualsGram(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got := ntks[h]
-				if kind == KindNNGP {
-					got = nngps[h]
+				got, err := l.Gram(s)
+				if err != nil {
+					t.Fatal(err)
 				}
 				for i, v := range want.Data {
 					if got.Data[i] != v {
@@ -51,17 +53,61 @@ func TestGramLadderEqualsGram(t *testing.T) {
 	}
 }
 
+// TestLadderGramErrors: a Spec of other standard deviations, a deeper
+// one, an NTK of other fixed layers, an NNGP left out by NTKOnly and an
+// invalid one are not in a Ladder.
+func TestLadderGramErrors(t *testing.T) {
+	x := randMatrix(20, 4, 3)
+	ctx := context.Background()
+	l, err := GramLadder(ctx, x, Spec{Depth: 3, WeightStd: 1.2, BiasStd: 0.3, Fixed: 1}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	only, err := GramLadder(ctx, x, Spec{Depth: 3, WeightStd: 1.2, BiasStd: 0.3}, Options{NTKOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		l    *Ladder
+		s    Spec
+		want string
+	}{
+		{"σ_w", l, Spec{Depth: 2, Fixed: 1, WeightStd: 1, BiasStd: 0.3}, "not in the ladder"},
+		{"σ_b", l, Spec{Depth: 2, Fixed: 1, WeightStd: 1.2}, "not in the ladder"},
+		{"deeper", l, Spec{Depth: 4, Fixed: 1, WeightStd: 1.2, BiasStd: 0.3}, "not in the ladder"},
+		{"fixed", l, Spec{Depth: 2, WeightStd: 1.2, BiasStd: 0.3}, "not in the ladder"},
+		{"NTKOnly", only, Spec{Kind: KindNNGP, Depth: 2, WeightStd: 1.2, BiasStd: 0.3}, "NTKs only"},
+		{"invalid", l, Spec{Kind: KindNNGP, Depth: 2, Fixed: 1, WeightStd: 1.2, BiasStd: 0.3}, "fixed layers"},
+	} {
+		if _, err := tc.l.Gram(tc.s); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v: error %v, want one saying %q", tc.name, tc.s, err, tc.want)
+		}
+	}
+	// What a ladder with fixed layers holds: the NNGPs of every depth and
+	// the NTKs with its fixed layers.
+	for _, s := range []Spec{{Kind: KindNNGP, Depth: 0, WeightStd: 1.2, BiasStd: 0.3}, {Kind: KindNNGP, Depth: 3, WeightStd: 1.2, BiasStd: 0.3},
+		{Depth: 1, Fixed: 1, WeightStd: 1.2, BiasStd: 0.3}, {Depth: 3, Fixed: 1, WeightStd: 1.2, BiasStd: 0.3, Float32: true}} {
+		if _, err := l.Gram(s); err != nil {
+			t.Errorf("%v: %v", s, err)
+		}
+	}
+	if _, err := only.Gram(Spec{Kind: KindNNGP, WeightStd: 1.2, BiasStd: 0.3}); err != nil {
+		t.Errorf("NTKOnly: the input kernel: %v", err)
+	}
+}
+
 // TestGramLadderNTKOnly checks that NTKOnly leaves the NTKs as they are,
 // bit for bit, and only them (and the input kernel the NTK of depth 0 is).
 func TestGramLadderNTKOnly(t *testing.T) {
 	x := randMatrix(41, 6, 7)
 	for _, fixed := range []int{0, 2} {
 		p := Spec{Depth: 4, WeightStd: math.Sqrt2, BiasStd: 0.5, Fixed: fixed}
-		full, _, err := GramLadder(context.Background(), x, p, Options{Threads: 2})
+		full, _, err := gramLadder(context.Background(), x, p, Options{Threads: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ntks, nngps, err := GramLadder(context.Background(), x, p, Options{Threads: 2, NTKOnly: true})
+		ntks, nngps, err := gramLadder(context.Background(), x, p, Options{Threads: 2, NTKOnly: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -535,16 +535,9 @@ func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, classes 
 			}
 		} else {
 			for _, f := range fixeds {
-				var ntks, nngps []linalg.Matrix[float64]
-				var err error
-				if deepest[f] == 0 {
-					k, err := ntk.Gram(ctx, ntk.Spec{Depth: 0, WeightStd: o.weightStd(), BiasStd: bs}, x, ntk.Options{Threads: o.Threads})
-					if err != nil {
-						return nil, err
-					}
-					ntks, nngps = []linalg.Matrix[float64]{k}, []linalg.Matrix[float64]{k}
-				} else if ntks, nngps, err = ntk.GramLadder(ctx, x, ntk.Spec{Depth: deepest[f], WeightStd: o.weightStd(), BiasStd: bs, Fixed: f},
-					ntk.Options{Threads: o.Threads, NTKOnly: !wantsNNGP(kernels, f)}); err != nil {
+				l, err := ntk.GramLadder(ctx, x, o.spec(GridKernel{Depth: deepest[f], Fixed: f}, bs),
+					ntk.Options{Threads: o.Threads, NTKOnly: !wantsNNGP(kernels, f)})
+				if err != nil {
 					return nil, err
 				}
 				var which []int
@@ -553,9 +546,9 @@ func gridSearch(ctx context.Context, x linalg.Matrix[float64], y []int, classes 
 					if k.Fixed != f {
 						continue
 					}
-					gram := ntks[k.Depth]
-					if k.Kind == ntk.KindNNGP {
-						gram = nngps[k.Depth]
+					gram, err := l.Gram(o.spec(k, bs))
+					if err != nil {
+						return nil, err
 					}
 					which, grams = append(which, ki), append(grams, gram)
 				}

@@ -278,25 +278,16 @@ func gramsAt(ctx context.Context, xs linalg.Matrix[float64], g Grid, bs float64,
 		deepest[k.Fixed] = max(deepest[k.Fixed], k.Depth)
 	}
 	for f, depth := range deepest {
-		var ntks, nngps []linalg.Matrix[float64]
-		var err error
-		if depth == 0 {
-			k, err := ntk.Gram(ctx, ntk.Spec{Depth: 0, WeightStd: o.weightStd(), BiasStd: bs}, xs, ntk.Options{Threads: o.Threads})
-			if err != nil {
-				return nil, err
-			}
-			ntks, nngps = []linalg.Matrix[float64]{k}, []linalg.Matrix[float64]{k}
-		} else if ntks, nngps, err = ntk.GramLadder(ctx, xs, ntk.Spec{Depth: depth, WeightStd: o.weightStd(), BiasStd: bs, Fixed: f},
-			ntk.Options{Threads: o.Threads}); err != nil {
+		l, err := ntk.GramLadder(ctx, xs, Point{Depth: depth, Fixed: f, BiasStd: bs}.Spec(o.weightStd()), ntk.Options{Threads: o.Threads})
+		if err != nil {
 			return nil, err
 		}
 		for _, k := range kernels {
 			if k.Fixed != f {
 				continue
 			}
-			out[k] = ntks[k.Depth]
-			if k.Kind == ntk.KindNNGP {
-				out[k] = nngps[k.Depth]
+			if out[k], err = l.Gram(Point{Kind: k.Kind, Depth: k.Depth, Fixed: k.Fixed, BiasStd: bs}.Spec(o.weightStd())); err != nil {
+				return nil, err
 			}
 		}
 	}

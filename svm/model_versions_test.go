@@ -19,8 +19,8 @@ import (
 // writers of their time; the files in testdata) and checks that their
 // kernel reads as the ntk.Spec they were trained with: version 1's NTK,
 // version 2's float32 kernel with a bias, version 3's depth-0 NNGP whose
-// depth the old writer left out. Writing them again and reading back keeps
-// the kernel.
+// depth the old writer left out, version 4's regressor (an ε-SVR with a
+// bias). Writing them again and reading back keeps the kernel.
 func TestReadModelKernel(t *testing.T) {
 	for _, tc := range []struct {
 		file    string
@@ -30,6 +30,7 @@ func TestReadModelKernel(t *testing.T) {
 		{"v1-svm-exact.model", 1, ntk.Spec{Kind: ntk.KindNTK, Depth: 1, WeightStd: 1}},
 		{"v2-krr-float32.model", 2, ntk.Spec{Kind: ntk.KindNTK, Depth: 2, WeightStd: 1.5, BiasStd: 0.1, Float32: true}},
 		{"v3-multiclass-depth0.model", 3, ntk.Spec{Kind: ntk.KindNNGP, Depth: 0, WeightStd: 1}},
+		{"v4-svr-regression.model", 4, ntk.Spec{Kind: ntk.KindNTK, Depth: 2, WeightStd: 1.5, BiasStd: 0.2}},
 	} {
 		b, err := os.ReadFile("testdata/" + tc.file)
 		if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -137,5 +138,36 @@ func TestGuaranteesBadInput(t *testing.T) {
 		if _, err := os.Stat(out); err == nil {
 			t.Fatalf("%s: wrote %s", tc.name, out)
 		}
+	}
+}
+
+// TestTrainProbability: train --probability on data of classes writes a
+// model that predict --probability reads (two classes as well as three);
+// with --positive (a binary machine of the paper) it exits 2.
+func TestTrainProbability(t *testing.T) {
+	dir := t.TempDir()
+	three := writeTable(t, dir, "three.csv", 45, 3, 0)
+	var b strings.Builder
+	b.WriteString("a,b,label\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "%g,%g,%s\n", math.Sin(float64(i)), math.Cos(float64(3*i))+float64(i%2), []string{"no", "yes"}[i%2])
+	}
+	two := filepath.Join(dir, "two.csv")
+	if err := os.WriteFile(two, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, data := range []string{three, two} {
+		model := filepath.Join(dir, filepath.Base(data)+".model")
+		if code, o, e := runProcess(t, "train", "--data", data, "--probability", "--lambda", "0.1", "--out", model); code != 0 {
+			t.Fatalf("train %s: exit %d\n%s%s", data, code, o, e)
+		}
+		code, o, e := runProcess(t, "predict", "--model", model, "--data", data, "--probability", "--json")
+		if code != 0 || !strings.Contains(o, `"rule": "largest probability"`) {
+			t.Fatalf("predict %s: exit %d\n%s%s", data, code, o, e)
+		}
+	}
+	code, _, stderr := runProcess(t, "train", "--data", two, "--positive", "yes", "--probability", "--out", filepath.Join(dir, "bin.model"))
+	if code != 2 || !strings.Contains(stderr, "no probability model") {
+		t.Errorf("train --positive --probability: exit %d, %q", code, stderr)
 	}
 }

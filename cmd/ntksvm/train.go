@@ -24,7 +24,7 @@ type trainFlags struct {
 	machine, objective, solver     string
 	decay                          string
 	lambda, epsilon, gap, lr, tol  float64
-	bias, pegasos, embed           bool
+	bias, pegasos, embed, prob     bool
 	batch, steps, epochs, logCount int
 	seed                           uint64
 	logFile, track, trackTest      string
@@ -47,6 +47,8 @@ func (f *trainFlags) register(fs *flag.FlagSet, e *env) {
 	f.data.addTest(fs, "held-out data for the log and a final report")
 	f.cls.add(fs)
 	fs.StringVar(&f.multiclass, "multiclass", "ovo", "data of more than two classes without --positive/--classes: ovo (one-vs-one voting) or ovr (one-vs-rest) machines of svm, svm2 or krr")
+	fs.BoolVar(&f.prob, "probability", false, "data of classes without --positive/--classes (two or more; svm, svm2, krr): fit the machines of cv with a bias and "+
+		"libsvm's probability model (Platt's sigmoids on 5-fold cross-validated decision values, coupled), for predict --probability")
 	f.kern.add(fs)
 	fs.StringVar(&f.machine, "machine", "svm", "kernel machine: svm (hinge), svm2 (squared hinge), svr (ε-insensitive), krr (squared), logistic")
 	fs.Float64Var(&f.lambda, "lambda", 0.001, "regularisation λ of the objective")
@@ -89,6 +91,9 @@ func runTrain(ctx context.Context, e *env, args []string) error {
 	}
 	if f.multiData != nil {
 		return trainMulti(ctx, e, f)
+	}
+	if f.prob {
+		return usageError("--probability: the binary machines of train (one output, paper Table 1) have no probability model; give data of classes without --positive/--classes (svm, svm2, krr), or use ntksvm cv --probability")
 	}
 	fmt.Fprintf(e.stderr, "data: %s, %d points × %d features\n", f.trainSet.Name, f.trainSet.X.Rows, f.trainSet.X.Cols)
 	if f.kernel.Float32 {

@@ -11,11 +11,12 @@ import (
 )
 
 // isMulti reports whether train fits a multi-class machine on train: data
-// of more than two classes without --positive or --classes, for the
-// machines that classify (svm, svm2; krr when the labels are not numbers,
-// which it would otherwise fit as regression targets).
+// of more than two classes (two with --probability: libsvm's machine with
+// a bias and its probability model) without --positive or --classes, for
+// the machines that classify (svm, svm2; krr when the labels are not
+// numbers, which it would otherwise fit as regression targets).
 func (f *trainFlags) isMulti(train *dataset.Dataset) bool {
-	if f.cls.on() || len(train.Classes) <= 2 {
+	if f.cls.on() || len(train.Classes) < 2 || len(train.Classes) == 2 && !f.prob {
 		return false
 	}
 	switch f.cfg.Machine {
@@ -56,6 +57,7 @@ func (f *trainFlags) multiOptions(n int) (classify.Options, error) {
 		c /= float64(n)
 	}
 	o.Machine, o.NoStandardize, o.Float32, o.WeightStd, o.MaxBytes = m, true, f.kernel.Float32, f.kernel.WeightStd, memoryBudget()
+	o.Probability = f.prob
 	o.Grid = classify.Grid{Kinds: []ntk.Kind{kind}, Depths: []int{f.kernel.Depth}, BiasStds: []float64{f.kernel.BiasStd}, Cs: []float64{c}}
 	return o, nil
 }

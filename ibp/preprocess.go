@@ -74,31 +74,9 @@ func (p *Preprocess) apply(x linalg.Matrix[float64]) linalg.Matrix[float64] {
 		}
 	}
 	for i := range y.Rows {
-		normalizeRow(y.Row(i))
+		linalg.ScaleToRootLen(y.Row(i))
 	}
 	return y
-}
-
-// normalizeRow scales v to the Euclidean norm √len(v), leaving a zero v as
-// it is, through v divided by its largest magnitude so that no square
-// overflows or underflows (the arithmetic of the standardisation that
-// package svm/dataset applies, so that outputs agree to the last bit).
-func normalizeRow(v []float64) {
-	big := 0.0
-	for _, e := range v {
-		big = max(big, math.Abs(e))
-	}
-	if big == 0 {
-		return
-	}
-	ss := 0.0
-	for _, e := range v {
-		ss += (e / big) * (e / big)
-	}
-	f := math.Sqrt(float64(len(v)) / ss)
-	for j, e := range v {
-		v[j] = e / big * f
-	}
 }
 
 // onSphere maps the geometry g of a ball around u (‖u‖ = un, before the

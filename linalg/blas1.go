@@ -182,3 +182,25 @@ func nrm2Scaled[T Float](x []T) float64 {
 	}
 	return math.Ldexp(math.Sqrt(s0+s1), e)
 }
+
+// ScaleToRootLen scales v in place to the Euclidean norm √len(v), so that
+// v·v/len(v) = 1 (the unit-norm preprocessing of the kernels' input
+// x·x'/d), and leaves a zero v as it is. The norm is taken of v divided
+// by its largest magnitude, so that no square overflows or underflows.
+func ScaleToRootLen(v []float64) {
+	big := 0.0
+	for _, e := range v {
+		big = max(big, math.Abs(e))
+	}
+	if big == 0 {
+		return
+	}
+	ss := 0.0
+	for _, e := range v {
+		ss += (e / big) * (e / big)
+	}
+	f := math.Sqrt(float64(len(v)) / ss)
+	for j, e := range v {
+		v[j] = e / big * f
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -145,5 +146,35 @@ func TestNrm2(t *testing.T) {
 	}
 	if got := Nrm2([]float32{float32(math.NaN()), float32(math.Inf(1))}); !math.IsInf(float64(got), 1) {
 		t.Fatalf("Nrm2(float32 NaN, Inf) = %g, want +Inf", got)
+	}
+}
+
+func TestScaleToRootLen(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		v    []float64
+	}{
+		{"ordinary", []float64{3, -4, 0, 12}},
+		{"huge", []float64{1e300, -1e300, 1e299}},
+		{"tiny", []float64{1e-300, 3e-310, -2e-300}},
+		{"one", []float64{-7}},
+	} {
+		v := slices.Clone(c.v)
+		ScaleToRootLen(v)
+		ss := 0.0
+		for j, e := range v {
+			ss += e * e
+			if math.Signbit(e) != math.Signbit(c.v[j]) && c.v[j] != 0 {
+				t.Errorf("%s: element %d changed sign: %v → %v", c.name, j, c.v[j], e)
+			}
+		}
+		if math.Abs(ss/float64(len(v))-1) > 1e-14 {
+			t.Errorf("%s: ‖v‖²/len(v) = %v after scaling, want 1", c.name, ss/float64(len(v)))
+		}
+	}
+	zero := []float64{0, 0, 0}
+	ScaleToRootLen(zero)
+	if !slices.Equal(zero, []float64{0, 0, 0}) {
+		t.Errorf("a zero vector became %v", zero)
 	}
 }

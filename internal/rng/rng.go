@@ -9,6 +9,7 @@ package rng
 import (
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 )
 
 // Source is a generator of uniformly distributed 64-bit words: a
@@ -54,4 +55,22 @@ func Below(src Source, k uint64) uint64 {
 		}
 	}
 	return hi
+}
+
+// Subset returns m distinct indices of 0…n−1 drawn uniformly by a partial
+// Fisher–Yates shuffle on SplitMix64(seed), in ascending order. It needs
+// 0 ≤ m ≤ n.
+func Subset(n, m int, seed uint64) []int {
+	g := SplitMix64(seed)
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	for i := range m {
+		j := i + int(Below(&g, uint64(n-i)))
+		perm[i], perm[j] = perm[j], perm[i]
+	}
+	out := perm[:m:m]
+	slices.Sort(out)
+	return out
 }

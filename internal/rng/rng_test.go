@@ -2,6 +2,7 @@ package rng
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -92,4 +93,24 @@ func ExampleBelow() {
 	}
 	fmt.Println(rolls)
 	// Output: [5 1 2 3 1]
+}
+
+func TestSubset(t *testing.T) {
+	for _, c := range []struct{ n, m int }{{0, 0}, {1, 1}, {5, 0}, {5, 5}, {100, 7}, {1000, 999}} {
+		got := Subset(c.n, c.m, 42)
+		if len(got) != c.m {
+			t.Fatalf("Subset(%d, %d): %d indices", c.n, c.m, len(got))
+		}
+		for i, v := range got {
+			if v < 0 || v >= c.n || (i > 0 && v <= got[i-1]) {
+				t.Fatalf("Subset(%d, %d) = %v: not distinct ascending indices of 0…n−1", c.n, c.m, got)
+			}
+		}
+		if again := Subset(c.n, c.m, 42); !slices.Equal(got, again) {
+			t.Fatalf("Subset(%d, %d) differs between two calls with one seed", c.n, c.m)
+		}
+	}
+	if a, b := Subset(1000, 10, 1), Subset(1000, 10, 2); slices.Equal(a, b) {
+		t.Errorf("seeds 1 and 2 give the same subset %v", a)
+	}
 }

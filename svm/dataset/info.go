@@ -116,31 +116,10 @@ func (s *Scaler) Apply(x linalg.Matrix[float64]) (linalg.Matrix[float64], error)
 			}
 		}
 		if s.UnitNorm {
-			normalizeRow(out)
+			linalg.ScaleToRootLen(out)
 		}
 	}
 	return y, nil
-}
-
-// normalizeRow scales v to the Euclidean norm √len(v), leaving a zero v as
-// it is. The norm is taken of v divided by its largest magnitude, so that
-// no square overflows or underflows.
-func normalizeRow(v []float64) {
-	big := 0.0
-	for _, e := range v {
-		big = max(big, math.Abs(e))
-	}
-	if big == 0 {
-		return
-	}
-	ss := 0.0
-	for _, e := range v {
-		ss += (e / big) * (e / big)
-	}
-	f := math.Sqrt(float64(len(v)) / ss)
-	for j, e := range v {
-		v[j] = e / big * f
-	}
 }
 
 // Validate checks that a Scaler read from a file is usable.

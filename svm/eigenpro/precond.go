@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/ntksvm/ntksvm/internal/rng"
 	"github.com/ntksvm/ntksvm/linalg"
@@ -22,28 +21,11 @@ type precond struct {
 	plan   Plan
 }
 
-// subsample returns s distinct indices of 0…n−1 drawn uniformly (a
-// partial Fisher–Yates shuffle on SplitMix64), ascending.
-func subsample(n, s int, seed uint64) []int {
-	g := rng.SplitMix64(seed ^ 0x5bd1e9955bd1e995)
-	perm := make([]int, n)
-	for i := range perm {
-		perm[i] = i
-	}
-	for i := range s {
-		j := i + int(rng.Below(&g, uint64(n-i)))
-		perm[i], perm[j] = perm[j], perm[i]
-	}
-	out := perm[:s:s]
-	slices.Sort(out)
-	return out
-}
-
 // precondition draws the subsample, computes the eigenpairs of K'_S and
 // chooses q, the batch and the step (package doc, (3) and (5)).
 func (e *epro) precondition(ctx context.Context, s int, cfg Config, maxBatch int) (*precond, error) {
 	n := e.n
-	pc := &precond{s: s, sub: subsample(n, s, cfg.Seed), pos: make([]int, n)}
+	pc := &precond{s: s, sub: rng.Subset(n, s, cfg.Seed^0x5bd1e9955bd1e995), pos: make([]int, n)}
 	for i := range pc.pos {
 		pc.pos[i] = -1
 	}

@@ -280,26 +280,9 @@ func chooseCentres(ctx context.Context, k Kernel, diag []float64, n int, cfg Con
 		return nil, inputErr("M = %d centres for %d points; want 1 ≤ M ≤ n", cfg.M, n)
 	}
 	if !cfg.Leverage {
-		return uniform(n, cfg.M, cfg.Seed), nil
+		return rng.Subset(n, cfg.M, cfg.Seed), nil
 	}
 	return leverageCentres(ctx, k, diag, n, cfg)
-}
-
-// uniform returns m distinct indices of 0…n−1 drawn uniformly (a partial
-// Fisher–Yates shuffle on SplitMix64), ascending.
-func uniform(n, m int, seed uint64) []int {
-	g := rng.SplitMix64(seed)
-	perm := make([]int, n)
-	for i := range perm {
-		perm[i] = i
-	}
-	for i := range m {
-		j := i + int(rng.Below(&g, uint64(n-i)))
-		perm[i], perm[j] = perm[j], perm[i]
-	}
-	out := perm[:m:m]
-	slices.Sort(out)
-	return out
 }
 
 // leverageCentres draws cfg.M centres without replacement with
@@ -311,7 +294,7 @@ func leverageCentres(ctx context.Context, k Kernel, diag []float64, n int, cfg C
 		ss = cfg.M
 	}
 	ss = min(ss, n)
-	sample := uniform(n, ss, cfg.Seed^0x9e3779b97f4a7c15)
+	sample := rng.Subset(n, ss, cfg.Seed^0x9e3779b97f4a7c15)
 	b, err := k.Centre(sample)
 	if err != nil {
 		return nil, err
